@@ -1,0 +1,42 @@
+/** One jest config for the whole monorepo. Unit specs live beside the code, e2e specs in test/. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const moduleNameMapper = {
+  '^@app/domain$': '<rootDir>/libs/domain/src',
+  '^@app/application$': '<rootDir>/libs/application/src',
+  '^@app/persistence$': '<rootDir>/libs/persistence/src',
+  '^@app/providers$': '<rootDir>/libs/providers/src',
+  '^@app/vault$': '<rootDir>/libs/vault/src',
+  '^@app/notifications$': '<rootDir>/libs/notifications/src',
+  '^@app/testing$': '<rootDir>/libs/testing/src',
+  '^@app/sandbox$': '<rootDir>/apps/provider-sandbox/src',
+};
+const common = {
+  rootDir: __dirname,
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|jose|@electric-sql)/)'],
+  moduleNameMapper,
+  testEnvironment: 'node',
+};
+module.exports = {
+  testTimeout: 60000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/global-setup.ts',
+      globalTeardown: '<rootDir>/test/global-teardown.ts',
+    },
+  ],
+};

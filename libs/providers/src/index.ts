@@ -1,0 +1,1 @@
+// Public surface of @app/providers.
