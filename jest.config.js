@@ -22,7 +22,7 @@ const moduleNameMapper = {
 };
 const common = {
   rootDir: __dirname,
-  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transform: { '^.+\\.(t|j|mj|cj)s$': swc },
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|jose|@electric-sql)/)'],
   moduleNameMapper,
   testEnvironment: 'node',
