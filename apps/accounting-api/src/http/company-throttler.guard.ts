@@ -1,0 +1,20 @@
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { ThrottlerGuard } from '@nestjs/throttler';
+import type { Identity } from '@app/domain';
+
+/**
+ * The rate limit per (company, sub) of contract §1: keyed by the verified identity the gateway
+ * guard set, so all the gateway's traffic (one IP) is not lumped together. Public routes
+ * (health, metrics, docs) carry no identity and are not limited.
+ */
+@Injectable()
+export class CompanyThrottlerGuard extends ThrottlerGuard {
+  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return !context.switchToHttp().getRequest<{ identity?: Identity }>().identity;
+  }
+
+  protected override async getTracker(request: Record<string, unknown>): Promise<string> {
+    const identity = request.identity as Identity;
+    return `${identity.company}\u0000${identity.actor}`;
+  }
+}

@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { createApp } from './bootstrap';
+import { ConfigError, loadConfig } from './config/app-config';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const app = await createApp(config);
+  await app.listen(config.port);
+  const origin = config.publicUrl;
+  const lines = [
+    '',
+    `  Accounting API listening on ${origin}`,
+    `  API docs:     ${origin}/docs   (OpenAPI: ${origin}/openapi.json)`,
+    `  Database:     ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`}`,
+  ];
+  if (config.usesDevKeys) {
+    lines.push(
+      '  Mint a dev token and call the API:',
+      `    TOKEN=$(npm run -s cli -- token --company demo --role accountant --sub ola@demo.no)`,
+      `    curl -H "Authorization: Bearer $TOKEN" ${origin}/v1/whoami`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

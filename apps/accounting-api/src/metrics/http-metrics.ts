@@ -1,0 +1,36 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { NextFunction, Request, Response } from 'express';
+
+/** The service's Prometheus registry: process metrics plus HTTP requests by route and status. */
+export class HttpMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method and route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Express middleware: one observation per finished response, labelled by the matched route. */
+  readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    response.on('finish', () => {
+      const route = request.route?.path ? `${request.baseUrl}${String(request.route.path)}` : 'unmatched';
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.requests.inc({ method: request.method, route, status: String(response.statusCode) });
+      this.duration.observe({ method: request.method, route }, seconds);
+    });
+    next();
+  };
+}

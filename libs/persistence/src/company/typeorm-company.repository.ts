@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CompanyRepository, type Company } from '@app/domain';
+import { CompanyEntity, type CompanyRow } from './company.entity';
+
+@Injectable()
+export class TypeOrmCompanyRepository extends CompanyRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  private get repo() {
+    return this.dataSource.getRepository<CompanyRow>(CompanyEntity);
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return this.repo.exists({ where: { id } });
+  }
+
+  async findById(id: string): Promise<Company | null> {
+    return this.repo.findOneBy({ id });
+  }
+
+  async create(company: { id: string; name: string }): Promise<boolean> {
+    const inserted: unknown[] = await this.dataSource.query(
+      'INSERT INTO companies (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id',
+      [company.id, company.name],
+    );
+    return inserted.length === 1;
+  }
+
+  async list(): Promise<Company[]> {
+    return this.repo.find({ order: { id: 'ASC' } });
+  }
+}
