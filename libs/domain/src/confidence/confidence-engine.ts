@@ -1,0 +1,228 @@
+import { isAmountOutlier } from '../pattern/amount-stats';
+import { Pattern } from '../pattern/pattern';
+import { formatMoney, MinorUnits } from '../values/money';
+import { sameVatRate } from '../values/vat-rate';
+import { normalizeMerchant } from './normalize-merchant';
+import { Route, routeFor } from './route';
+import { merchantSimilarity } from './similarity';
+
+/** What the engine looks at in a proposal. */
+export interface ScoringInput {
+  readonly merchant: string;
+  readonly accountCode: string;
+  readonly vatRate: string;
+  readonly amount: MinorUnits;
+}
+
+export interface ConfidenceAssessment {
+  /** In [0, 1], rounded to 2 decimals. */
+  readonly score: number;
+  readonly route: Route;
+  /** Why, in words a reviewer can read. Never empty. */
+  readonly reasons: string[];
+  /** normalizeMerchant(input.merchant). */
+  readonly merchantKey: string;
+  /** The pattern the score rests on, if any. */
+  readonly patternId: string | null;
+}
+
+/** Two keys at least this alike are "similar names"; below it a candidate is ignored. */
+export const SIMILAR_NAME_THRESHOLD = 0.8;
+
+/**
+ * The score bands. Each case's formula stays inside its band whatever the counts, which is what
+ * makes the rules below hold:
+ *
+ * - exact key, verified pattern, account + VAT agree, nothing contradicts: 0.90 + 0.09·g(n)  → [0.90, 0.99)
+ * - same, but no verified pattern:                                          0.75 + 0.10·g(n)  → [0.75, 0.85)
+ * - exact key, but the history maps to several accounts/VAT rates:          0.50 + 0.35·share → (0.50, 0.85)
+ * - exact key, account + VAT contradict every pattern:                      0.50 (VAT only) or 0.40 (account)
+ * - similar name, account + VAT agree:                                      0.70 + 0.10·s + 0.05·g(n) → [0.70, 0.85]
+ * - similar name, account or VAT differ:                                    0.35
+ * - no candidate, or none similar enough:                                   0.00
+ * - amount far outside an agreeing pattern's usual range: capped at         0.75
+ *
+ * g(n) = 1 − 1/(n+1) grows with the agreeing approvals n; `share` is the agreeing patterns' share of
+ * all approvals of the key; s scales the similarity from the threshold (0) to identity (1). So more
+ * agreeing approvals never lower a score, and a similar name can never reach 0.9.
+ */
+const BANDS = {
+  verifiedBase: 0.9,
+  verifiedGain: 0.09,
+  unverifiedBase: 0.75,
+  unverifiedGain: 0.1,
+  ambiguousBase: 0.5,
+  ambiguousGain: 0.35,
+  vatContradicts: 0.5,
+  accountContradicts: 0.4,
+  similarBase: 0.7,
+  similarNameGain: 0.1,
+  similarApprovalGain: 0.05,
+  similarContradicts: 0.35,
+  amountOutlierCap: 0.75,
+} as const;
+
+/**
+ * The ConfidenceEngine: a pure, deterministic function of a proposal and the candidate patterns the
+ * PatternStore found for it (exact key matches and look-alikes). It decides itself which candidates
+ * are the same merchant (equal normalised keys) and which are merely similar; retired candidates are
+ * ignored, and the order of candidates does not matter.
+ */
+export class ConfidenceEngine {
+  score(input: ScoringInput, candidates: readonly Pattern[]): ConfidenceAssessment {
+    return scoreProposal(input, candidates);
+  }
+}
+
+export function scoreProposal(input: ScoringInput, candidates: readonly Pattern[]): ConfidenceAssessment {
+  const key = normalizeMerchant(input.merchant);
+  const active = candidates.filter((pattern) => pattern.retiredAt === null).sort(byId);
+  const exact = active.filter((pattern) => pattern.merchantKey === key);
+  if (key !== '' && exact.length > 0) return scoreExactMatch(key, input, exact);
+
+  const similar = active
+    .map((pattern) => ({ pattern, similarity: merchantSimilarity(key, pattern.merchantKey) }))
+    .sort((a, b) => b.similarity - a.similarity || b.pattern.approvals - a.pattern.approvals || byId(a.pattern, b.pattern));
+  const closest = similar[0];
+  if (key === '' || !closest || closest.similarity < SIMILAR_NAME_THRESHOLD) {
+    const reasons = [`unknown merchant: no pattern for "${key}"`];
+    if (closest) {
+      reasons.push(`closest pattern "${closest.pattern.merchantKey}" is not similar enough (similarity ${closest.similarity.toFixed(2)})`);
+    }
+    return assessment(key, 0, reasons, null);
+  }
+  return scoreSimilarName(
+    key,
+    input,
+    similar.filter((candidate) => candidate.similarity >= SIMILAR_NAME_THRESHOLD),
+  );
+}
+
+function scoreExactMatch(key: string, input: ScoringInput, exact: Pattern[]): ConfidenceAssessment {
+  const reasons = [`exact merchant match: ${key}`];
+  const agreeing = exact.filter((pattern) => agrees(pattern, input));
+  const others = exact.filter((pattern) => !agrees(pattern, input));
+
+  if (agreeing.length === 0) {
+    const sameAccount = exact.filter((pattern) => pattern.accountCode === input.accountCode).sort(byApprovalsDesc)[0];
+    if (sameAccount) {
+      reasons.push(
+        `VAT rate ${input.vatRate}% contradicts the pattern's ${sameAccount.vatRate}% for account ${sameAccount.accountCode} (${plural(sameAccount.approvals, 'approval')})`,
+      );
+      return assessment(key, BANDS.vatContradicts, reasons, sameAccount.id);
+    }
+    const dominant = [...exact].sort(byApprovalsDesc)[0];
+    reasons.push(
+      `account code ${input.accountCode} contradicts the pattern's ${dominant.accountCode} (VAT ${dominant.vatRate}%, ${plural(dominant.approvals, 'approval')})`,
+    );
+    return assessment(key, BANDS.accountContradicts, reasons, dominant.id);
+  }
+
+  const best = [...agreeing].sort(byApprovalsDesc)[0];
+  const agreeingApprovals = sum(agreeing.map((pattern) => pattern.approvals));
+  let score: number;
+  if (others.length > 0) {
+    // Every pattern weighs its approvals plus one for existing at all (an accountant's rule has 0).
+    const weight = (patterns: Pattern[]) => sum(patterns.map((pattern) => pattern.approvals + 1));
+    const share = weight(agreeing) / (weight(agreeing) + weight(others));
+    score = BANDS.ambiguousBase + BANDS.ambiguousGain * share;
+    const combinations = [...agreeing, ...others].map(describe);
+    reasons.push(
+      `merchant history maps to ${combinations.length} account/VAT combinations (${combinations.join('; ')}): never auto-approved`,
+      `${agreeingApprovals} of ${plural(agreeingApprovals + sum(others.map((p) => p.approvals)), 'approval')} agree with this account and VAT rate`,
+    );
+  } else if (agreeing.some((pattern) => pattern.verified)) {
+    score = BANDS.verifiedBase + BANDS.verifiedGain * growth(agreeingApprovals);
+    reasons.push(`account and VAT agree with ${plural(agreeingApprovals, 'approval')}`);
+  } else {
+    score = BANDS.unverifiedBase + BANDS.unverifiedGain * growth(agreeingApprovals);
+    reasons.push(
+      `account and VAT agree with ${plural(agreeingApprovals, 'approval')}`,
+      'the pattern is not verified yet: a reviewer must confirm it before it auto-approves',
+    );
+  }
+  score = applyAmountCheck(input, agreeing, score, reasons);
+  return assessment(key, score, reasons, best.id);
+}
+
+function scoreSimilarName(
+  key: string,
+  input: ScoringInput,
+  similar: { pattern: Pattern; similarity: number }[],
+): ConfidenceAssessment {
+  const closest = similar[0];
+  const reasons = [
+    `similar merchant name: "${key}" resembles "${closest.pattern.merchantKey}" (similarity ${closest.similarity.toFixed(2)}); a similar name is never auto-approved`,
+  ];
+  const agreeing = similar.filter(({ pattern }) => agrees(pattern, input));
+  if (agreeing.length === 0) {
+    reasons.push(`account and VAT differ from the similar merchant's pattern (${describe(closest.pattern)})`);
+    return assessment(key, BANDS.similarContradicts, reasons, closest.pattern.id);
+  }
+  const best = agreeing[0];
+  const nameCloseness = (best.similarity - SIMILAR_NAME_THRESHOLD) / (1 - SIMILAR_NAME_THRESHOLD);
+  let score =
+    BANDS.similarBase +
+    BANDS.similarNameGain * Math.min(1, nameCloseness) +
+    BANDS.similarApprovalGain * growth(best.pattern.approvals);
+  reasons.push(`account and VAT agree with ${plural(best.pattern.approvals, 'approval')} of "${best.pattern.merchantKey}"`);
+  score = applyAmountCheck(input, agreeing.map(({ pattern }) => pattern), score, reasons);
+  return assessment(key, score, reasons, best.pattern.id);
+}
+
+/**
+ * Caps the score when the amount is far outside the usual range of every agreeing pattern that has
+ * enough observations to say (one pattern that finds it usual is enough), and says so either way.
+ */
+function applyAmountCheck(input: ScoringInput, agreeing: Pattern[], score: number, reasons: string[]): number {
+  if (agreeing.some((pattern) => !isAmountOutlier(pattern.amountStats, input.amount))) return score;
+  const stats = [...agreeing].sort(byApprovalsDesc)[0].amountStats;
+  reasons.push(
+    `amount ${formatMoney(input.amount)} is far outside the usual range ${formatMoney(stats.min ?? 0)}–${formatMoney(stats.max ?? 0)} ` +
+      `(mean ${formatMoney(Math.round(stats.mean))}, ${plural(stats.count, 'observation')}): never auto-approved`,
+  );
+  return Math.min(score, BANDS.amountOutlierCap);
+}
+
+function agrees(pattern: Pattern, input: ScoringInput): boolean {
+  return pattern.accountCode === input.accountCode && sameVatRate(pattern.vatRate, input.vatRate);
+}
+
+function assessment(merchantKey: string, raw: number, reasons: string[], patternId: string | null): ConfidenceAssessment {
+  const score = roundScore(raw);
+  return { score, route: routeFor(score), reasons, merchantKey, patternId };
+}
+
+/** Clamped to [0, 1] and rounded half-up to 2 decimals; the epsilon keeps 0.945 from becoming 0.94. */
+export function roundScore(raw: number): number {
+  const clamped = Math.min(1, Math.max(0, raw));
+  return Math.round((clamped + Number.EPSILON) * 100) / 100;
+}
+
+/** 0 for no approvals, approaching 1 with many; strictly increasing. */
+function growth(approvals: number): number {
+  return 1 - 1 / (Math.max(0, approvals) + 1);
+}
+
+function describe(pattern: Pattern): string {
+  return `account ${pattern.accountCode}, VAT ${pattern.vatRate}%`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+function byId(a: Pattern, b: Pattern): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function byApprovalsDesc(a: Pattern, b: Pattern): number {
+  return b.approvals - a.approvals || byId(a, b);
+}
+
+/** Exposed for documentation and tests: the engine never returns ≥ this for a similar name. */
+export const SIMILAR_NAME_MAX_SCORE = BANDS.similarBase + BANDS.similarNameGain + BANDS.similarApprovalGain;

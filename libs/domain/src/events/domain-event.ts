@@ -1,0 +1,152 @@
+import type { Channel } from '../identity/identity';
+import type { ApiCall } from '../provider/api-call';
+import { ProposalStatus } from '../proposal/proposal-status';
+import { Route } from '../confidence/route';
+
+export const EVENT_TYPES = [
+  'Proposed',
+  'Approved',
+  'Rejected',
+  'Executed',
+  'ExecutionFailed',
+  'PatternSaved',
+  'PatternRetired',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * The audit identity chain of spec §2.2, with the spec's own field names (they are kept on the wire
+ * too, api-contract §1). `provider` is null when no provider was involved (pattern events, or a
+ * company without a connected provider).
+ */
+export interface IdentityChain {
+  readonly actor: string;
+  readonly company: string;
+  readonly channel: Channel;
+  readonly provider: string | null;
+  readonly api_calls: readonly ApiCall[];
+}
+
+/** The proposal content as submitted, in wire form: money as a decimal string. */
+export interface ProposedData {
+  readonly kind: string;
+  readonly merchant: string;
+  readonly merchantKey: string;
+  readonly amount: string;
+  readonly currency: string;
+  readonly date: string;
+  readonly accountCode: string;
+  readonly vatRate: string;
+  readonly description: string | null;
+  readonly receipt: { filename: string; contentType: string; sizeBytes: number; sha256: string } | null;
+  readonly thread: { channel: Channel; threadId: string } | null;
+  readonly resubmissionOf: string | null;
+  readonly route: Route;
+  readonly reasons: readonly string[];
+}
+
+export interface ApprovedData {
+  /** True for the ConfidenceEngine's auto-approval, false for a reviewer's. */
+  readonly auto: boolean;
+  /** What the reviewer changed, as sent; null when nothing was sent. */
+  readonly corrections: { readonly accountCode?: string; readonly vatRate?: string } | null;
+  /** The values that will be booked, after corrections. */
+  readonly accountCode: string;
+  readonly vatRate: string;
+  /** RFC 3339; not executed before it. */
+  readonly executeAfter: string;
+}
+
+export interface RejectedData {
+  readonly reason: string;
+}
+
+export interface ExecutedData {
+  readonly bookingId: string;
+}
+
+export interface ExecutionFailedData {
+  readonly message: string;
+}
+
+/** A pattern as recorded in its events (dates are on the event, not repeated here). */
+export interface PatternSnapshot {
+  readonly id: string;
+  readonly merchantKey: string;
+  readonly merchantName: string;
+  readonly accountCode: string;
+  readonly vatRate: string;
+  readonly approvals: number;
+  readonly verified: boolean;
+  readonly amountStats: {
+    readonly count: number;
+    readonly mean: number;
+    readonly m2: number;
+    readonly min: number | null;
+    readonly max: number | null;
+  };
+}
+
+export interface PatternSavedData {
+  /** Why it was saved: learnt from a review approval, created or edited by an accountant. */
+  readonly cause: 'approval' | 'created' | 'edited';
+  readonly pattern: PatternSnapshot;
+}
+
+export interface PatternRetiredData {
+  readonly pattern: PatternSnapshot;
+}
+
+interface EventDataByType {
+  Proposed: ProposedData;
+  Approved: ApprovedData;
+  Rejected: RejectedData;
+  Executed: ExecutedData;
+  ExecutionFailed: ExecutionFailedData;
+  PatternSaved: PatternSavedData;
+  PatternRetired: PatternRetiredData;
+}
+
+/**
+ * One immutable event (api-contract §4.3). Its `data` is JSON-safe (no Date, no bigint) so that
+ * persistence can store and hash it as it is.
+ *
+ * - Proposal events: `correlationId` is the proposal's chain (a resubmission joins the chain of the
+ *   proposal it corrects), `proposalId` the proposal, `status` the status the event leads to
+ *   (ExecutionFailed leads to APPROVED: the proposal stays approved), `confidence` the proposal's
+ *   score.
+ * - Pattern events: each pattern is its own chain, `correlationId` = the pattern's id, `sequence`
+ *   its version; `status` and `confidence` are null (patterns have no proposal status), and
+ *   `proposalId` names the approved proposal that taught the pattern, or null when an accountant
+ *   created, edited or retired it directly.
+ *
+ * `sequence` is the event's position in its chain, starting at 1, without gaps; the event store
+ * refuses a second event at a taken position (ConcurrencyConflict).
+ */
+export type DomainEventOf<T extends EventType> = IdentityChain & {
+  readonly id: string;
+  readonly type: T;
+  readonly status: ProposalStatus | null;
+  readonly proposalId: string | null;
+  readonly correlationId: string;
+  readonly sequence: number;
+  readonly occurredAt: Date;
+  readonly confidence: number | null;
+  readonly data: EventDataByType[T];
+};
+
+export type ProposedEvent = DomainEventOf<'Proposed'>;
+export type ApprovedEvent = DomainEventOf<'Approved'>;
+export type RejectedEvent = DomainEventOf<'Rejected'>;
+export type ExecutedEvent = DomainEventOf<'Executed'>;
+export type ExecutionFailedEvent = DomainEventOf<'ExecutionFailed'>;
+export type PatternSavedEvent = DomainEventOf<'PatternSaved'>;
+export type PatternRetiredEvent = DomainEventOf<'PatternRetired'>;
+
+export type ProposalEvent = ProposedEvent | ApprovedEvent | RejectedEvent | ExecutedEvent | ExecutionFailedEvent;
+export type PatternEvent = PatternSavedEvent | PatternRetiredEvent;
+export type DomainEvent = ProposalEvent | PatternEvent;

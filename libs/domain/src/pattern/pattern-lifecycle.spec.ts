@@ -1,0 +1,116 @@
+import { ManualClock, SequentialIdGenerator, aPattern, aProposal, aReviewerOrigin, REVIEWER } from '@app/testing';
+import { InvalidTransition, ValidationFailed } from '../errors/domain-error';
+import { DomainContext } from '../shared/domain-context';
+import { createPattern, editPattern, learnFromApproval, retirePattern } from './pattern-lifecycle';
+
+function newContext(): DomainContext & { clock: ManualClock } {
+  return { clock: new ManualClock('2026-11-21T09:00:00.000Z'), ids: new SequentialIdGenerator(2) };
+}
+
+describe('learning patterns from approvals', () => {
+  it('saves a new verified pattern with the approved values, in its own chain', () => {
+    const ctx = newContext();
+    const proposal = aProposal('APPROVED');
+
+    const { pattern, events } = learnFromApproval(null, proposal, aReviewerOrigin(), ctx);
+
+    expect(pattern).toMatchObject({
+      companyId: 'acme',
+      merchantKey: 'spotify',
+      merchantName: 'Spotify AB',
+      accountCode: '6540',
+      vatRate: '25',
+      approvals: 1,
+      verified: true,
+      version: 1,
+      amountStats: { count: 1, mean: 11900, m2: 0, min: 11900, max: 11900 },
+      retiredAt: null,
+    });
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'PatternSaved',
+        status: null,
+        proposalId: proposal.id,
+        correlationId: pattern.id,
+        sequence: 1,
+        actor: REVIEWER,
+        company: 'acme',
+        provider: null,
+        api_calls: [],
+        confidence: null,
+        data: expect.objectContaining({ cause: 'approval', pattern: expect.objectContaining({ id: pattern.id, approvals: 1 }) }),
+      }),
+    ]);
+  });
+
+  it('strengthens the existing pattern: one more approval and amount observation, next version', () => {
+    const ctx = newContext();
+    const existing = aPattern({ approvals: 3, version: 4, verified: false, amounts: [11900, 11900, 11900] });
+    const proposal = aProposal('APPROVED', { details: { amount: 12900 } });
+
+    const { pattern, events } = learnFromApproval(existing, proposal, aReviewerOrigin(), ctx);
+
+    expect(pattern).toMatchObject({ id: existing.id, approvals: 4, verified: true, version: 5, amountStats: { count: 4, min: 11900, max: 12900 } });
+    expect(pattern.amountStats.mean).toBeCloseTo(12150, 6);
+    expect(events[0]).toMatchObject({ correlationId: existing.id, sequence: 5 });
+  });
+
+  it('learns the corrected values of an approval with corrections', () => {
+    const ctx = newContext();
+    const proposal = { ...aProposal('APPROVED'), accountCode: '6300', vatRate: '15' };
+
+    expect(learnFromApproval(null, proposal, aReviewerOrigin(), ctx).pattern).toMatchObject({ accountCode: '6300', vatRate: '15' });
+  });
+
+  it('refuses to learn from a proposal that is not approved', () => {
+    expect(() => learnFromApproval(null, aProposal('PROPOSED'), aReviewerOrigin(), newContext())).toThrow(InvalidTransition);
+  });
+
+  it('refuses to strengthen a pattern of another account', () => {
+    const existing = aPattern({ accountCode: '6300' });
+    expect(() => learnFromApproval(existing, aProposal('APPROVED'), aReviewerOrigin(), newContext())).toThrow(InvalidTransition);
+  });
+});
+
+describe('an accountant’s patterns', () => {
+  it('creates a verified pattern without approvals', () => {
+    const ctx = newContext();
+
+    const { pattern, events } = createPattern('acme', { merchantName: 'Telenor Norge AS', accountCode: '6900', vatRate: '25' }, aReviewerOrigin(), ctx);
+
+    expect(pattern).toMatchObject({ merchantKey: 'telenor norge', approvals: 0, verified: true, amountStats: { count: 0, min: null } });
+    expect(events[0]).toMatchObject({ type: 'PatternSaved', proposalId: null, sequence: 1, data: { cause: 'created' } });
+  });
+
+  it('refuses an invalid pattern, naming every field', () => {
+    try {
+      createPattern('acme', { merchantName: '', accountCode: 'x', vatRate: '200' }, aReviewerOrigin(), newContext());
+      throw new Error('expected ValidationFailed');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationFailed);
+      expect((error as ValidationFailed).fieldErrors?.map((e) => e.field)).toEqual(['merchantName', 'accountCode', 'vatRate']);
+    }
+  });
+
+  it('edits a pattern, re-deriving its key, and keeps its counts', () => {
+    const ctx = newContext();
+    const pattern = aPattern({ approvals: 7, version: 2 });
+
+    const { pattern: edited, events } = editPattern(pattern, { merchantName: 'Spotify Technology', accountCode: '6550' }, aReviewerOrigin(), ctx);
+
+    expect(edited).toMatchObject({ merchantKey: 'spotify technology', accountCode: '6550', vatRate: '25', approvals: 7, version: 3 });
+    expect(events[0]).toMatchObject({ type: 'PatternSaved', sequence: 3, data: { cause: 'edited' } });
+  });
+
+  it('retires a pattern once, with a PatternRetired event', () => {
+    const ctx = newContext();
+    const pattern = aPattern({ version: 2 });
+
+    const { pattern: retired, events } = retirePattern(pattern, aReviewerOrigin(), ctx);
+
+    expect(retired.retiredAt).toEqual(ctx.clock.now());
+    expect(events[0]).toMatchObject({ type: 'PatternRetired', status: null, correlationId: pattern.id, sequence: 3 });
+    expect(() => retirePattern(retired, aReviewerOrigin(), ctx)).toThrow(InvalidTransition);
+    expect(() => editPattern(retired, { accountCode: '6550' }, aReviewerOrigin(), ctx)).toThrow(InvalidTransition);
+  });
+});

@@ -1,0 +1,227 @@
+import { InvalidTransition, NotFound } from '../errors/domain-error';
+import { DomainContext } from '../shared/domain-context';
+import { EventOrigin } from '../shared/identity';
+import {
+  DomainEventOf,
+  PatternEvent,
+  PatternRetiredEvent,
+  PatternSavedEvent,
+  PatternSnapshot,
+} from '../events/domain-event';
+import { normalizeMerchant } from '../confidence/normalize-merchant';
+import { FieldErrorCollector, invalidField } from '../values/field-errors';
+import { parseAccountCode } from '../values/account-code';
+import { parseVatRate, sameVatRate } from '../values/vat-rate';
+import { Proposal } from '../proposal/proposal';
+import { EMPTY_AMOUNT_STATS, observeAmount } from './amount-stats';
+import { Pattern } from './pattern';
+
+export interface PatternChange<E extends PatternEvent = PatternEvent> {
+  readonly pattern: Pattern;
+  readonly events: E[];
+}
+
+/**
+ * Learns from a reviewer's approval (api-contract §4.2): saves a new pattern merchant → (account,
+ * VAT) with the approved (corrected) values, or strengthens the existing active one with the same
+ * key, account and VAT rate (one more approval, one more amount observation). Either way the
+ * pattern counts as verified, and a PatternSaved event names the proposal.
+ *
+ * `existing` is the caller's PatternStore.findActiveByKey result for the proposal's key, account
+ * and VAT rate.
+ */
+export function learnFromApproval(
+  existing: Pattern | null,
+  proposal: Proposal,
+  origin: EventOrigin,
+  ctx: DomainContext,
+): PatternChange<PatternSavedEvent> {
+  if (proposal.status !== 'APPROVED' && proposal.status !== 'EXECUTED') {
+    throw new InvalidTransition(`cannot learn a pattern from proposal ${proposal.id} in status ${proposal.status}`);
+  }
+  const now = ctx.clock.now();
+  if (existing) {
+    if (existing.companyId !== proposal.companyId) throw new NotFound('pattern', existing.id);
+    const matches =
+      existing.merchantKey === proposal.merchantKey &&
+      existing.accountCode === proposal.accountCode &&
+      sameVatRate(existing.vatRate, proposal.vatRate);
+    if (!matches || existing.retiredAt !== null) {
+      throw new InvalidTransition(`pattern ${existing.id} does not match proposal ${proposal.id}'s merchant, account and VAT rate`);
+    }
+  }
+  const pattern: Pattern = existing
+    ? {
+        ...existing,
+        merchantName: proposal.merchant,
+        approvals: existing.approvals + 1,
+        amountStats: observeAmount(existing.amountStats, proposal.amount),
+        verified: true,
+        version: existing.version + 1,
+        updatedAt: now,
+      }
+    : {
+        id: ctx.ids.next(),
+        companyId: proposal.companyId,
+        merchantKey: proposal.merchantKey,
+        merchantName: proposal.merchant,
+        accountCode: proposal.accountCode,
+        vatRate: proposal.vatRate,
+        approvals: 1,
+        amountStats: observeAmount(EMPTY_AMOUNT_STATS, proposal.amount),
+        verified: true,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+        retiredAt: null,
+      };
+  return { pattern, events: [patternEvent(pattern, 'PatternSaved', origin, proposal.id, now, ctx, { cause: 'approval', pattern: snapshotOf(pattern) })] };
+}
+
+export interface NewPatternInput {
+  merchantName?: unknown;
+  accountCode?: unknown;
+  vatRate?: unknown;
+  /** Defaults to true: an accountant writing a rule vouches for it. */
+  verified?: unknown;
+}
+
+/** An accountant's pattern (POST /patterns): no approvals or amounts yet, verified unless said otherwise. */
+export function createPattern(
+  companyId: string,
+  input: NewPatternInput,
+  origin: EventOrigin,
+  ctx: DomainContext,
+): PatternChange<PatternSavedEvent> {
+  const values = parsePatternFields(input, true);
+  const now = ctx.clock.now();
+  const pattern: Pattern = {
+    id: ctx.ids.next(),
+    companyId,
+    merchantKey: normalizeMerchant(values.merchantName),
+    merchantName: values.merchantName,
+    accountCode: values.accountCode,
+    vatRate: values.vatRate,
+    approvals: 0,
+    amountStats: EMPTY_AMOUNT_STATS,
+    verified: values.verified ?? true,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    retiredAt: null,
+  };
+  return { pattern, events: [patternEvent(pattern, 'PatternSaved', origin, null, now, ctx, { cause: 'created', pattern: snapshotOf(pattern) })] };
+}
+
+/** An accountant's edit (PUT /patterns/{id}): any of name, account, VAT rate, verified. Counts are kept. */
+export function editPattern(
+  pattern: Pattern,
+  changes: NewPatternInput,
+  origin: EventOrigin,
+  ctx: DomainContext,
+): PatternChange<PatternSavedEvent> {
+  const values = parsePatternFields(changes, false);
+  if (pattern.retiredAt !== null) throw new InvalidTransition(`cannot edit pattern ${pattern.id}: it is retired`);
+  const now = ctx.clock.now();
+  const merchantName = values.merchantName ?? pattern.merchantName;
+  const edited: Pattern = {
+    ...pattern,
+    merchantName,
+    merchantKey: normalizeMerchant(merchantName),
+    accountCode: values.accountCode ?? pattern.accountCode,
+    vatRate: values.vatRate ?? pattern.vatRate,
+    verified: values.verified ?? pattern.verified,
+    version: pattern.version + 1,
+    updatedAt: now,
+  };
+  return { pattern: edited, events: [patternEvent(edited, 'PatternSaved', origin, null, now, ctx, { cause: 'edited', pattern: snapshotOf(edited) })] };
+}
+
+/** Retires a pattern (DELETE /patterns/{id}): kept for the audit trail, ignored by scoring from now on. */
+export function retirePattern(pattern: Pattern, origin: EventOrigin, ctx: DomainContext): PatternChange<PatternRetiredEvent> {
+  if (pattern.retiredAt !== null) throw new InvalidTransition(`cannot retire pattern ${pattern.id}: it is already retired`);
+  const now = ctx.clock.now();
+  const retired: Pattern = { ...pattern, retiredAt: now, version: pattern.version + 1, updatedAt: now };
+  return { pattern: retired, events: [patternEvent(retired, 'PatternRetired', origin, null, now, ctx, { pattern: snapshotOf(retired) })] };
+}
+
+export function snapshotOf(pattern: Pattern): PatternSnapshot {
+  return {
+    id: pattern.id,
+    merchantKey: pattern.merchantKey,
+    merchantName: pattern.merchantName,
+    accountCode: pattern.accountCode,
+    vatRate: pattern.vatRate,
+    approvals: pattern.approvals,
+    verified: pattern.verified,
+    amountStats: { ...pattern.amountStats },
+  };
+}
+
+interface PatternFields {
+  merchantName: string;
+  accountCode: string;
+  vatRate: string;
+  verified?: boolean;
+}
+
+function parsePatternFields(input: NewPatternInput, required: true): PatternFields;
+function parsePatternFields(input: NewPatternInput, required: false): Partial<PatternFields>;
+function parsePatternFields(input: NewPatternInput, required: boolean): Partial<PatternFields> {
+  const errors = new FieldErrorCollector();
+  const present = (value: unknown) => required || value !== undefined;
+  const merchantName = present(input.merchantName)
+    ? errors.check(() => {
+        const name = typeof input.merchantName === 'string' ? input.merchantName.trim() : '';
+        if (name === '' || name.length > 200) invalidField('merchantName', 'must be 1 to 200 characters');
+        if (normalizeMerchant(name) === '') invalidField('merchantName', 'must contain a name, not only punctuation or numbers');
+        return name;
+      })
+    : undefined;
+  const accountCode = present(input.accountCode) ? errors.check(() => parseAccountCode(input.accountCode)) : undefined;
+  const vatRate = present(input.vatRate) ? errors.check(() => parseVatRate(input.vatRate)) : undefined;
+  const verified =
+    input.verified === undefined
+      ? undefined
+      : errors.check(() => {
+          if (typeof input.verified !== 'boolean') invalidField('verified', 'must be true or false');
+          return input.verified;
+        });
+  errors.throwIfAny('the pattern is invalid');
+  return {
+    ...(merchantName !== undefined && { merchantName }),
+    ...(accountCode !== undefined && { accountCode }),
+    ...(vatRate !== undefined && { vatRate }),
+    ...(verified !== undefined && { verified }),
+  };
+}
+
+function patternEvent<T extends PatternEvent['type']>(
+  pattern: Pattern,
+  type: T,
+  origin: EventOrigin,
+  proposalId: string | null,
+  now: Date,
+  ctx: DomainContext,
+  data: DomainEventOf<T>['data'],
+): DomainEventOf<T> {
+  const event = {
+    id: ctx.ids.next(),
+    type,
+    status: null,
+    proposalId,
+    correlationId: pattern.id,
+    sequence: pattern.version,
+    occurredAt: now,
+    actor: origin.actor,
+    company: pattern.companyId,
+    channel: origin.channel,
+    // No provider is involved in keeping patterns.
+    provider: null,
+    api_calls: [],
+    confidence: null,
+    data,
+  };
+  // TypeScript cannot correlate `type` with `data` through the generic; both come from T.
+  return event as DomainEventOf<T>;
+}

@@ -1,0 +1,164 @@
+import type { ApiCallRecorder } from '../provider/api-call';
+import type { ProviderConnection } from '../provider/provider-connection';
+
+// Money is an integer of minor units (øre); dates are `YYYY-MM-DD` strings; ids are strings.
+
+export interface ProviderAccount {
+  /** The account number as the chart shows it: `"6540"`, `"2400:10001"` for a Fiken sub-ledger. */
+  readonly code: string;
+  readonly name: string;
+  /** The account's default VAT type at the provider (Tripletex), when it has one. */
+  readonly vatTypeId?: string;
+}
+
+export interface ProviderDepartment {
+  readonly id: string;
+  readonly name: string;
+  readonly number: string | null;
+}
+
+export interface ProviderVatType {
+  readonly id: string;
+  /** The provider's code for it: Tripletex's VAT number (`"1"`), Fiken's type (`"HIGH"`). */
+  readonly code: string;
+  readonly name: string;
+  /** Percentage as a decimal string: `"25"`, `"15"`, `"11.11"`, `"0"`. */
+  readonly ratePercent: string;
+}
+
+export interface ProviderEmployee {
+  readonly id: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly email: string | null;
+}
+
+/** The company's chart as the provider holds it (the service caches it as "context"). */
+export interface ProviderContext {
+  readonly accounts: ProviderAccount[];
+  readonly departments: ProviderDepartment[];
+  readonly vatTypes: ProviderVatType[];
+  readonly employees: ProviderEmployee[];
+}
+
+export interface AccountBalance {
+  readonly code: string;
+  readonly name: string;
+  /** Closing balance at the date, minor units; debit positive. */
+  readonly balance: number;
+}
+
+/** A voucher (Tripletex) or journal entry (Fiken). */
+export interface LedgerVoucher {
+  readonly id: string;
+  readonly number: string;
+  readonly date: string;
+  readonly description: string;
+  /** Sum of the debit side, minor units, when the provider tells it. */
+  readonly amount?: number;
+  readonly hasAttachment: boolean;
+}
+
+/** A customer invoice with an amount still outstanding. */
+export interface OpenInvoice {
+  readonly id: string;
+  readonly number: string;
+  readonly customerName: string;
+  readonly issueDate: string;
+  readonly dueDate: string;
+  /** Gross amount invoiced, minor units. */
+  readonly amount: number;
+  /** Amount still to be paid, minor units, > 0. */
+  readonly outstanding: number;
+  readonly currency: string;
+}
+
+export interface Receipt {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly bytes: Uint8Array;
+}
+
+/** An approved expense to book: one expense line and its payment. */
+export interface ExpenseBooking {
+  /** Our reference (the proposal id), stored in the booking so that it can be found again. */
+  readonly reference: string;
+  readonly date: string;
+  readonly description: string;
+  readonly merchant: string;
+  readonly accountCode: string;
+  /** VAT percentage as a decimal string: `"25"`, `"15"`, `"12"`, `"0"`. */
+  readonly vatRate: string;
+  /** Amount paid, VAT included, minor units, > 0. */
+  readonly grossAmount: number;
+  /** ISO 4217. */
+  readonly currency: string;
+  /** The account the expense was paid from (the credit side), e.g. `"1920"` or `"1920:10001"`. */
+  readonly paymentAccount: string;
+  readonly receipt?: Receipt;
+}
+
+/** A booking at the provider: a Tripletex voucher id or a Fiken purchase id. */
+export interface BookingRef {
+  readonly bookingId: string;
+  readonly hasAttachment: boolean;
+}
+
+/** Per-operation options. Pass a recorder to collect the calls for the event's `api_calls`. */
+export interface ProviderCallOptions {
+  readonly recorder?: ApiCallRecorder;
+}
+
+/**
+ * The accounting system a company books into (Tripletex or Fiken). Every method fails with a
+ * `ProviderError` (`transient` tells whether retrying later may help); every HTTP call made is
+ * reported to `options.recorder`, the failed ones included.
+ */
+export abstract class AccountingProvider {
+  /** Accounts (active), departments, VAT types and employees. */
+  abstract fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext>;
+
+  /** Each account's closing balance at the end of `date`. */
+  abstract balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]>;
+
+  /**
+   * Vouchers / journal entries dated from `from` up to and including `to` (default: today),
+   * read page by page as the caller iterates: memory stays bounded however large the ledger.
+   */
+  abstract vouchersSince(
+    conn: ProviderConnection,
+    from: string,
+    to?: string,
+    options?: ProviderCallOptions,
+  ): AsyncIterable<LedgerVoucher>;
+
+  /** Customer invoices issued on or before `asOf` with an amount outstanding, page by page. */
+  abstract openInvoices(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncIterable<OpenInvoice>;
+
+  /**
+   * Books the expense (Tripletex: a voucher; Fiken: a cash purchase) carrying `booking.reference`,
+   * then attaches the receipt when there is one. A create whose outcome is unknown (timeout,
+   * dropped connection, 5xx) is looked up by reference before it is sent again. When the booking
+   * was created but the receipt upload failed, the `ProviderError` carries `bookingId`.
+   */
+  abstract bookExpense(conn: ProviderConnection, booking: ExpenseBooking, options?: ProviderCallOptions): Promise<BookingRef>;
+
+  /** Attaches a receipt to an existing booking (after a booking whose upload failed). */
+  abstract attachReceipt(
+    conn: ProviderConnection,
+    bookingId: string,
+    receipt: Receipt,
+    options?: ProviderCallOptions,
+  ): Promise<void>;
+
+  /**
+   * The booking carrying our reference, or null when there is none. `dateHint` is the booking's
+   * date: the search looks around it when the provider offers no direct filter.
+   */
+  abstract findBookingByReference(
+    conn: ProviderConnection,
+    reference: string,
+    dateHint: string,
+    options?: ProviderCallOptions,
+  ): Promise<BookingRef | null>;
+}

@@ -1,0 +1,8 @@
+import { CompanySettings } from '../settings/company-settings';
+
+/** Company settings (api-contract §5). A company that never saved any has DEFAULT_COMPANY_SETTINGS. */
+export abstract class CompanySettingsStore {
+  abstract get(companyId: string): Promise<CompanySettings>;
+
+  abstract save(companyId: string, settings: CompanySettings): Promise<void>;
+}

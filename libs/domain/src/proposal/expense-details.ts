@@ -1,0 +1,147 @@
+import { FieldErrorCollector, invalidField } from '../values/field-errors';
+import { AccountCode, parseAccountCode } from '../values/account-code';
+import { AccountingDate, parseAccountingDate } from '../values/accounting-date';
+import { CurrencyCode, parseCurrency } from '../values/currency';
+import { MinorUnits, parsePositiveMoney } from '../values/money';
+import { VatRate, parseVatRate } from '../values/vat-rate';
+import { CHANNELS, Channel, isChannel } from '../identity/identity';
+import { normalizeMerchant } from '../confidence/normalize-merchant';
+
+export const PROPOSAL_KINDS = ['expense'] as const;
+export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
+
+/** Receipt content types the service accepts. */
+export const RECEIPT_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/heic', 'image/webp'] as const;
+/** A receipt is at most 7 MiB decoded (api-contract §1). */
+export const MAX_RECEIPT_BYTES = 7 * 1024 * 1024;
+export const MAX_MERCHANT_LENGTH = 200;
+export const MAX_DESCRIPTION_LENGTH = 1000;
+
+/**
+ * What the domain knows about a receipt. The bytes live in persistence; the adapter that decodes
+ * `dataBase64` computes `sizeBytes` and the hex `sha256` before the domain sees it.
+ */
+export interface ReceiptMetadata {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly sizeBytes: number;
+  readonly sha256: string;
+}
+
+/** The chat thread a proposal came from, where the user is told what happened to it. */
+export interface ThreadRef {
+  readonly channel: Channel;
+  readonly threadId: string;
+}
+
+/** The validated content of an expense proposal. Amount in minor units. */
+export interface ExpenseDetails {
+  readonly kind: ProposalKind;
+  readonly merchant: string;
+  readonly amount: MinorUnits;
+  readonly currency: CurrencyCode;
+  readonly date: AccountingDate;
+  readonly accountCode: AccountCode;
+  readonly vatRate: VatRate;
+  readonly description: string | null;
+  readonly receipt: ReceiptMetadata | null;
+  readonly thread: ThreadRef | null;
+}
+
+/** The wire shape (api-contract §4.1) with the receipt already reduced to metadata. */
+export interface ExpenseDetailsInput {
+  kind?: unknown;
+  merchant?: unknown;
+  amount?: unknown;
+  currency?: unknown;
+  date?: unknown;
+  accountCode?: unknown;
+  vatRate?: unknown;
+  description?: unknown;
+  receipt?: { filename?: unknown; contentType?: unknown; sizeBytes?: unknown; sha256?: unknown } | null;
+  thread?: { channel?: unknown; threadId?: unknown } | null;
+}
+
+function parseText(value: unknown, field: string, max: number): string {
+  if (typeof value !== 'string' || value.trim() === '') invalidField(field, 'must be a non-empty string');
+  const text = value.trim();
+  if (text.length > max) invalidField(field, `must be at most ${max} characters`);
+  return text;
+}
+
+function parseMerchant(value: unknown): string {
+  const merchant = parseText(value, 'merchant', MAX_MERCHANT_LENGTH);
+  if (normalizeMerchant(merchant) === '') invalidField('merchant', 'must contain a name, not only punctuation or numbers');
+  return merchant;
+}
+
+function parseReceipt(value: NonNullable<ExpenseDetailsInput['receipt']>, errors: FieldErrorCollector): ReceiptMetadata | null {
+  const filename = errors.check(() => parseText(value.filename, 'receipt.filename', 255));
+  const contentType = errors.check(() => {
+    if (typeof value.contentType !== 'string' || !(RECEIPT_CONTENT_TYPES as readonly string[]).includes(value.contentType)) {
+      invalidField('receipt.contentType', `must be one of ${RECEIPT_CONTENT_TYPES.join(', ')}`);
+    }
+    return value.contentType;
+  });
+  const sizeBytes = errors.check(() => {
+    const size = value.sizeBytes;
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size <= 0) invalidField('receipt', 'must not be empty');
+    if (size > MAX_RECEIPT_BYTES) invalidField('receipt', `must be at most ${MAX_RECEIPT_BYTES} bytes (7 MiB) decoded`);
+    return size;
+  });
+  const sha256 = errors.check(() => {
+    if (typeof value.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(value.sha256)) {
+      invalidField('receipt.sha256', 'must be a lowercase hex SHA-256 digest');
+    }
+    return value.sha256;
+  });
+  if (filename === undefined || contentType === undefined || sizeBytes === undefined || sha256 === undefined) return null;
+  return { filename, contentType, sizeBytes, sha256 };
+}
+
+function parseThread(value: NonNullable<ExpenseDetailsInput['thread']>, errors: FieldErrorCollector): ThreadRef | null {
+  const channel = errors.check(() => {
+    if (!isChannel(value.channel)) invalidField('thread.channel', `must be one of ${CHANNELS.join(', ')}`);
+    return value.channel;
+  });
+  const threadId = errors.check(() => parseText(value.threadId, 'thread.threadId', 255));
+  return channel === undefined || threadId === undefined ? null : { channel, threadId };
+}
+
+/**
+ * Validates a proposal's content and reports every bad field at once (ValidationFailed with
+ * fieldErrors). The amount must be > 0; account code and VAT rate are checked for form here and
+ * against the company's chart by the use case (`unknown_account_code`, `unknown_vat_rate`).
+ */
+export function parseExpenseDetails(input: ExpenseDetailsInput): ExpenseDetails {
+  const errors = new FieldErrorCollector();
+  const kind = errors.check(() => {
+    if (!(PROPOSAL_KINDS as readonly unknown[]).includes(input.kind)) invalidField('kind', `must be one of ${PROPOSAL_KINDS.join(', ')}`);
+    return input.kind as ProposalKind;
+  });
+  const merchant = errors.check(() => parseMerchant(input.merchant));
+  const amount = errors.check(() => parsePositiveMoney(input.amount));
+  const currency = errors.check(() => parseCurrency(input.currency));
+  const date = errors.check(() => parseAccountingDate(input.date));
+  const accountCode = errors.check(() => parseAccountCode(input.accountCode));
+  const vatRate = errors.check(() => parseVatRate(input.vatRate));
+  const description =
+    input.description === undefined || input.description === null
+      ? null
+      : errors.check(() => parseText(input.description, 'description', MAX_DESCRIPTION_LENGTH));
+  const receipt = input.receipt ? parseReceipt(input.receipt, errors) : null;
+  const thread = input.thread ? parseThread(input.thread, errors) : null;
+  errors.throwIfAny('the proposal is invalid');
+  return {
+    kind: kind as ProposalKind,
+    merchant: merchant as string,
+    amount: amount as MinorUnits,
+    currency: currency as CurrencyCode,
+    date: date as AccountingDate,
+    accountCode: accountCode as AccountCode,
+    vatRate: vatRate as VatRate,
+    description: description ?? null,
+    receipt,
+    thread,
+  };
+}

@@ -1,0 +1,57 @@
+import type { Channel } from '../identity/identity';
+import { Route } from '../confidence/route';
+import { ExpenseDetails } from './expense-details';
+import { ProposalStatus } from './proposal-status';
+
+/** What a reviewer may change when approving (api-contract §4.2). Values are canonical. */
+export interface Corrections {
+  readonly accountCode?: string;
+  readonly vatRate?: string;
+}
+
+/** Where an executed proposal was booked: a Tripletex voucher or a Fiken purchase. */
+export interface Booking {
+  readonly provider: string;
+  readonly bookingId: string;
+}
+
+/**
+ * The Proposal aggregate's state: plain immutable data, so persistence maps it without decorators.
+ * Change it only through `submitProposal` and `transitionProposal`, which return the new state
+ * together with the events to append.
+ *
+ * `version` is the `sequence` of the last event this proposal appended to its chain. It grows with
+ * every transition, so it doubles as the optimistic-concurrency version of the read model, and the
+ * next event's sequence is `version + 1`.
+ */
+export interface Proposal extends ExpenseDetails {
+  readonly id: string;
+  readonly companyId: string;
+  readonly correlationId: string;
+  readonly version: number;
+  /** normalizeMerchant(merchant), kept for lookups. */
+  readonly merchantKey: string;
+  /** The token `sub` and channel of whoever submitted it. */
+  readonly submittedBy: string;
+  readonly channel: Channel;
+  readonly submittedAt: Date;
+  readonly updatedAt: Date;
+  readonly status: ProposalStatus;
+  /** The ConfidenceEngine's score at submission, in [0, 1] with 2 decimals. */
+  readonly confidence: number;
+  readonly route: Route;
+  readonly reasons: readonly string[];
+  /** Set on approval: now for a reviewer's approval, now + the company's delay for an auto-approval. */
+  readonly executeAfter: Date | null;
+  /** The REJECTED proposal this one corrects, whose chain it joined. */
+  readonly resubmissionOf: string | null;
+  readonly autoApproved: boolean;
+  /** The reviewer who approved it; null while unapproved and for auto-approvals. */
+  readonly approvedBy: string | null;
+  readonly corrections: Corrections | null;
+  readonly rejectedBy: string | null;
+  readonly rejectionReason: string | null;
+  readonly booking: Booking | null;
+  /** The last permanent execution failure, cleared by a successful execution. */
+  readonly lastExecutionError: string | null;
+}

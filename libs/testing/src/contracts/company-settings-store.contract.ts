@@ -1,0 +1,43 @@
+import { CompanySettings, CompanySettingsStore, DEFAULT_COMPANY_SETTINGS } from '@app/domain';
+import { companies, ContractOptions } from './contract-support';
+
+/** The CompanySettingsStore contract, run against the in-memory and the TypeORM adapters. */
+export function describeCompanySettingsStoreContract(
+  name: string,
+  factory: () => CompanySettingsStore | Promise<CompanySettingsStore>,
+  options: ContractOptions = {},
+): void {
+  describe(`CompanySettingsStore contract: ${name}`, () => {
+    let store: CompanySettingsStore;
+    let company: string;
+    let otherCompany: string;
+
+    beforeEach(async () => {
+      store = await factory();
+      [company, otherCompany] = await companies(options, 2);
+    });
+
+    afterEach(async () => {
+      await options.teardown?.();
+    });
+
+    it('gives the defaults to a company that saved nothing', async () => {
+      expect(await store.get(company)).toEqual(DEFAULT_COMPANY_SETTINGS);
+    });
+
+    it('gives back what was saved, and only to that company', async () => {
+      const settings: CompanySettings = {
+        reviewChannel: { kind: 'slack', url: 'https://hooks.slack.com/services/T/B/x' },
+        invoicesChannel: null,
+        gatewayCallback: { kind: 'webhook', url: 'https://gateway.example/callback' },
+        executionDelayMinutes: 0,
+        paymentAccount: '1900',
+      };
+      await store.save(company, settings);
+      await store.save(company, settings);
+
+      expect(await store.get(company)).toEqual(settings);
+      expect(await store.get(otherCompany)).toEqual(DEFAULT_COMPANY_SETTINGS);
+    });
+  });
+}

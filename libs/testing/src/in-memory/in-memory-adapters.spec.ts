@@ -1,0 +1,57 @@
+import {
+  describeCompanySettingsStoreContract,
+  describeEventStoreContract,
+  describeNotifierContract,
+  describePatternStoreContract,
+  describeProposalRepositoryContract,
+  describeUnitOfWorkContract,
+} from '../contracts';
+import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
+import { createInMemoryAdapters } from './in-memory-adapters';
+import { InMemoryEventStore } from './in-memory-event-store';
+import { InMemoryNotifier } from './in-memory-notifier';
+import { InMemoryPatternStore } from './in-memory-pattern-store';
+import { InMemoryProposalRepository } from './in-memory-proposal-repository';
+
+describeEventStoreContract('InMemoryEventStore', () => new InMemoryEventStore());
+describeProposalRepositoryContract('InMemoryProposalRepository', () => new InMemoryProposalRepository());
+describePatternStoreContract('InMemoryPatternStore', () => new InMemoryPatternStore());
+describeNotifierContract('InMemoryNotifier', () => {
+  const notifier = new InMemoryNotifier();
+  return { notifier, pending: async (companyId) => notifier.messages(companyId) };
+});
+describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
+describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
+  const adapters = createInMemoryAdapters();
+  return {
+    unitOfWork: adapters.unitOfWork,
+    events: adapters.events,
+    proposals: adapters.proposals,
+    patterns: adapters.patterns,
+    pendingMessages: async (companyId) => adapters.notifier.messages(companyId),
+  };
+});
+
+describe('InMemoryUnitOfWork', () => {
+  it('runs units one after another, so a rolled-back unit never undoes a concurrent one', async () => {
+    const adapters = createInMemoryAdapters();
+    const order: string[] = [];
+    const slow = adapters.unitOfWork.run(async (ports) => {
+      order.push('slow:start');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await ports.notifier.notify([{ companyId: 'acme', target: 'review', kind: 'proposal_needs_review', payload: {} }]);
+      order.push('slow:end');
+      throw new Error('rolled back');
+    });
+    const fast = adapters.unitOfWork.run(async (ports) => {
+      order.push('fast');
+      await ports.notifier.notify([{ companyId: 'acme', target: 'invoices', kind: 'daily_check', payload: {} }]);
+    });
+
+    await expect(slow).rejects.toThrow('rolled back');
+    await fast;
+
+    expect(order).toEqual(['slow:start', 'slow:end', 'fast']);
+    expect(adapters.notifier.messages().map((m) => m.kind)).toEqual(['daily_check']);
+  });
+});

@@ -1,0 +1,25 @@
+import { DomainContext } from '@app/domain';
+import { ManualClock } from '../time/manual-clock';
+import { SequentialIdGenerator } from '../time/sequential-id-generator';
+import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
+import { InMemoryEventStore } from './in-memory-event-store';
+import { InMemoryNotifier } from './in-memory-notifier';
+import { InMemoryPatternStore } from './in-memory-pattern-store';
+import { InMemoryProposalRepository } from './in-memory-proposal-repository';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
+
+/** Every in-memory adapter wired together, with a manual clock and sequential ids: a use case's world. */
+export function createInMemoryAdapters(start?: Date | string) {
+  const clock = new ManualClock(start);
+  const ids = new SequentialIdGenerator();
+  const events = new InMemoryEventStore();
+  const proposals = new InMemoryProposalRepository();
+  const patterns = new InMemoryPatternStore();
+  const notifier = new InMemoryNotifier();
+  const settings = new InMemoryCompanySettingsStore();
+  const unitOfWork = new InMemoryUnitOfWork({ events, proposals, patterns, notifier });
+  const ctx: DomainContext = { clock, ids };
+  return { clock, ids, ctx, events, proposals, patterns, notifier, settings, unitOfWork };
+}
+
+export type InMemoryAdapters = ReturnType<typeof createInMemoryAdapters>;

@@ -1,0 +1,65 @@
+import { ConcurrencyConflict, Page, PageRequest, Proposal, ProposalRepository, ProposalStatus } from '@app/domain';
+import { assertLimit, pageAfter } from './cursor';
+import { copy, Snapshottable } from './snapshottable';
+
+/** ProposalRepository in a map. Same contract as the TypeORM adapter (proposal-repository.contract.ts). */
+export class InMemoryProposalRepository extends ProposalRepository implements Snapshottable {
+  private proposals = new Map<string, Proposal>();
+
+  async findById(companyId: string, id: string): Promise<Proposal | null> {
+    const proposal = this.proposals.get(keyOf(companyId, id));
+    return proposal ? copy(proposal) : null;
+  }
+
+  async insert(proposal: Proposal): Promise<void> {
+    if ([...this.proposals.values()].some((stored) => stored.id === proposal.id)) {
+      throw new ConcurrencyConflict(`proposal ${proposal.id} already exists`);
+    }
+    this.proposals.set(keyOf(proposal.companyId, proposal.id), copy(proposal));
+  }
+
+  async update(proposal: Proposal, expectedVersion: number): Promise<void> {
+    const key = keyOf(proposal.companyId, proposal.id);
+    const stored = this.proposals.get(key);
+    if (!stored || stored.version !== expectedVersion) {
+      throw new ConcurrencyConflict(
+        `proposal ${proposal.id} changed meanwhile: expected version ${expectedVersion}, found ${stored ? stored.version : 'none'}`,
+      );
+    }
+    this.proposals.set(key, copy(proposal));
+  }
+
+  async listByStatus(companyId: string, status: ProposalStatus, page: PageRequest): Promise<Page<Proposal>> {
+    assertLimit(page.limit);
+    const sorted = [...this.proposals.values()]
+      .filter((proposal) => proposal.companyId === companyId && proposal.status === status)
+      .sort((a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const result = pageAfter(sorted, (p) => [p.submittedAt.getTime(), p.id], page.limit, page.cursor);
+    return { items: result.items.map(copy), nextCursor: result.nextCursor };
+  }
+
+  async listDueForExecution(now: Date, limit: number): Promise<Proposal[]> {
+    return [...this.proposals.values()]
+      .filter((p) => p.status === 'APPROVED' && p.executeAfter !== null && p.executeAfter.getTime() <= now.getTime())
+      .sort((a, b) => (a.executeAfter as Date).getTime() - (b.executeAfter as Date).getTime() || (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  /** Every stored proposal: for assertions. */
+  all(): Proposal[] {
+    return [...this.proposals.values()].map(copy);
+  }
+
+  snapshot(): unknown {
+    return new Map(this.proposals);
+  }
+
+  restore(snapshot: unknown): void {
+    this.proposals = new Map(snapshot as Map<string, Proposal>);
+  }
+}
+
+function keyOf(companyId: string, id: string): string {
+  return `${companyId}\u0000${id}`;
+}
