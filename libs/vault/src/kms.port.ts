@@ -1,0 +1,44 @@
+/** A data encryption key as wrapped (encrypted) by a key encryption key; safe to store. */
+export interface WrappedDek {
+  /** The wrapped key bytes; stored in a `bytea` column. */
+  readonly wrapped: Uint8Array;
+  /**
+   * Which key encryption key wrapped it: `local:v<n>` for the local keyring, the key ARN for AWS
+   * KMS. Needed to unwrap, and tells `rewrapAll` which keys still sit under an old KEK.
+   */
+  readonly kekId: string;
+}
+
+/**
+ * Key encryption keys. Wrapping is bound to the company, so a wrapped DEK copied to another
+ * company's row cannot be unwrapped there. Key material never leaves an adapter except as the
+ * unwrapped DEK returned to the caller, who wipes it after use.
+ */
+export abstract class Kms {
+  /** Wraps a DEK under the current key encryption key. */
+  abstract wrap(dek: Uint8Array, companyId: string): Promise<WrappedDek>;
+
+  /** Unwraps a DEK wrapped for this company; throws if it was wrapped for another one or altered. */
+  abstract unwrap(wrapped: WrappedDek, companyId: string): Promise<Buffer>;
+
+  /** The KEK that `wrap` uses now; DEKs wrapped under another one are re-wrapped by `rewrapAll`. */
+  abstract currentKekId(): Promise<string>;
+}
+
+/** A KMS whose key encryption keys this service manages itself and can rotate (the local keyring). */
+export interface RotatableKms {
+  /** Adds a new KEK version and makes it current; older versions stay available for unwrapping. */
+  rotate(): Promise<string>;
+}
+
+export function isRotatableKms(kms: Kms): kms is Kms & RotatableKms {
+  return typeof (kms as Partial<RotatableKms>).rotate === 'function';
+}
+
+/** A KMS failure that is not about a particular secret: missing or malformed keyring, unknown KEK. */
+export class KmsError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'KmsError';
+  }
+}
