@@ -1,0 +1,22 @@
+import { CompanyChannelDirectory, type CompanyChannels } from '../ports/company-channel-directory.port';
+
+/** Company channels held in memory, for tests and development. */
+export class InMemoryCompanyChannelDirectory extends CompanyChannelDirectory {
+  private readonly companies = new Map<string, CompanyChannels>();
+
+  set(companyId: string, channels: Partial<CompanyChannels>): this {
+    this.companies.set(companyId, {
+      reviewChannel: null,
+      invoicesChannel: null,
+      gatewayCallback: null,
+      webhookSecret: null,
+      ...channels,
+    });
+    return this;
+  }
+
+  override async channelsOf(companyId: string): Promise<CompanyChannels | null> {
+    const channels = this.companies.get(companyId);
+    return channels ? { ...channels } : null;
+  }
+}

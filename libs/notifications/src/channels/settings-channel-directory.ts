@@ -1,0 +1,32 @@
+import type { CompanySettingsStore } from '@app/domain';
+import { CompanyChannelDirectory, type CompanyChannels } from '../ports/company-channel-directory.port';
+import type { WebhookSecretSource } from '../ports/webhook-secret-source.port';
+
+/**
+ * Channels from the company settings (`GET/PUT /config/company`) and the signing key from a
+ * WebhookSecretSource, read at delivery time so that a corrected setting applies to the next
+ * attempt. Wire it with a factory:
+ * `{ provide: CompanyChannelDirectory, inject: [CompanySettingsStore, WebhookSecretSource],
+ *    useFactory: (s, k) => new SettingsChannelDirectory(s, k) }`.
+ */
+export class SettingsChannelDirectory extends CompanyChannelDirectory {
+  constructor(
+    private readonly settings: CompanySettingsStore,
+    private readonly secrets: WebhookSecretSource,
+  ) {
+    super();
+  }
+
+  override async channelsOf(companyId: string): Promise<CompanyChannels | null> {
+    const [settings, webhookSecret] = await Promise.all([
+      this.settings.get(companyId),
+      this.secrets.secretFor(companyId),
+    ]);
+    return {
+      reviewChannel: settings.reviewChannel,
+      invoicesChannel: settings.invoicesChannel,
+      gatewayCallback: settings.gatewayCallback,
+      webhookSecret,
+    };
+  }
+}
