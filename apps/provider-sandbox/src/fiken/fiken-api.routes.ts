@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { indexRange } from '../seed/ledger';
+import { isIsoDate } from '../shared/dates';
+import { queryBool, queryString, receiptUpload } from '../shared/http';
+import type { FikenCompany } from './fiken-company';
+import { dateBounds, dateFilterOf, fikenCallOf, matchesDate, sendFikenMessage, sendPage } from './fiken-http';
+import { attachmentFor, seededFikenInvoice, seededJournalEntry } from './fiken-ledger';
+import type { FikenJournalEntry } from './fiken-model';
+import { buildPurchase, purchaseView } from './fiken-purchases';
+import type { FikenState } from './fiken-state';
+
+const RECEIPT_EXTENSIONS = ['.pdf', '.png', '.jpg', '.jpeg', '.gif'];
+
+function companyView(company: FikenCompany): Record<string, unknown> {
+  return {
+    name: company.name,
+    slug: company.slug,
+    organizationNumber: company.organizationNumber,
+    vatType: 'yearly',
+    address: { streetAddress: 'Storgata 1', city: 'Oslo', postCode: '0155', country: 'Norge' },
+    phoneNumber: '22000000',
+    email: `post@${company.slug}.no`,
+    creationDate: '2020-01-01',
+    hasApiAccess: true,
+    testCompany: true,
+    accountingStartDate: '2020-01-01',
+  };
+}
+
+/** Accounts whose 4-digit number lies in [fromAccount, toAccount]. */
+function inAccountRange(code: string, req: Request): boolean {
+  const number = Number(code.slice(0, 4));
+  const from = Number(queryString(req, 'fromAccount') ?? 0);
+  const to = Number(queryString(req, 'toAccount') ?? 9999);
+  return number >= from && number <= to;
+}
+
+/** Journal entries of a company in creation order: the seeded ledger, then purchases' entries. */
+function journalEntries(state: FikenState, company: FikenCompany, apiBase: string, bounds: { from?: string; to?: string }) {
+  const range = indexRange(company.ledger, bounds.from, bounds.to);
+  const booked = state.purchasesOf(company.index).map((p) => p.journalEntry);
+  return {
+    seededCount: range.to - range.from,
+    at: (i: number): FikenJournalEntry => seededJournalEntry(company, range.from + i, apiBase),
+    booked,
+  };
+}
+
+export function registerFikenApiRoutes(router: Router, state: FikenState): void {
+  router.get('/companies', (req, res) => {
+    const { company } = fikenCallOf(res);
+    sendPage(req, res, 1, () => companyView(company));
+  });
+
+  router.get('/companies/:slug', (_req, res) => {
+    res.json(companyView(fikenCallOf(res).company));
+  });
+
+  router.get('/companies/:slug/accounts', (req, res) => {
+    const { company } = fikenCallOf(res);
+    res.json(company.accounts.filter((a) => inAccountRange(a.code, req)));
+  });
+
+  router.get('/companies/:slug/accounts/:code', (req, res) => {
+    const account = fikenCallOf(res).company.accounts.find((a) => a.code === req.params.code);
+    if (!account) return sendFikenMessage(res, 404, `Account ${String(req.params.code)} not found`);
+    res.json(account);
+  });
+
+  router.get('/companies/:slug/accountBalances', (req, res) => {
+    const date = queryString(req, 'date');
+    if (!date || !isIsoDate(date)) return sendFikenMessage(res, 400, "Required request parameter 'date' (yyyy-MM-dd) is missing or invalid");
+    const { company, apiBase } = fikenCallOf(res);
+    const balances = new Map<string, number>();
+    const add = (entry: FikenJournalEntry): void => {
+      for (const line of entry.lines) balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
+    };
+    const entries = journalEntries(state, company, apiBase, { to: new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) });
+    for (let i = 0; i < entries.seededCount; i++) add(entries.at(i));
+    for (const entry of entries.booked) if (entry.date <= date) add(entry);
+    const rows = company.accounts.filter((a) => inAccountRange(a.code, req));
+    sendPage(req, res, rows.length, (i) => ({ code: rows[i].code, name: rows[i].name, balance: balances.get(rows[i].code) ?? 0 }));
+  });
+
+  router.get('/companies/:slug/journalEntries', (req, res) => {
+    const filter = dateFilterOf(req, res, 'date');
+    if (!filter) return;
+    const { company, apiBase } = fikenCallOf(res);
+    const entries = journalEntries(state, company, apiBase, dateBounds(filter));
+    const booked = entries.booked.filter((e) => matchesDate(e.date, filter));
+    sendPage(req, res, entries.seededCount + booked.length, (i) => (i < entries.seededCount ? entries.at(i) : booked[i - entries.seededCount]));
+  });
+
+  router.get('/companies/:slug/journalEntries/:id', (req, res) => {
+    const { company, apiBase } = fikenCallOf(res);
+    const id = Number(req.params.id);
+    const index = id - company.journalEntryId(0);
+    if (Number.isInteger(index) && index >= 0 && index < company.ledger.count) {
+      res.json(seededJournalEntry(company, index, apiBase));
+      return;
+    }
+    const booked = state.purchasesOf(company.index).find((p) => p.journalEntry.journalEntryId === id);
+    if (!booked) return sendFikenMessage(res, 404, `Journal entry ${String(req.params.id)} not found`);
+    res.json(booked.journalEntry);
+  });
+
+  router.get('/companies/:slug/invoices', (req, res) => {
+    const issue = dateFilterOf(req, res, 'issueDate');
+    const due = issue && dateFilterOf(req, res, 'dueDate');
+    if (!issue || !due) return;
+    const { company, apiBase } = fikenCallOf(res);
+    const settled = queryBool(req, 'settled');
+    const customerId = queryString(req, 'customerId');
+    const matching: number[] = [];
+    for (let i = 0; i < company.invoiceShape.count; i++) {
+      const invoice = seededFikenInvoice(company, i, apiBase) as {
+        issueDate: string;
+        dueDate: string;
+        sale: { settled: boolean };
+        customer: { contactId: number };
+      };
+      if (!matchesDate(invoice.issueDate, issue) || !matchesDate(invoice.dueDate, due)) continue;
+      if (settled !== undefined && invoice.sale.settled !== settled) continue;
+      if (customerId !== undefined && String(invoice.customer.contactId) !== customerId) continue;
+      matching.push(i);
+    }
+    sendPage(req, res, matching.length, (i) => seededFikenInvoice(company, matching[i], apiBase));
+  });
+
+  router.get('/companies/:slug/invoices/:id', (req, res) => {
+    const { company, apiBase } = fikenCallOf(res);
+    const index = Number(req.params.id) - company.invoiceId(0);
+    if (!Number.isInteger(index) || index < 0 || index >= company.invoiceShape.count) {
+      return sendFikenMessage(res, 404, `Invoice ${String(req.params.id)} not found`);
+    }
+    res.json(seededFikenInvoice(company, index, apiBase));
+  });
+
+  router.get('/companies/:slug/contacts', (req, res) => {
+    const { company } = fikenCallOf(res);
+    const supplier = queryBool(req, 'supplier');
+    const customer = queryBool(req, 'customer');
+    const contacts = [
+      ...company.suppliers.map((c) => ({ ...c, supplier: true, customer: false })),
+      ...company.customers.map((c) => ({ ...c, supplier: false, customer: true })),
+    ]
+      .filter((c) => (supplier === undefined || c.supplier === supplier) && (customer === undefined || c.customer === customer))
+      .map(({ account: _account, ...contact }) => contact);
+    sendPage(req, res, contacts.length, (i) => contacts[i]);
+  });
+
+  router.get('/companies/:slug/purchases', (req, res) => {
+    const filter = dateFilterOf(req, res, 'date');
+    if (!filter) return;
+    const { company } = fikenCallOf(res);
+    const paid = queryBool(req, 'paid');
+    let purchases = state
+      .purchasesOf(company.index)
+      .filter((p) => matchesDate(p.date, filter) && (paid === undefined || p.paid === paid));
+    if (/desc$/i.test(queryString(req, 'sortBy') ?? '')) purchases = [...purchases].reverse();
+    sendPage(req, res, purchases.length, (i) => purchaseView(company, purchases[i]));
+  });
+
+  router.post('/companies/:slug/purchases', (req, res) => {
+    const { company, apiBase } = fikenCallOf(res);
+    const sequence = state.purchasesOf(company.index).length + 1;
+    const result = buildPurchase(
+      company,
+      req.body,
+      {
+        purchaseId: company.purchaseId(sequence),
+        journalEntryId: company.bookedJournalEntryId(sequence),
+        journalEntryNumber: company.ledger.count + sequence,
+      },
+      state.options.now().toISOString(),
+    );
+    if (!result.ok) return sendFikenMessage(res, 400, result.message);
+    state.addPurchase(company.index, result.purchase);
+    res.status(201).location(`${apiBase}/companies/${company.slug}/purchases/${result.purchase.purchaseId}`).end();
+  });
+
+  router.get('/companies/:slug/purchases/:id', (req, res) => {
+    const { company } = fikenCallOf(res);
+    const purchase = state.purchasesOf(company.index).find((p) => String(p.purchaseId) === req.params.id);
+    if (!purchase) return sendFikenMessage(res, 404, `Purchase ${String(req.params.id)} not found`);
+    res.json(purchaseView(company, purchase));
+  });
+
+  router.get('/companies/:slug/purchases/:id/attachments', (req, res) => {
+    const { company } = fikenCallOf(res);
+    const purchase = state.purchasesOf(company.index).find((p) => String(p.purchaseId) === req.params.id);
+    if (!purchase) return sendFikenMessage(res, 404, `Purchase ${String(req.params.id)} not found`);
+    res.json(purchase.purchaseAttachments);
+  });
+
+  router.post('/companies/:slug/purchases/:id/attachments', attachToPurchase(state));
+}
+
+/** `POST /purchases/{id}/attachments`: multipart `filename` + `file`, answered 201 with a `Location` ending in a UUID. */
+function attachToPurchase(state: FikenState): RequestHandler {
+  const single = receiptUpload.single('file');
+  return (req: Request, res: Response) => {
+    single(req, res, (error: unknown) => {
+      if (error) return sendFikenMessage(res, 400, `Invalid multipart upload: ${(error as Error).message}`);
+      const { company, apiBase } = fikenCallOf(res);
+      const purchase = state.purchasesOf(company.index).find((p) => String(p.purchaseId) === req.params.id);
+      if (!purchase) return sendFikenMessage(res, 404, `Purchase ${String(req.params.id)} not found`);
+      const fields = (req.body ?? {}) as Record<string, string | undefined>;
+      const filename = fields.filename;
+      if (!filename) return sendFikenMessage(res, 400, "Required part 'filename' is missing");
+      if (!RECEIPT_EXTENSIONS.some((ext) => filename.toLowerCase().endsWith(ext))) {
+        return sendFikenMessage(res, 400, `Unsupported file type for '${filename}' (allowed: ${RECEIPT_EXTENSIONS.join(', ')})`);
+      }
+      if (!req.file) return sendFikenMessage(res, 400, "Required part 'file' is missing");
+      const identifier = randomUUID();
+      const attachment = attachmentFor(apiBase, company.slug, identifier, filename);
+      if (fields.comment) attachment.comment = fields.comment;
+      purchase.purchaseAttachments.push(attachment);
+      purchase.journalEntry.attachments.push(attachment);
+      res.status(201).location(`${apiBase}/companies/${company.slug}/purchases/${purchase.purchaseId}/attachments/${identifier}`).end();
+    });
+  };
+}

@@ -1,0 +1,126 @@
+import { fikenCompanySlug } from '../constants';
+import { BANK_ACCOUNT, CHART, CUSTOMER_ACCOUNT, SUPPLIER_ACCOUNT } from '../seed/chart';
+import type { InvoiceShape } from '../seed/invoices';
+import type { LedgerShape } from '../seed/ledger';
+import { seedParties } from '../seed/parties';
+import { Random } from '../shared/random';
+import type { FikenAccount, FikenContact } from './fiken-model';
+
+export const FIKEN_STREAM = 3;
+export const FIKEN_INVOICE_STREAM = 4;
+
+export const FIKEN_BANK_ACCOUNT = `${BANK_ACCOUNT}:10001`;
+
+/** Fiken's purchase VAT types and their rates; `null` rate: VAT is not checked against the net. */
+export const FIKEN_VAT_TYPES: Record<string, { rate: number | null; vatCode?: string }> = {
+  NONE: { rate: 0, vatCode: '0' },
+  HIGH: { rate: 0.25, vatCode: '1' },
+  MEDIUM: { rate: 0.15, vatCode: '11' },
+  LOW: { rate: 0.12, vatCode: '13' },
+  RAW_FISH: { rate: 0.1111 },
+  EXEMPT: { rate: 0 },
+  EXEMPT_IMPORT_EXPORT: { rate: 0 },
+  EXEMPT_REVERSE: { rate: 0 },
+  OUTSIDE: { rate: 0 },
+  HIGH_DIRECT: { rate: 0.25 },
+  HIGH_BASIS: { rate: null },
+  MEDIUM_DIRECT: { rate: 0.15 },
+  MEDIUM_BASIS: { rate: null },
+  NONE_IMPORT_BASIS: { rate: null },
+  HIGH_FOREIGN_SERVICE_DEDUCTIBLE: { rate: null },
+  HIGH_FOREIGN_SERVICE_NONDEDUCTIBLE: { rate: null },
+  LOW_FOREIGN_SERVICE_DEDUCTIBLE: { rate: null },
+  LOW_FOREIGN_SERVICE_NONDEDUCTIBLE: { rate: null },
+  HIGH_PURCHASE_OF_EMISSIONSTRADING_OR_GOLD_DEDUCTIBLE: { rate: null },
+  HIGH_PURCHASE_OF_EMISSIONSTRADING_OR_GOLD_NONDEDUCTIBLE: { rate: null },
+};
+
+/** One seeded Fiken company: slug, chart with sub-ledger accounts (`1920:10001`), contacts. */
+export class FikenCompany {
+  readonly slug: string;
+  readonly name: string;
+  readonly organizationNumber: string;
+  readonly accounts: FikenAccount[];
+  readonly suppliers: FikenContact[];
+  readonly customers: FikenContact[];
+  readonly ledger: LedgerShape;
+  readonly invoiceShape: InvoiceShape;
+  private readonly codes: Set<string>;
+
+  constructor(
+    readonly index: number,
+    seed: number,
+    entries: number,
+    invoices: number,
+    endDate: string,
+    days: number,
+  ) {
+    const parties = seedParties(Random.of(seed, FIKEN_STREAM, index, -1), index, 'Demo Fiken AS');
+    this.slug = fikenCompanySlug(index);
+    this.name = parties.companyName;
+    this.organizationNumber = parties.organizationNumber;
+    this.suppliers = parties.suppliers.map((s) => ({
+      contactId: 1_000 + s.index,
+      name: s.name,
+      organizationNumber: s.organizationNumber,
+      email: s.email,
+      supplierNumber: 20_001 + s.index,
+      account: `${SUPPLIER_ACCOUNT}:${20_001 + s.index}`,
+    }));
+    this.customers = parties.customers.map((c) => ({
+      contactId: 2_000 + c.index,
+      name: c.name,
+      organizationNumber: c.organizationNumber,
+      email: c.email,
+      customerNumber: 10_001 + c.index,
+      account: `${CUSTOMER_ACCOUNT}:${10_001 + c.index}`,
+    }));
+    this.accounts = [];
+    for (const account of CHART) {
+      if (account.number === BANK_ACCOUNT) this.accounts.push({ code: FIKEN_BANK_ACCOUNT, name: 'Driftskonto' });
+      else if (account.number === 1950) this.accounts.push({ code: '1950:10002', name: 'Skattetrekkskonto' });
+      else this.accounts.push({ code: String(account.number), name: account.name });
+      if (account.number === CUSTOMER_ACCOUNT) this.accounts.push(...this.customers.map((c) => ({ code: c.account, name: c.name })));
+      if (account.number === SUPPLIER_ACCOUNT) this.accounts.push(...this.suppliers.map((s) => ({ code: s.account, name: s.name })));
+    }
+    this.codes = new Set(this.accounts.map((a) => a.code));
+    this.ledger = { seed, stream: FIKEN_STREAM, company: index, count: entries, endDate, days };
+    this.invoiceShape = { seed, stream: FIKEN_INVOICE_STREAM, company: index, count: invoices, endDate };
+  }
+
+  hasAccount(code: string): boolean {
+    return this.codes.has(code);
+  }
+
+  isBankAccount(code: string): boolean {
+    return /^19[2-5]\d:\d{5}$/.test(code) && this.codes.has(code);
+  }
+
+  accountName(code: string): string {
+    return this.accounts.find((a) => a.code === code)?.name ?? code;
+  }
+
+  /** Maps a neutral ledger account number to this company's Fiken code. */
+  code(account: number, supplier?: number, customer?: number): string {
+    if (account === BANK_ACCOUNT) return FIKEN_BANK_ACCOUNT;
+    if (account === SUPPLIER_ACCOUNT && supplier !== undefined) return this.suppliers[supplier].account;
+    if (account === CUSTOMER_ACCOUNT && customer !== undefined) return this.customers[customer].account;
+    return String(account);
+  }
+
+  journalEntryId(entryIndex: number): number {
+    return 3_000_000_000 + this.index * 1_000_000 + entryIndex + 1;
+  }
+
+  bookedJournalEntryId(sequence: number): number {
+    return 3_000_000_000 + this.index * 1_000_000 + 900_000 + sequence;
+  }
+
+  purchaseId(sequence: number): number {
+    return 4_000_000_000 + this.index * 100_000 + sequence;
+  }
+
+  invoiceId(index: number): number {
+    return 80_000_000 + this.index * 10_000 + index;
+  }
+}

@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import { fikenCompanyIndexOfSlug } from '../constants';
+import type { ResolvedOptions } from '../options';
+import { LruCache } from '../shared/lru';
+import { FikenCompany } from './fiken-company';
+import type { FikenAccessToken, FikenAuthorizationCode, FikenGrant, FikenPurchase } from './fiken-model';
+
+export interface IssuedTokens {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  scope: string;
+}
+
+function opaqueToken(): string {
+  return `${randomBytes(32).toString('base64')}`;
+}
+
+/** OAuth grants and tokens, purchases, and the per-client concurrency and pacing of the Fiken sandbox. */
+export class FikenState {
+  private readonly companies: LruCache<number, FikenCompany>;
+  private readonly codes = new Map<string, FikenAuthorizationCode>();
+  private readonly grants = new Map<number, FikenGrant>();
+  private readonly refreshTokens = new Map<string, number>();
+  private readonly accessTokens = new Map<string, FikenAccessToken>();
+  private readonly purchases = new Map<number, FikenPurchase[]>();
+  private readonly inFlight = new Map<string, number>();
+  private readonly nextSlot = new Map<string, number>();
+  private grantSequence = 0;
+  private concurrencyRejections = 0;
+
+  constructor(readonly options: ResolvedOptions) {
+    this.companies = new LruCache(64);
+  }
+
+  get companyCount(): number {
+    return this.options.fiken.companies;
+  }
+
+  company(index: number): FikenCompany {
+    const { seed, ledgerEndDate, ledgerDays, fiken } = this.options;
+    return this.companies.getOrCreate(
+      index,
+      () => new FikenCompany(index, seed, fiken.entriesPerCompany, fiken.invoicesPerCompany, ledgerEndDate, ledgerDays),
+    );
+  }
+
+  companyBySlug(slug: string): FikenCompany | undefined {
+    const index = fikenCompanyIndexOfSlug(slug);
+    return index !== undefined && index < this.companyCount ? this.company(index) : undefined;
+  }
+
+  private now(): number {
+    return this.options.now().getTime();
+  }
+
+  issueCode(clientId: string, redirectUri: string, companyIndex: number): string {
+    const code = randomBytes(24).toString('base64url');
+    this.codes.set(code, {
+      clientId,
+      redirectUri,
+      companyIndex,
+      expiresAt: this.now() + this.options.fiken.authorizationCodeTtlSeconds * 1000,
+      used: false,
+    });
+    return code;
+  }
+
+  /** Redeems a code once; `undefined` when unknown, used, expired, or issued to another client or redirect URI. */
+  redeemCode(code: string, clientId: string, redirectUri: string | undefined): IssuedTokens | undefined {
+    const record = this.codes.get(code);
+    if (!record || record.used || record.expiresAt <= this.now() || record.clientId !== clientId) return undefined;
+    record.used = true;
+    if (record.redirectUri !== redirectUri) return undefined;
+    return this.issueGrant(clientId, record.companyIndex);
+  }
+
+  /** Creates a grant for a company and issues its first tokens. */
+  issueGrant(clientId: string, companyIndex: number): IssuedTokens {
+    const grant: FikenGrant = { id: ++this.grantSequence, clientId, companyIndex, refreshToken: opaqueToken(), revoked: false };
+    this.grants.set(grant.id, grant);
+    this.refreshTokens.set(grant.refreshToken, grant.id);
+    return this.tokensFor(grant);
+  }
+
+  /** Rotates a refresh token: the old one stops working the moment it is used. */
+  refresh(refreshToken: string, clientId: string): IssuedTokens | undefined {
+    const grantId = this.refreshTokens.get(refreshToken);
+    const grant = grantId !== undefined ? this.grants.get(grantId) : undefined;
+    if (!grant || grant.revoked || grant.clientId !== clientId || grant.refreshToken !== refreshToken) return undefined;
+    this.refreshTokens.delete(refreshToken);
+    grant.refreshToken = opaqueToken();
+    this.refreshTokens.set(grant.refreshToken, grant.id);
+    return this.tokensFor(grant);
+  }
+
+  private tokensFor(grant: FikenGrant): IssuedTokens {
+    const accessToken = opaqueToken();
+    const ttl = this.options.fiken.accessTokenTtlSeconds;
+    this.accessTokens.set(accessToken, { grantId: grant.id, expiresAt: this.now() + ttl * 1000 });
+    this.pruneAccessTokens();
+    return { access_token: accessToken, refresh_token: grant.refreshToken, token_type: 'bearer', expires_in: ttl, scope: 'read write' };
+  }
+
+  /** Revokes the grant a token (access or refresh) belongs to. Unknown tokens are ignored. */
+  revoke(token: string, clientId: string): void {
+    const grantId = this.accessTokens.get(token)?.grantId ?? this.refreshTokens.get(token);
+    const grant = grantId !== undefined ? this.grants.get(grantId) : undefined;
+    if (!grant || grant.clientId !== clientId) return;
+    grant.revoked = true;
+    this.refreshTokens.delete(grant.refreshToken);
+  }
+
+  /** The grant behind a bearer token, with why it is refused when it is. */
+  authenticate(accessToken: string): { grant: FikenGrant } | { refused: 'unknown' | 'expired' | 'revoked' } {
+    const token = this.accessTokens.get(accessToken);
+    if (!token) return { refused: 'unknown' };
+    const grant = this.grants.get(token.grantId);
+    if (!grant || grant.revoked) return { refused: 'revoked' };
+    if (token.expiresAt <= this.now()) return { refused: 'expired' };
+    return { grant };
+  }
+
+  grantOfAccessToken(accessToken: string): FikenGrant | undefined {
+    const token = this.accessTokens.get(accessToken);
+    return token ? this.grants.get(token.grantId) : undefined;
+  }
+
+  expireAccessTokens(predicate: (grant: FikenGrant) => boolean): number {
+    const now = this.now();
+    let expired = 0;
+    for (const token of this.accessTokens.values()) {
+      const grant = this.grants.get(token.grantId);
+      if (grant && predicate(grant) && token.expiresAt > now) {
+        token.expiresAt = now;
+        expired++;
+      }
+    }
+    return expired;
+  }
+
+  invalidateRefreshTokens(predicate: (grant: FikenGrant) => boolean): number {
+    let invalidated = 0;
+    for (const grant of this.grants.values()) {
+      if (predicate(grant) && this.refreshTokens.delete(grant.refreshToken)) invalidated++;
+    }
+    return invalidated;
+  }
+
+  purchasesOf(companyIndex: number): FikenPurchase[] {
+    return this.purchases.get(companyIndex) ?? [];
+  }
+
+  addPurchase(companyIndex: number, purchase: FikenPurchase): void {
+    const list = this.purchases.get(companyIndex);
+    if (list) list.push(purchase);
+    else this.purchases.set(companyIndex, [purchase]);
+  }
+
+  /** Takes the one request slot of a client; `false` when a request of the same client is in flight. */
+  enter(key: string): boolean {
+    if ((this.inFlight.get(key) ?? 0) > 0) {
+      this.concurrencyRejections++;
+      return false;
+    }
+    this.inFlight.set(key, 1);
+    return true;
+  }
+
+  leave(key: string): void {
+    this.inFlight.delete(key);
+  }
+
+  /** Whether a concurrency 429 carries `Retry-After` (every other one does, as the real one is inconsistent). */
+  retryAfterOnRejection(): boolean {
+    return this.concurrencyRejections % 2 === 1;
+  }
+
+  /** Milliseconds a client's call waits to stay under the configured requests per second (wall clock). */
+  paceDelay(key: string): number {
+    const rps = this.options.fiken.requestsPerSecond;
+    if (rps <= 0) return 0;
+    const now = Date.now();
+    const slot = Math.max(now, this.nextSlot.get(key) ?? 0);
+    this.nextSlot.set(key, slot + 1000 / rps);
+    return slot - now;
+  }
+
+  reset(): void {
+    this.codes.clear();
+    this.grants.clear();
+    this.refreshTokens.clear();
+    this.accessTokens.clear();
+    this.purchases.clear();
+    this.inFlight.clear();
+    this.nextSlot.clear();
+    this.grantSequence = 0;
+    this.concurrencyRejections = 0;
+  }
+
+  private pruneAccessTokens(): void {
+    if (this.accessTokens.size < 20_000) return;
+    const cutoff = this.now() - 86_400_000;
+    for (const [token, record] of this.accessTokens) {
+      if (record.expiresAt < cutoff) this.accessTokens.delete(token);
+    }
+  }
+}

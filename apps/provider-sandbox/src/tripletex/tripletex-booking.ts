@@ -1,0 +1,170 @@
+import { INPUT_VAT_ACCOUNT, OUTPUT_VAT_ACCOUNT } from '../seed/chart';
+import { isIsoDate } from '../shared/dates';
+import { kronerToOre, splitGross } from '../shared/money';
+import type { TripletexCompany } from './tripletex-company';
+import type { ValidationMessage } from './tripletex-errors';
+import type { TxPosting, TxVoucher } from './tripletex-model';
+
+export type BookingResult =
+  | { ok: true; voucher: TxVoucher }
+  | { ok: false; message: string; validationMessages: ValidationMessage[] };
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The id of a `{ "id": N }` reference, `undefined` when absent, `null` when malformed. */
+function refId(value: unknown): number | undefined | null {
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value) || typeof value.id !== 'number' || !Number.isInteger(value.id)) return null;
+  return value.id;
+}
+
+/**
+ * Validates a `POST /ledger/voucher` body the way Tripletex does and builds the voucher: `row` ≥ 1
+ * (row 0 is reserved for system-generated postings), known accounts and VAT types, gross amounts
+ * summing to zero. A VAT type on a posting splits its gross amount into net on the account and VAT
+ * on 2710 (input) or 2700 (output), generated at row 0.
+ */
+export function buildVoucher(
+  company: TripletexCompany,
+  body: unknown,
+  ids: { voucherId: number; number: number },
+  inLedger: boolean,
+): BookingResult {
+  const problems: ValidationMessage[] = [];
+  if (!isObject(body)) {
+    return { ok: false, message: 'Validering feilet.', validationMessages: [{ field: null, message: 'Forventet et bilag (JSON-objekt).' }] };
+  }
+  if (!isIsoDate(body.date)) problems.push({ field: 'date', message: 'Kan ikke være null. Bruk formatet ÅÅÅÅ-MM-DD.' });
+  const description = typeof body.description === 'string' ? body.description : '';
+  const externalVoucherNumber = typeof body.externalVoucherNumber === 'string' ? body.externalVoucherNumber : null;
+  if (externalVoucherNumber !== null && externalVoucherNumber.length > 70) {
+    problems.push({ field: 'externalVoucherNumber', message: 'Kan ikke være lengre enn 70 tegn.' });
+  }
+  const rawPostings = Array.isArray(body.postings) ? body.postings : [];
+  if (rawPostings.length === 0) problems.push({ field: 'postings', message: 'Bilaget må ha minst én postering.' });
+
+  const date = typeof body.date === 'string' ? body.date : '';
+  const postings: TxPosting[] = [];
+  let sum = 0;
+  let sequence = 0;
+  rawPostings.forEach((raw: unknown, i: number) => {
+    const path = `postings[${i}]`;
+    if (!isObject(raw)) {
+      problems.push({ field: 'postings', message: 'Ugyldig postering.', path });
+      return;
+    }
+    const row = typeof raw.row === 'number' ? raw.row : 0;
+    if (!Number.isInteger(row) || row < 1) {
+      problems.push({
+        field: 'postings.row',
+        message: 'Posteringer på rad 0 er systemgenererte og kan ikke opprettes eller endres. Bruk rad 1 eller høyere.',
+        path: `${path}.row`,
+      });
+    }
+    const accountId = refId(raw.account);
+    const account = typeof accountId === 'number' ? company.account(accountId) : undefined;
+    if (!account) {
+      problems.push({
+        field: 'postings.account',
+        message: accountId === undefined ? 'Konto må oppgis.' : `Kontoen med id ${String(accountId)} finnes ikke.`,
+        path: `${path}.account`,
+      });
+    }
+    const vatTypeId = refId(raw.vatType);
+    const vatType = typeof vatTypeId === 'number' ? company.vatType(vatTypeId) : undefined;
+    if (vatTypeId !== undefined && !vatType) {
+      problems.push({ field: 'postings.vatType', message: `MVA-koden med id ${String(vatTypeId)} finnes ikke.`, path: `${path}.vatType` });
+    }
+    const gross = kronerToOre(raw.amountGross);
+    if (gross === undefined) {
+      problems.push({ field: 'postings.amountGross', message: 'Bruttobeløp må oppgis.', path: `${path}.amountGross` });
+    }
+    const grossCurrency = raw.amountGrossCurrency === undefined ? gross : kronerToOre(raw.amountGrossCurrency);
+    if (gross !== undefined && grossCurrency !== gross) {
+      problems.push({ field: 'postings.amountGrossCurrency', message: 'Beløp i valuta må være lik beløp for NOK.', path: `${path}.amountGrossCurrency` });
+    }
+    const refs: Record<'supplier' | 'customer' | 'department' | 'employee', number | null> = {
+      supplier: null,
+      customer: null,
+      department: null,
+      employee: null,
+    };
+    const known: Record<keyof typeof refs, (id: number) => boolean> = {
+      supplier: (id) => company.suppliers.some((s) => s.id === id),
+      customer: (id) => company.customers.some((c) => c.id === id),
+      department: (id) => company.departments.some((d) => d.id === id),
+      employee: (id) => company.employees.some((e) => e.id === id),
+    };
+    for (const key of Object.keys(refs) as (keyof typeof refs)[]) {
+      const id = refId(raw[key]);
+      if (id === undefined) continue;
+      if (id === null || !known[key](id)) {
+        problems.push({ field: `postings.${key}`, message: `Objektet (${key}) finnes ikke.`, path: `${path}.${key}` });
+      } else {
+        refs[key] = id;
+      }
+    }
+    if (!account || gross === undefined) return;
+    sum += gross;
+    const lineDescription = typeof raw.description === 'string' ? raw.description : description;
+    const base = {
+      date,
+      description: lineDescription,
+      supplierId: refs.supplier,
+      customerId: refs.customer,
+      departmentId: refs.department,
+      employeeId: refs.employee,
+    };
+    const split = vatType ? splitGross(gross, vatType.percentage) : { net: gross, vat: 0 };
+    postings.push({
+      ...base,
+      id: ids.voucherId * 10 + sequence++,
+      row,
+      accountId: account.id,
+      amount: split.net,
+      amountGross: gross,
+      vatTypeId: vatType?.id ?? null,
+      systemGenerated: false,
+    });
+    if (vatType && split.vat !== 0) {
+      const vatAccount = company.accountByNumber(vatType.direction === 'output' ? OUTPUT_VAT_ACCOUNT : INPUT_VAT_ACCOUNT);
+      postings.push({
+        ...base,
+        id: ids.voucherId * 10 + sequence++,
+        row: 0,
+        accountId: vatAccount.id,
+        amount: split.vat,
+        amountGross: split.vat,
+        vatTypeId: null,
+        systemGenerated: true,
+      });
+    }
+  });
+
+  if (problems.length === 0 && sum !== 0) {
+    problems.push({
+      field: 'postings',
+      message: `Bilaget er ikke i balanse. Summen av posteringene er ${(sum / 100).toFixed(2)}, men må være 0.`,
+    });
+  }
+  if (problems.length > 0) return { ok: false, message: 'Validering feilet.', validationMessages: problems };
+  return {
+    ok: true,
+    voucher: {
+      id: ids.voucherId,
+      version: 1,
+      number: ids.number,
+      date,
+      description,
+      externalVoucherNumber,
+      vendorInvoiceNumber: typeof body.vendorInvoiceNumber === 'string' ? body.vendorInvoiceNumber : null,
+      attachment: null,
+      postings,
+      inLedger,
+    },
+  };
+}

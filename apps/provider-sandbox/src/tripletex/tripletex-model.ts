@@ -1,0 +1,103 @@
+/** The Tripletex sandbox's internal records. Amounts are integer øre; the serializers speak kroner. */
+
+export interface TxAccount {
+  id: number;
+  number: number;
+  name: string;
+  type: string;
+  vatTypeId: number | null;
+  isBankAccount: boolean;
+}
+
+export interface TxVatType {
+  id: number;
+  number: string;
+  name: string;
+  percentage: number;
+  direction: 'input' | 'output' | 'none';
+}
+
+export interface TxParty {
+  id: number;
+  name: string;
+  organizationNumber: string;
+  email: string;
+  number: number;
+}
+
+export interface TxEmployee {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  employeeNumber: string;
+  departmentId: number;
+}
+
+export interface TxDepartment {
+  id: number;
+  name: string;
+  departmentNumber: string;
+}
+
+export interface TxDocument {
+  id: number;
+  fileName: string;
+  size: number;
+  mimeType: string;
+}
+
+export interface TxPosting {
+  id: number;
+  row: number;
+  date: string;
+  description: string;
+  accountId: number;
+  /** Net amount in øre (after the VAT split), debit positive. */
+  amount: number;
+  /** Gross amount in øre as entered. */
+  amountGross: number;
+  vatTypeId: number | null;
+  supplierId: number | null;
+  customerId: number | null;
+  departmentId: number | null;
+  employeeId: number | null;
+  systemGenerated: boolean;
+}
+
+export interface TxVoucher {
+  id: number;
+  version: number;
+  number: number;
+  date: string;
+  description: string;
+  externalVoucherNumber: string | null;
+  vendorInvoiceNumber: string | null;
+  attachment: TxDocument | null;
+  postings: TxPosting[];
+  /** False for vouchers created with `sendToLedger=false` (not in the ledger yet). */
+  inLedger: boolean;
+}
+
+export interface TxInvoice {
+  id: number;
+  invoiceNumber: number;
+  invoiceDate: string;
+  invoiceDueDate: string;
+  customerId: number;
+  amount: number;
+  amountExcludingVat: number;
+  amountOutstanding: number;
+  kid: string;
+}
+
+export interface TxSession {
+  id: number;
+  token: string;
+  companyIndex: number;
+  consumerToken: string;
+  employeeToken: string;
+  expirationDate: string;
+  /** Instant after which calls with the token fail with 401. */
+  expiresAt: number;
+}

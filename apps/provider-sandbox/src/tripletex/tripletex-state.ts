@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { tripletexCompanyIndexOfToken } from '../constants';
+import type { ResolvedOptions } from '../options';
+import { LruCache } from '../shared/lru';
+import { TripletexCompany } from './tripletex-company';
+import type { TxDocument, TxSession, TxVoucher } from './tripletex-model';
+
+interface RateWindow {
+  startedAt: number;
+  count: number;
+}
+
+/** Everything the Tripletex sandbox remembers: sessions, bookings, uploads and rate windows. */
+export class TripletexState {
+  readonly sessions = new Map<string, TxSession>();
+  private readonly companies: LruCache<number, TripletexCompany>;
+  private readonly bookings = new Map<number, TxVoucher[]>();
+  private readonly uploads = new Map<number, Map<number, TxDocument>>();
+  private readonly rateWindows = new Map<string, RateWindow>();
+  private sessionSequence = 0;
+  private documentSequence = 0;
+
+  constructor(readonly options: ResolvedOptions) {
+    this.companies = new LruCache(64);
+  }
+
+  get companyCount(): number {
+    return this.options.tripletex.companies;
+  }
+
+  company(index: number): TripletexCompany {
+    const { seed, ledgerEndDate, ledgerDays, tripletex } = this.options;
+    return this.companies.getOrCreate(
+      index,
+      () => new TripletexCompany(index, seed, tripletex.entriesPerCompany, tripletex.invoicesPerCompany, ledgerEndDate, ledgerDays),
+    );
+  }
+
+  companyByEmployeeToken(token: string): TripletexCompany | undefined {
+    const index = tripletexCompanyIndexOfToken(token);
+    return index !== undefined && index < this.companyCount ? this.company(index) : undefined;
+  }
+
+  /** Resolves a company from a company id or an employee token. */
+  companyByKey(key: string): TripletexCompany | undefined {
+    const byToken = this.companyByEmployeeToken(key);
+    if (byToken) return byToken;
+    if (!/^\d+$/.test(key)) return undefined;
+    const id = Number(key);
+    const index = Math.floor((id - 108_000) / 3);
+    if (index < 0 || index >= this.companyCount) return undefined;
+    const company = this.company(index);
+    return company.id === id ? company : undefined;
+  }
+
+  createSession(company: TripletexCompany, consumerToken: string, expirationDate: string, expiresAt: number): TxSession {
+    const session: TxSession = {
+      id: ++this.sessionSequence,
+      token: `eyJ0b2tlbklkIjo${randomBytes(24).toString('base64url')}`,
+      companyIndex: company.index,
+      consumerToken,
+      employeeToken: company.employeeToken,
+      expirationDate,
+      expiresAt,
+    };
+    this.sessions.set(session.token, session);
+    this.pruneSessions();
+    return session;
+  }
+
+  /** Ends the lifetime of every live session in scope (a forced expiry). */
+  expireSessions(predicate: (session: TxSession) => boolean): number {
+    const now = this.options.now().getTime();
+    let expired = 0;
+    for (const session of this.sessions.values()) {
+      if (predicate(session) && session.expiresAt > now) {
+        session.expiresAt = now;
+        expired++;
+      }
+    }
+    return expired;
+  }
+
+  bookingsOf(companyIndex: number): TxVoucher[] {
+    return this.bookings.get(companyIndex) ?? [];
+  }
+
+  addBooking(companyIndex: number, voucher: TxVoucher): void {
+    const list = this.bookings.get(companyIndex);
+    if (list) list.push(voucher);
+    else this.bookings.set(companyIndex, [voucher]);
+  }
+
+  nextBookingSequence(companyIndex: number): number {
+    return this.bookingsOf(companyIndex).length + 1;
+  }
+
+  uploadsOf(companyIndex: number): ReadonlyMap<number, TxDocument> {
+    return this.uploads.get(companyIndex) ?? new Map<number, TxDocument>();
+  }
+
+  recordUpload(companyIndex: number, voucherId: number, document: TxDocument): void {
+    let map = this.uploads.get(companyIndex);
+    if (!map) {
+      map = new Map();
+      this.uploads.set(companyIndex, map);
+    }
+    map.set(voucherId, document);
+  }
+
+  nextDocumentId(): number {
+    return 900_000_000 + ++this.documentSequence;
+  }
+
+  /** Counts a call against the employee token's window; returns the window's state after it. */
+  countCall(key: string): { allowed: boolean; remaining: number; resetSeconds: number; limit: number } {
+    const { limit, windowSeconds } = this.options.tripletex.rateLimit;
+    const now = this.options.now().getTime();
+    let window = this.rateWindows.get(key);
+    if (!window || now - window.startedAt >= windowSeconds * 1000) {
+      window = { startedAt: now, count: 0 };
+      this.rateWindows.set(key, window);
+    }
+    const resetSeconds = Math.max(0, Math.ceil((window.startedAt + windowSeconds * 1000 - now) / 1000));
+    if (window.count >= limit) return { allowed: false, remaining: 0, resetSeconds, limit };
+    window.count += 1;
+    return { allowed: true, remaining: limit - window.count, resetSeconds, limit };
+  }
+
+  reset(): void {
+    this.sessions.clear();
+    this.bookings.clear();
+    this.uploads.clear();
+    this.rateWindows.clear();
+    this.sessionSequence = 0;
+    this.documentSequence = 0;
+  }
+
+  /** Sessions live in memory; long runs drop the ones that expired a day ago. */
+  private pruneSessions(): void {
+    if (this.sessions.size < 10_000) return;
+    const cutoff = this.options.now().getTime() - 86_400_000;
+    for (const [token, session] of this.sessions) {
+      if (session.expiresAt < cutoff) this.sessions.delete(token);
+    }
+  }
+}
