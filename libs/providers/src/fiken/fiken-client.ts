@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { ApiCallRecorder, FikenConnection, ProviderReauthorizationRequired } from '@app/domain';
+import { KeyedSerialQueue } from '../http/keyed-serial-queue';
+import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
+import { RetryMode } from '../http/resilience';
+import { isUnauthorized } from '../http/transport-error';
+import { asArray, asObject, Json } from '../shared/json';
+import { buildUrl, Query } from '../shared/url';
+import { ResolvedFikenConfig } from './fiken.config';
+import { FikenTokens } from './fiken-tokens';
+
+export interface FikenRequest {
+  readonly method: HttpMethod;
+  /** Path under `/companies/{companySlug}`, e.g. `/purchases`. */
+  readonly path: string;
+  readonly query?: Query;
+  readonly json?: unknown;
+  readonly form?: FormData;
+  readonly retryMode?: RetryMode;
+}
+
+/**
+ * Fiken HTTP: Bearer access tokens (refreshed once on a 401), an `X-Request-ID` on every call, at
+ * most one request in flight per company (FIFO), and header paging (`Fiken-Api-Page-Count`).
+ */
+export class FikenClient {
+  private readonly queue = new KeyedSerialQueue();
+
+  constructor(
+    private readonly http: ProviderHttp,
+    private readonly tokens: FikenTokens,
+    private readonly config: ResolvedFikenConfig,
+  ) {}
+
+  async request(conn: FikenConnection, request: FikenRequest, recorder: ApiCallRecorder): Promise<HttpResponse> {
+    const accessToken = await this.tokens.accessToken(conn, recorder);
+    try {
+      return await this.send(conn, request, accessToken, recorder);
+    } catch (error) {
+      if (!isUnauthorized(error)) {
+        throw error;
+      }
+      const renewed = await this.tokens.refresh(conn, accessToken, recorder);
+      try {
+        return await this.send(conn, request, renewed.accessToken, recorder);
+      } catch (retryError) {
+        if (isUnauthorized(retryError)) {
+          throw new ProviderReauthorizationRequired('fiken', `Fiken refused a freshly refreshed access token: ${retryError.message}`, 401);
+        }
+        throw retryError;
+      }
+    }
+  }
+
+  /** Every element of a paginated collection, one page in memory at a time. */
+  async *list(conn: FikenConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<Json> {
+    const pageSize = this.config.pageSize;
+    for (let page = 0; ; page++) {
+      const response = await this.request(conn, { method: 'GET', path, query: { ...query, page, pageSize } }, recorder);
+      const items = asArray(response.body);
+      for (const item of items) {
+        yield asObject(item);
+      }
+      const pageCount = Number(response.headers.get('fiken-api-page-count'));
+      const lastByCount = Number.isInteger(pageCount) && response.headers.has('fiken-api-page-count') && page + 1 >= pageCount;
+      if (items.length === 0 || lastByCount || items.length < pageSize) {
+        return;
+      }
+    }
+  }
+
+  private send(conn: FikenConnection, request: FikenRequest, accessToken: string, recorder: ApiCallRecorder): Promise<HttpResponse> {
+    const companyPath = `/companies/${encodeURIComponent(conn.companySlug)}${request.path}`;
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${accessToken}`,
+      Accept: 'application/json',
+      'X-Request-ID': randomUUID(),
+    };
+    let body: string | FormData | undefined;
+    if (request.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(request.json);
+    } else if (request.form) {
+      body = request.form;
+    }
+    return this.http.send(
+      { method: request.method, url: buildUrl(conn.baseUrl, companyPath, request.query), recordedPath: companyPath, headers, body },
+      {
+        recorder,
+        retryMode: request.retryMode,
+        exclusive: (attempt) => this.queue.run(`${conn.companyId} ${conn.baseUrl}`, attempt),
+      },
+    );
+  }
+}
+
+/** The id of a created resource: the last segment of its `Location` header. */
+export function idFromLocation(response: HttpResponse): string | undefined {
+  const location = response.headers.get('location');
+  if (!location) {
+    return undefined;
+  }
+  const path = location.split('?')[0].replace(/\/+$/, '');
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  return last === '' ? undefined : decodeURIComponent(last);
+}

@@ -1,0 +1,120 @@
+import {
+  ApiCallRecorder,
+  Clock,
+  FikenConnection,
+  OAuthTokens,
+  ProviderReauthorizationRequired,
+  ProviderTokenStore,
+  TokenRefreshDecision,
+} from '@app/domain';
+import { ProviderHttp } from '../http/provider-http';
+import { SingleFlight } from '../http/single-flight';
+import { TransportError } from '../http/transport-error';
+import { asNumber, asObject, asString } from '../shared/json';
+import { ResolvedFikenConfig } from './fiken.config';
+
+/**
+ * Fiken access tokens: read from the token store, refreshed shortly before `expires_in` runs out
+ * or when the API answers 401. A refresh runs under the store's per-company lock (across
+ * processes) and re-reads the tokens there: when another caller has already refreshed, its tokens
+ * are used and the token endpoint is not called. In-process callers also join one refresh.
+ */
+export class FikenTokens {
+  private readonly refreshing = new SingleFlight<OAuthTokens>();
+
+  constructor(
+    private readonly store: ProviderTokenStore,
+    private readonly http: ProviderHttp,
+    private readonly config: ResolvedFikenConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A usable access token, refreshed first when it is about to expire. */
+  async accessToken(conn: FikenConnection, recorder: ApiCallRecorder): Promise<string> {
+    const current = await this.store.current(conn.companyId, 'fiken');
+    if (!current) {
+      throw notConnected(conn, 'the company has no Fiken connection or it needs re-authorisation');
+    }
+    if (this.isFresh(current)) {
+      return current.accessToken;
+    }
+    return (await this.refresh(conn, current.accessToken, recorder)).accessToken;
+  }
+
+  /** Replaces `staleAccessToken` (expired or refused) unless someone already did. */
+  refresh(conn: FikenConnection, staleAccessToken: string, recorder: ApiCallRecorder): Promise<OAuthTokens> {
+    return this.refreshing.run(conn.companyId, async () => {
+      let revokedReason: string | undefined;
+      const stored = await this.store.withRefreshLock(conn.companyId, 'fiken', async (current) => {
+        if (!current) {
+          return { outcome: 'keep' };
+        }
+        if (current.accessToken !== staleAccessToken && this.isFresh(current)) {
+          return { outcome: 'keep' };
+        }
+        const decision = await this.callTokenEndpoint(conn, current, recorder);
+        if (decision.outcome === 'revoked') {
+          revokedReason = decision.reason;
+        }
+        return decision;
+      });
+      if (!stored) {
+        throw notConnected(conn, revokedReason ?? 'the company has no Fiken connection or it needs re-authorisation');
+      }
+      return stored;
+    });
+  }
+
+  private isFresh(tokens: OAuthTokens): boolean {
+    return tokens.expiresAt - this.config.refreshMarginMs > this.clock.now().getTime();
+  }
+
+  private async callTokenEndpoint(conn: FikenConnection, current: OAuthTokens, recorder: ApiCallRecorder): Promise<TokenRefreshDecision> {
+    const issuedAt = this.clock.now().getTime();
+    const basic = Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString('base64');
+    try {
+      const response = await this.http.send(
+        {
+          method: 'POST',
+          url: conn.tokenUrl,
+          recordedPath: new URL(conn.tokenUrl).pathname,
+          headers: {
+            Authorization: `Basic ${basic}`,
+            'Content-Type': 'application/x-www-form-urlencoded',
+            Accept: 'application/json',
+          },
+          body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: current.refreshToken }).toString(),
+        },
+        // A refresh token may be single-use: never resend a refresh whose outcome is unknown.
+        { recorder, retryMode: 'not-processed-only' },
+      );
+      const body = asObject(response.body);
+      const accessToken = asString(body.access_token);
+      if (!accessToken) {
+        throw new TransportError('fiken', 'rejected', 'Fiken token endpoint answered without an access_token', {
+          status: response.status,
+          outcomeUnknown: false,
+        });
+      }
+      const expiresIn = asNumber(body.expires_in) > 0 ? asNumber(body.expires_in) : 3600;
+      return {
+        outcome: 'rotated',
+        tokens: {
+          accessToken,
+          // The answer may carry a new refresh token: the newest one is always the one stored.
+          refreshToken: asString(body.refresh_token) || current.refreshToken,
+          expiresAt: issuedAt + expiresIn * 1000,
+        },
+      };
+    } catch (error) {
+      if (error instanceof TransportError && error.providerCode === 'invalid_grant') {
+        return { outcome: 'revoked', reason: `Fiken refused the refresh token (invalid_grant): ${error.message}` };
+      }
+      throw error;
+    }
+  }
+}
+
+function notConnected(conn: FikenConnection, reason: string): ProviderReauthorizationRequired {
+  return new ProviderReauthorizationRequired('fiken', `Fiken connection of company ${conn.companyId} needs re-authorisation: ${reason}`);
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AccountBalance,
+  AccountingProvider,
+  BookingRef,
+  ExpenseBooking,
+  LedgerVoucher,
+  OpenInvoice,
+  ProviderCallOptions,
+  ProviderConnection,
+  ProviderContext,
+  Receipt,
+} from '@app/domain';
+import { FikenProvider } from './fiken/fiken.provider';
+import { TripletexProvider } from './tripletex/tripletex.provider';
+
+/** The AccountingProvider the application uses: each call goes to the adapter of `conn.provider`. */
+@Injectable()
+export class RoutingAccountingProvider extends AccountingProvider {
+  constructor(
+    private readonly tripletex: TripletexProvider,
+    private readonly fiken: FikenProvider,
+  ) {
+    super();
+  }
+
+  fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
+    return this.adapter(conn).fetchContext(conn, options);
+  }
+
+  balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]> {
+    return this.adapter(conn).balances(conn, date, options);
+  }
+
+  vouchersSince(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncIterable<LedgerVoucher> {
+    return this.adapter(conn).vouchersSince(conn, from, to, options);
+  }
+
+  openInvoices(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncIterable<OpenInvoice> {
+    return this.adapter(conn).openInvoices(conn, asOf, options);
+  }
+
+  bookExpense(conn: ProviderConnection, booking: ExpenseBooking, options?: ProviderCallOptions): Promise<BookingRef> {
+    return this.adapter(conn).bookExpense(conn, booking, options);
+  }
+
+  attachReceipt(conn: ProviderConnection, bookingId: string, receipt: Receipt, options?: ProviderCallOptions): Promise<void> {
+    return this.adapter(conn).attachReceipt(conn, bookingId, receipt, options);
+  }
+
+  findBookingByReference(conn: ProviderConnection, reference: string, dateHint: string, options?: ProviderCallOptions): Promise<BookingRef | null> {
+    return this.adapter(conn).findBookingByReference(conn, reference, dateHint, options);
+  }
+
+  private adapter(conn: ProviderConnection): AccountingProvider {
+    switch (conn.provider) {
+      case 'tripletex':
+        return this.tripletex;
+      case 'fiken':
+        return this.fiken;
+    }
+  }
+}

@@ -1,0 +1,219 @@
+import { ApiCallRecorder, Clock, ProviderReauthorizationRequired, TripletexConnection } from '@app/domain';
+import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
+import { ResiliencePolicy, RetryMode } from '../http/resilience';
+import { SingleFlight } from '../http/single-flight';
+import { sleep } from '../http/sleep';
+import { isUnauthorized, TransportError } from '../http/transport-error';
+import { addDays, osloDate } from '../shared/dates';
+import { asArray, asObject, asString, Json } from '../shared/json';
+import { buildUrl, Query } from '../shared/url';
+import { ResolvedTripletexConfig } from './tripletex.config';
+import { describeTripletexError } from './tripletex-errors';
+
+export interface TripletexRequest {
+  readonly method: HttpMethod;
+  /** Path under the base URL, e.g. `/ledger/voucher`. */
+  readonly path: string;
+  readonly query?: Query;
+  readonly json?: unknown;
+  readonly form?: FormData;
+  readonly retryMode?: RetryMode;
+}
+
+interface Session {
+  readonly token: string;
+  readonly renewAt: number;
+}
+
+const SESSION_CREATE_PATH = '/token/session/:create';
+
+/**
+ * Tripletex HTTP: session tokens (created from the consumer and employee tokens, cached per company,
+ * renewed before they lapse and once on a 401), `Basic 0:<session>` auth, the `X-Rate-Limit-*`
+ * headers, and `from`/`count` paging that stops at the first short page.
+ */
+export class TripletexClient {
+  private readonly http: ProviderHttp;
+  private readonly sessions = new Map<string, Session>();
+  private readonly sessionCreation = new SingleFlight<Session>();
+  /** Per company: no request before this instant (epoch ms), set when `X-Rate-Limit-Remaining` hits 0. */
+  private readonly blockedUntil = new Map<string, number>();
+
+  constructor(
+    private readonly config: ResolvedTripletexConfig,
+    policy: ResiliencePolicy,
+    private readonly clock: Clock,
+    fetchFn?: typeof fetch,
+  ) {
+    this.http = new ProviderHttp({
+      provider: 'tripletex',
+      policy,
+      describeError: describeTripletexError,
+      rateLimitWaitMs: (response) => resetHeaderMs(response.headers) ?? this.config.rateLimitFallbackWaitMs,
+      fetch: fetchFn,
+    });
+  }
+
+  async request(conn: TripletexConnection, request: TripletexRequest, recorder: ApiCallRecorder): Promise<HttpResponse> {
+    let session = await this.session(conn, recorder);
+    try {
+      return await this.send(conn, request, session.token, recorder);
+    } catch (error) {
+      if (!isUnauthorized(error)) {
+        throw error;
+      }
+      this.forget(conn, session);
+      session = await this.session(conn, recorder);
+      try {
+        return await this.send(conn, request, session.token, recorder);
+      } catch (retryError) {
+        if (isUnauthorized(retryError)) {
+          this.forget(conn, session);
+          throw new ProviderReauthorizationRequired('tripletex', `Tripletex refused a fresh session: ${retryError.message}`, 401);
+        }
+        throw retryError;
+      }
+    }
+  }
+
+  async getValue(conn: TripletexConnection, path: string, query: Query, recorder: ApiCallRecorder): Promise<Json> {
+    const response = await this.request(conn, { method: 'GET', path, query }, recorder);
+    return asObject(asObject(response.body).value);
+  }
+
+  /** Every element of a list endpoint, one page (`count` elements) in memory at a time. */
+  async *list(conn: TripletexConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<Json> {
+    const count = this.config.pageSize;
+    for (let from = 0; ; ) {
+      const response = await this.request(conn, { method: 'GET', path, query: { ...query, from, count } }, recorder);
+      const values = asArray(asObject(response.body).values);
+      for (const value of values) {
+        yield asObject(value);
+      }
+      if (values.length < count) {
+        return;
+      }
+      from += values.length;
+    }
+  }
+
+  private send(conn: TripletexConnection, request: TripletexRequest, sessionToken: string, recorder: ApiCallRecorder): Promise<HttpResponse> {
+    const headers: Record<string, string> = {
+      Authorization: `Basic ${Buffer.from(`0:${sessionToken}`).toString('base64')}`,
+      Accept: 'application/json',
+    };
+    let body: string | FormData | undefined;
+    if (request.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(request.json);
+    } else if (request.form) {
+      body = request.form;
+    }
+    const gateKey = sessionKey(conn);
+    return this.http.send(
+      { method: request.method, url: buildUrl(conn.baseUrl, request.path, request.query), recordedPath: request.path, headers, body },
+      {
+        recorder,
+        retryMode: request.retryMode,
+        beforeAttempt: () => this.waitForRateLimit(gateKey),
+        onResponse: (response) => this.noteRateLimit(gateKey, response),
+      },
+    );
+  }
+
+  private async session(conn: TripletexConnection, recorder: ApiCallRecorder): Promise<Session> {
+    const key = sessionKey(conn);
+    const cached = this.sessions.get(key);
+    if (cached && cached.renewAt > this.clock.now().getTime()) {
+      return cached;
+    }
+    return this.sessionCreation.run(key, async () => {
+      const session = await this.createSession(conn, recorder);
+      this.sessions.set(key, session);
+      return session;
+    });
+  }
+
+  private forget(conn: TripletexConnection, session: Session): void {
+    const key = sessionKey(conn);
+    if (this.sessions.get(key) === session) {
+      this.sessions.delete(key);
+    }
+  }
+
+  private async createSession(conn: TripletexConnection, recorder: ApiCallRecorder): Promise<Session> {
+    const createdAt = this.clock.now().getTime();
+    const employeeToken = await conn.credentials.employeeToken();
+    // The session dies at Oslo midnight of expirationDate: today would be dead on arrival.
+    const expirationDate = addDays(osloDate(this.clock.now()), 1);
+    const url = buildUrl(conn.baseUrl, SESSION_CREATE_PATH, {
+      consumerToken: this.config.consumerToken,
+      employeeToken,
+      expirationDate,
+    });
+    let response: HttpResponse;
+    try {
+      response = await this.http.send(
+        { method: 'PUT', url, recordedPath: SESSION_CREATE_PATH, headers: { Accept: 'application/json' } },
+        {
+          recorder,
+          beforeAttempt: () => this.waitForRateLimit(sessionKey(conn)),
+          onResponse: (r) => this.noteRateLimit(sessionKey(conn), r),
+        },
+      );
+    } catch (error) {
+      if (error instanceof TransportError && (error.status === 401 || error.status === 403)) {
+        throw new ProviderReauthorizationRequired('tripletex', `Tripletex refused the employee token: ${error.message}`, error.status);
+      }
+      throw error;
+    }
+    const token = asString(asObject(asObject(response.body).value).token);
+    if (!token) {
+      throw new TransportError('tripletex', 'rejected', 'Tripletex created a session without a token', {
+        status: response.status,
+        outcomeUnknown: false,
+      });
+    }
+    const lifetime = this.config.sessionTtlMs - this.config.sessionRenewMarginMs;
+    return { token, renewAt: createdAt + Math.max(0, lifetime) };
+  }
+
+  private async waitForRateLimit(key: string): Promise<void> {
+    const until = this.blockedUntil.get(key);
+    if (until === undefined) {
+      return;
+    }
+    const wait = until - Date.now();
+    if (wait > 0) {
+      await sleep(wait);
+    }
+    if (this.blockedUntil.get(key) === until) {
+      this.blockedUntil.delete(key);
+    }
+  }
+
+  private noteRateLimit(key: string, response: Response): void {
+    const remaining = response.headers.get('x-rate-limit-remaining');
+    if (remaining === null || Number(remaining) > 0) {
+      return;
+    }
+    const resetMs = resetHeaderMs(response.headers);
+    if (resetMs !== undefined && resetMs > 0) {
+      this.blockedUntil.set(key, Date.now() + resetMs);
+    }
+  }
+}
+
+function sessionKey(conn: TripletexConnection): string {
+  return `${conn.companyId} ${conn.baseUrl}`;
+}
+
+/** `X-Rate-Limit-Reset`: seconds left in the window (not an epoch). */
+function resetHeaderMs(headers: Headers): number | undefined {
+  const value = headers.get('x-rate-limit-reset');
+  if (value === null || value.trim() === '') {
+    return undefined;
+  }
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}

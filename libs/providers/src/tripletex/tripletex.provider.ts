@@ -1,0 +1,312 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AccountBalance,
+  AccountingProvider,
+  ApiCallRecorder,
+  BookingRef,
+  Clock,
+  ExpenseBooking,
+  IGNORE_API_CALLS,
+  LedgerVoucher,
+  OpenInvoice,
+  ProviderCallOptions,
+  ProviderConnection,
+  ProviderContext,
+  ProviderError,
+  Receipt,
+  TripletexConnection,
+} from '@app/domain';
+import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
+import { TransportError } from '../http/transport-error';
+import { createOnce } from '../shared/create-once';
+import { addDays, assertIsoDate, osloDate } from '../shared/dates';
+import { asArray, asNumber, asObject, asOptionalString, asString, Json } from '../shared/json';
+import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
+import { SystemClock } from '../shared/system-clock';
+import { validateBooking } from '../shared/validate-booking';
+import { TripletexClient } from './tripletex-client';
+import { ResolvedTripletexConfig, TripletexConfig, resolveTripletexConfig } from './tripletex.config';
+import { chooseExpenseVatType } from './tripletex-vat';
+
+const VOUCHER_PATH = '/ledger/voucher';
+
+/** The AccountingProvider adapter for Tripletex API v2 (providers.md, "Provider A"). */
+@Injectable()
+export class TripletexProvider extends AccountingProvider {
+  private readonly config: ResolvedTripletexConfig;
+  private readonly client: TripletexClient;
+  private readonly clock: Clock;
+
+  constructor(config: TripletexConfig) {
+    super();
+    this.config = resolveTripletexConfig(config);
+    this.clock = config.clock ?? new SystemClock();
+    const policy = new ResiliencePolicy('tripletex', resilienceOptions(config.resilience));
+    this.client = new TripletexClient(this.config, policy, this.clock, config.fetch);
+  }
+
+  async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
+    const c = tripletex(conn);
+    const recorder = recorderOf(options);
+    const accounts = [];
+    for await (const account of this.client.list(c, '/ledger/account', { isInactive: false, fields: 'id,number,name,type,vatType,isInactive' }, recorder)) {
+      if (account.isInactive === true) {
+        continue;
+      }
+      const vatTypeId = asOptionalString(asObject(account.vatType).id);
+      accounts.push({ code: asString(account.number), name: asString(account.name), ...(vatTypeId ? { vatTypeId } : {}) });
+    }
+    const departments = [];
+    for await (const department of this.client.list(c, '/department', { fields: 'id,name,departmentNumber' }, recorder)) {
+      departments.push({
+        id: asString(department.id),
+        name: asString(department.name),
+        number: asOptionalString(department.departmentNumber),
+      });
+    }
+    const vatTypes = [];
+    for await (const vatType of this.client.list(c, '/ledger/vatType', { fields: 'id,number,name,percentage' }, recorder)) {
+      const rate = percentToHundredths(vatType.percentage) ?? 0;
+      vatTypes.push({
+        id: asString(vatType.id),
+        code: asString(vatType.number),
+        name: asString(vatType.name),
+        ratePercent: hundredthsToPercent(rate),
+      });
+    }
+    const employees = [];
+    for await (const employee of this.client.list(c, '/employee', { fields: 'id,firstName,lastName,email' }, recorder)) {
+      employees.push({
+        id: asString(employee.id),
+        firstName: asString(employee.firstName),
+        lastName: asString(employee.lastName),
+        email: asOptionalString(employee.email),
+      });
+    }
+    return { accounts, departments, vatTypes, employees };
+  }
+
+  async balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]> {
+    assertIsoDate(date, 'date');
+    const c = tripletex(conn);
+    const query = {
+      dateFrom: `${date.slice(0, 4)}-01-01`,
+      dateTo: addDays(date, 1),
+      fields: 'account(id,number,name),balanceIn,balanceChange,balanceOut',
+    };
+    const balances: AccountBalance[] = [];
+    for await (const line of this.client.list(c, '/balanceSheet', query, recorderOf(options))) {
+      const account = asObject(line.account);
+      balances.push({ code: asString(account.number), name: asString(account.name), balance: kronerToMinor(line.balanceOut) });
+    }
+    return balances;
+  }
+
+  async *vouchersSince(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncGenerator<LedgerVoucher> {
+    assertIsoDate(from, 'from');
+    const last = to ?? osloDate(this.clock.now());
+    assertIsoDate(last, 'to');
+    if (last < from) {
+      return;
+    }
+    const query = {
+      dateFrom: from,
+      dateTo: addDays(last, 1),
+      fields: 'id,number,date,description,attachment,postings(*)',
+    };
+    for await (const voucher of this.client.list(tripletex(conn), VOUCHER_PATH, query, recorderOf(options))) {
+      yield toLedgerVoucher(voucher);
+    }
+  }
+
+  async *openInvoices(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncGenerator<OpenInvoice> {
+    assertIsoDate(asOf, 'asOf');
+    const query = {
+      invoiceDateFrom: addDays(asOf, -this.config.invoiceHistoryDays),
+      invoiceDateTo: addDays(asOf, 1),
+      fields: 'id,invoiceNumber,invoiceDate,invoiceDueDate,customer(id,name),amount,amountOutstanding,currency',
+    };
+    for await (const invoice of this.client.list(tripletex(conn), '/invoice', query, recorderOf(options))) {
+      const outstanding = kronerToMinor(invoice.amountOutstanding);
+      if (outstanding <= 0) {
+        continue;
+      }
+      const currency = asObject(invoice.currency);
+      yield {
+        id: asString(invoice.id),
+        number: asString(invoice.invoiceNumber),
+        customerName: asString(asObject(invoice.customer).name),
+        issueDate: asString(invoice.invoiceDate),
+        dueDate: asString(invoice.invoiceDueDate),
+        amount: kronerToMinor(invoice.amount),
+        outstanding,
+        currency: asString(currency.code) || (typeof invoice.currency === 'string' ? invoice.currency : 'NOK'),
+      };
+    }
+  }
+
+  async bookExpense(conn: ProviderConnection, booking: ExpenseBooking, options?: ProviderCallOptions): Promise<BookingRef> {
+    const c = tripletex(conn);
+    const recorder = recorderOf(options);
+    const rate = validateBooking('tripletex', booking);
+    if (booking.currency !== 'NOK') {
+      throw new ProviderError('tripletex', 'rejected', `Tripletex bookings are made in NOK; got ${booking.currency}`);
+    }
+    const expenseAccount = await this.accountByNumber(c, booking.accountCode, recorder);
+    const paymentAccount = await this.accountByNumber(c, booking.paymentAccount.split(':')[0], recorder);
+    const vatTypes = [];
+    for await (const vatType of this.client.list(c, '/ledger/vatType', { fields: 'id,number,name,percentage' }, recorder)) {
+      vatTypes.push(vatType);
+    }
+    const vatType = chooseExpenseVatType(vatTypes, rate, asOptionalString(asObject(expenseAccount.vatType).id));
+    if (!vatType) {
+      throw new ProviderError('tripletex', 'unknown_vat_rate', `Tripletex has no VAT type with rate ${booking.vatRate} %`);
+    }
+    const gross = minorToKroner(booking.grossAmount);
+    const text = `${booking.merchant}: ${booking.description}`;
+    const voucher = {
+      date: booking.date,
+      description: `${text} (ref ${booking.reference})`,
+      externalVoucherNumber: booking.reference,
+      postings: [
+        {
+          row: 1,
+          date: booking.date,
+          description: text,
+          account: { id: expenseAccount.id },
+          amountGross: gross,
+          amountGrossCurrency: gross,
+          vatType: { id: vatType.id },
+        },
+        {
+          row: 2,
+          date: booking.date,
+          description: text,
+          account: { id: paymentAccount.id },
+          amountGross: -gross,
+          amountGrossCurrency: -gross,
+        },
+      ],
+    };
+    const created = await createOnce(
+      async () => {
+        const response = await this.client.request(
+          c,
+          { method: 'POST', path: VOUCHER_PATH, query: { sendToLedger: true }, json: voucher, retryMode: 'not-processed-only' },
+          recorder,
+        );
+        return { bookingId: asString(asObject(asObject(response.body).value).id), hasAttachment: false };
+      },
+      () => this.findBookingByReference(c, booking.reference, booking.date, options),
+      this.config.settleBeforeLookupMs,
+    );
+    if (!booking.receipt || created.hasAttachment) {
+      return created;
+    }
+    try {
+      await this.attachReceipt(c, created.bookingId, booking.receipt, options);
+    } catch (error) {
+      throw error instanceof ProviderError ? error.withBookingId(created.bookingId) : error;
+    }
+    return { bookingId: created.bookingId, hasAttachment: true };
+  }
+
+  async attachReceipt(conn: ProviderConnection, bookingId: string, receipt: Receipt, options?: ProviderCallOptions): Promise<void> {
+    const c = tripletex(conn);
+    const recorder = recorderOf(options);
+    const path = `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}/attachment`;
+    await createOnce(
+      async () => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(receipt.bytes)], { type: receipt.contentType }), receipt.filename);
+        await this.client.request(c, { method: 'POST', path, form, retryMode: 'not-processed-only' }, recorder);
+        return true;
+      },
+      async () => {
+        const voucher = await this.client.getValue(c, `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}`, { fields: 'id,attachment' }, recorder);
+        return hasDocument(voucher.attachment) ? true : null;
+      },
+      this.config.settleBeforeLookupMs,
+    );
+  }
+
+  async findBookingByReference(
+    conn: ProviderConnection,
+    reference: string,
+    dateHint: string,
+    options?: ProviderCallOptions,
+  ): Promise<BookingRef | null> {
+    assertIsoDate(dateHint, 'dateHint');
+    const c = tripletex(conn);
+    const recorder = recorderOf(options);
+    const fields = 'id,date,description,externalVoucherNumber,attachment';
+    try {
+      for await (const voucher of this.client.list(c, `${VOUCHER_PATH}/>externalVoucherNumber`, { externalVoucherNumber: reference, fields }, recorder)) {
+        if (asString(voucher.externalVoucherNumber) === reference) {
+          return toBookingRef(voucher);
+        }
+      }
+    } catch (error) {
+      // An endpoint the installation does not offer answers 404: fall back to the date search.
+      if (!(error instanceof TransportError && error.status === 404)) {
+        throw error;
+      }
+    }
+    const days = this.config.referenceSearchDays;
+    const query = { dateFrom: addDays(dateHint, -days), dateTo: addDays(dateHint, days + 1), fields };
+    const marker = `(ref ${reference})`;
+    for await (const voucher of this.client.list(c, VOUCHER_PATH, query, recorder)) {
+      if (asString(voucher.externalVoucherNumber) === reference || asString(voucher.description).includes(marker)) {
+        return toBookingRef(voucher);
+      }
+    }
+    return null;
+  }
+
+  private async accountByNumber(conn: TripletexConnection, code: string, recorder: ApiCallRecorder): Promise<Json> {
+    for await (const account of this.client.list(conn, '/ledger/account', { number: code, fields: 'id,number,name,vatType' }, recorder)) {
+      if (asString(account.number) === code) {
+        return account;
+      }
+    }
+    throw new ProviderError('tripletex', 'unknown_account', `Tripletex has no account ${code} in this company's chart`);
+  }
+}
+
+function tripletex(conn: ProviderConnection): TripletexConnection {
+  if (conn.provider !== 'tripletex') {
+    throw new Error(`TripletexProvider was given a ${conn.provider} connection`);
+  }
+  return conn;
+}
+
+function recorderOf(options: ProviderCallOptions | undefined): ApiCallRecorder {
+  return options?.recorder ?? IGNORE_API_CALLS;
+}
+
+function hasDocument(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && asObject(value).id !== undefined && asObject(value).id !== null;
+}
+
+function toBookingRef(voucher: Json): BookingRef {
+  return { bookingId: asString(voucher.id), hasAttachment: hasDocument(voucher.attachment) };
+}
+
+function toLedgerVoucher(voucher: Json): LedgerVoucher {
+  const postings = voucher.postings;
+  let amount: number | undefined;
+  if (Array.isArray(postings) && postings.length > 0) {
+    amount = asArray(postings).reduce<number>((sum, p) => {
+      const gross = kronerToMinor(asNumber(asObject(p).amountGross));
+      return gross > 0 ? sum + gross : sum;
+    }, 0);
+  }
+  return {
+    id: asString(voucher.id),
+    number: asString(voucher.number),
+    date: asString(voucher.date),
+    description: asString(voucher.description),
+    ...(amount === undefined ? {} : { amount }),
+    hasAttachment: hasDocument(voucher.attachment),
+  };
+}
