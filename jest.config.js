@@ -27,14 +27,26 @@ const common = {
   moduleNameMapper,
   testEnvironment: 'node',
 };
+/**
+ * Two projects: `unit` needs nothing but Node; `db` (persistence adapter specs and the black-box
+ * e2e suite) shares one database chosen and migrated once by the global setup: real PostgreSQL
+ * when DATABASE_URL is set, in-memory PGlite otherwise.
+ */
 module.exports = {
   testTimeout: 60000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'] },
     {
       ...common,
-      displayName: 'e2e',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      displayName: 'unit',
+      testTimeout: 60000,
+      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/libs/persistence/'],
+    },
+    {
+      ...common,
+      displayName: 'db',
+      testTimeout: 60000,
+      testMatch: ['<rootDir>/libs/persistence/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/global-setup.ts',
       globalTeardown: '<rootDir>/test/global-teardown.ts',
     },

@@ -25,6 +25,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   if (config.usesDevKeys) ensureDevKeys(config.dataDir);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config, clock: options.clock }), {
     bodyParser: false,
+    abortOnError: false, // let start-up errors reach the caller (main prints them; tests see them)
     bufferLogs: options.bufferLogs ?? true,
     logger: config.logLevel === 'silent' ? false : undefined,
   });

@@ -26,7 +26,10 @@ export class HttpMetrics {
   readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     response.on('finish', () => {
-      const route = request.route?.path ? `${request.baseUrl}${String(request.route.path)}` : 'unmatched';
+      const routePath = request.route?.path === undefined ? undefined : String(request.route.path);
+      // Nest answers unknown paths from a catch-all '{/*splat}' route: label those 'unmatched' so
+      // scanners cannot blow up the label set.
+      const route = routePath === undefined || routePath.includes('*splat') ? 'unmatched' : `${request.baseUrl}${routePath}`;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       this.requests.inc({ method: request.method, route, status: String(response.statusCode) });
       this.duration.observe({ method: request.method, route }, seconds);

@@ -20,7 +20,7 @@ export interface EmbeddedConnection {
   /** pg connection settings: a unix-socket directory as host, the socket's port number. */
   host: string;
   port: number;
-  user: string;
+  username: string;
   database: string;
 }
 
@@ -150,5 +150,5 @@ export class EmbeddedPostgres {
 }
 
 export function connectionFor(lock: ServiceLock): EmbeddedConnection {
-  return { host: lock.socketDir, port: lock.port, user: 'postgres', database: 'postgres' };
+  return { host: lock.socketDir, port: lock.port, username: 'postgres', database: 'postgres' };
 }

@@ -1,0 +1,121 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import request from 'supertest';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataDirLocked, Database, readLiveLock } from '@app/persistence';
+import { createApp } from '../apps/accounting-api/src/bootstrap';
+import { buildCli } from '../apps/accounting-api/src/cli';
+import { loadConfig, type AppConfig } from '../apps/accounting-api/src/config/app-config';
+
+/**
+ * The embedded default: no DATABASE_URL, PGlite under DATA_DIR served on a local socket, the
+ * directory held by a lock, the CLI going through the running service's socket. These tests
+ * always use PGlite, whatever database the rest of the suite runs on.
+ */
+describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
+  let dataDir: string;
+  let config: AppConfig;
+  let app: NestExpressApplication | undefined;
+
+  const cli = async (...args: string[]): Promise<string[]> => {
+    const lines: string[] = [];
+    await buildCli(() => config, (line) => lines.push(line)).parseAsync(['node', 'cli', ...args]);
+    return lines;
+  };
+  const start = async () => {
+    app = await createApp(config, { bufferLogs: false });
+    await app.init();
+    return request(app.getHttpServer());
+  };
+  const stop = async () => {
+    await app?.close();
+    app = undefined;
+  };
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-emb-'));
+    config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    await stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts on a fresh DATA_DIR: migrated, demo company created, dev keys generated, lock held', async () => {
+    expect(config.databaseUrl).toBeUndefined();
+    const http = await start();
+    expect((await http.get('/health')).body).toEqual({ status: 'ok', checks: { database: 'up' } });
+    expect(fs.existsSync(path.join(dataDir, 'dev-keys', 'jwks.json'))).toBe(true);
+    expect((fs.statSync(path.join(dataDir, 'dev-keys', 'private.json')).mode & 0o777).toString(8)).toBe('600');
+    expect(readLiveLock(dataDir)?.pid).toBe(process.pid);
+
+    const [token] = await cli('token', '--company', 'demo', '--role', 'accountant', '--sub', 'ola@demo.no');
+    const res = await http.get('/v1/whoami').set('Authorization', `Bearer ${token}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ actor: 'ola@demo.no', company: 'demo', role: 'accountant' });
+  });
+
+  it('refuses a second process opening the same DATA_DIR while the lock is live', async () => {
+    await expect(Database.open({ dataDir, role: 'service' })).rejects.toBeInstanceOf(DataDirLocked);
+  });
+
+  it('lets the CLI work through the running service\'s socket', async () => {
+    expect(await cli('company', 'create', 'acme', '--name', 'Acme AS')).toEqual(['created company acme (Acme AS)']);
+    const listed = await cli('company', 'list', '--json');
+    expect(JSON.parse(listed[0]!).map((c: { id: string }) => c.id)).toEqual(['acme', 'demo']);
+    await expect(cli('company', 'create', 'acme', '--name', 'Again')).rejects.toThrow(/already exists/);
+    await expect(cli('company', 'create', 'Not Valid!', '--name', 'x')).rejects.toThrow(/company id/);
+    expect(await cli('db', 'migrate')).toEqual(['the database is up to date']);
+
+    const [token] = await cli('token', '--company', 'acme', '--role', 'employee', '--sub', 'kari@acme.no', '--channel', 'web');
+    const http = request(app!.getHttpServer());
+    expect((await http.get('/v1/whoami').set('Authorization', `Bearer ${token}`)).body).toMatchObject({
+      company: 'acme',
+      channel: 'web',
+      permissions: ['solve', 'query', 'facts'],
+    });
+  });
+
+  it('rotates the dev keys: the new key signs, a token of the old key is still accepted', async () => {
+    const [before] = await cli('token', '--company', 'demo', '--role', 'admin', '--sub', 'ola@demo.no');
+    const [message] = await cli('keys', 'rotate');
+    expect(message).toMatch(/new signing key dev-.*stays accepted for 24 h/);
+    const [after] = await cli('token', '--company', 'demo', '--role', 'admin', '--sub', 'ola@demo.no');
+    const kid = (t: string) => JSON.parse(Buffer.from(t.split('.')[0]!, 'base64url').toString()).kid;
+    expect(kid(after!)).not.toBe(kid(before!));
+    const http = request(app!.getHttpServer());
+    expect((await http.get('/v1/whoami').set('Authorization', `Bearer ${before}`)).status).toBe(200);
+    expect((await http.get('/v1/whoami').set('Authorization', `Bearer ${after}`)).status).toBe(200);
+  });
+
+  it('keeps the data across a restart', async () => {
+    await stop();
+    expect(readLiveLock(dataDir)).toBeNull();
+    const http = await start();
+    const [token] = await cli('token', '--company', 'acme', '--role', 'employee', '--sub', 'kari@acme.no');
+    expect((await http.get('/v1/whoami').set('Authorization', `Bearer ${token}`)).status).toBe(200);
+  });
+
+  it('opens DATA_DIR itself from the CLI when no service runs, and detects a stale lock', async () => {
+    await stop();
+    // A lock left by a process that died: the pid no longer exists.
+    fs.writeFileSync(
+      path.join(dataDir, 'service.lock'),
+      JSON.stringify({ pid: 2 ** 22 + 12345, hostname: os.hostname(), socketDir: dataDir, port: 5432, startedAt: '2026-01-01T00:00:00Z' }),
+    );
+    expect(readLiveLock(dataDir)).toBeNull();
+    const listed = await cli('company', 'list', '--json');
+    expect(JSON.parse(listed[0]!).map((c: { id: string }) => c.id)).toEqual(['acme', 'demo']);
+    expect(readLiveLock(dataDir)).toBeNull(); // the CLI released the directory again
+    const http = await start();
+    expect((await http.get('/health')).status).toBe(200);
+  });
+
+  it('refuses to mint tokens or rotate keys when a real gateway JWKS is configured', async () => {
+    const real = loadConfig({ DATA_DIR: dataDir, GATEWAY_JWKS: path.join(dataDir, 'gateway.json'), LOG_LEVEL: 'silent' });
+    const run = (...args: string[]) => buildCli(() => real, () => undefined).parseAsync(['node', 'cli', ...args]);
+    await expect(run('token', '--company', 'demo', '--role', 'admin', '--sub', 'a@b.no')).rejects.toThrow(/only with the dev key set/);
+    await expect(run('keys', 'rotate')).rejects.toThrow(/only with the dev key set/);
+  });
+});
