@@ -31,7 +31,3 @@ export * from './dispatch/outbox-dispatcher';
 
 export * from './notifications.module';
 
-export * from './testing/notification.mother';
-export * from './testing/outbox-repository.contract';
-export * from './testing/test-webhook-receiver';
-export * from './testing/manual-time';

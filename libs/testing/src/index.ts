@@ -13,3 +13,11 @@ export * from './mothers/origin.mother';
 export * from './mothers/proposal.mother';
 export * from './mothers/pattern.mother';
 export * from './contracts';
+// Adapter test kits, re-exported here so that test code has one place to import them from and the
+// production build (which excludes every testing/ folder) never sees jest globals.
+export * from '../../notifications/src/testing/notification.mother';
+export * from '../../notifications/src/testing/outbox-repository.contract';
+export * from '../../notifications/src/testing/test-webhook-receiver';
+export { ManualTimer, ManualClock as ManualTimeSource } from '../../notifications/src/testing/manual-time';
+export * from '../../providers/src/testing/in-memory-provider-token-store';
+export * from '../../providers/src/testing/provider-token-store.contract';

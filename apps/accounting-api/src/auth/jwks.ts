@@ -1,6 +1,9 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { RotatingKey } from './key-rotation';
 
+/** RSA keys shorter than this are refused (NIST SP 800-131A). */
+const MIN_MODULUS_BITS = 2048;
+
 /** A gateway verification key from the JWKS document. */
 export interface GatewayKey extends RotatingKey {
   key: KeyObject;
@@ -53,6 +56,11 @@ export function parseJwks(document: unknown): { keys: GatewayKey[]; problems: st
     }
     try {
       const key = createPublicKey({ key: { kty: 'RSA', n: jwk.n, e: jwk.e }, format: 'jwk' });
+      const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+      if (bits < MIN_MODULUS_BITS) {
+        problems.push(`${label}: a ${bits}-bit modulus is too weak (at least ${MIN_MODULUS_BITS})`);
+        continue;
+      }
       keys.push({ kid: jwk.kid, activatedAt, key });
     } catch {
       problems.push(`${label}: the modulus or exponent does not decode`);

@@ -1,0 +1,13 @@
+import { UuidV7Generator } from './uuid-v7.generator';
+
+describe('UUIDv7 ids', () => {
+  it('are RFC 9562 version 7, variant 10, and strictly increasing even within one millisecond', () => {
+    const fixed = new Date('2026-11-20T10:00:00.000Z');
+    const generator = new UuidV7Generator({ now: () => fixed });
+    const many = Array.from({ length: 1000 }, () => generator.next());
+    for (const id of many) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...many].sort()).toEqual(many);
+    expect(new Set(many).size).toBe(many.length);
+    expect(parseInt(many[0]!.replace(/-/g, '').slice(0, 12), 16)).toBe(fixed.getTime());
+  });
+});
