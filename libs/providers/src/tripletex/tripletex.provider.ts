@@ -18,7 +18,7 @@ import {
 } from '@app/domain';
 import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
-import { createOnce } from '../shared/create-once';
+import { attachAfterBooking, createOnce } from '../shared/create-once';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
 import { asArray, asNumber, asObject, asOptionalString, asString, Json } from '../shared/json';
 import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
@@ -200,15 +200,9 @@ export class TripletexProvider extends AccountingProvider {
       () => this.findBookingByReference(c, booking.reference, booking.date, options),
       this.config.settleBeforeLookupMs,
     );
-    if (!booking.receipt || created.hasAttachment) {
-      return created;
-    }
-    try {
-      await this.attachReceipt(c, created.bookingId, booking.receipt, options);
-    } catch (error) {
-      throw error instanceof ProviderError ? error.withBookingId(created.bookingId) : error;
-    }
-    return { bookingId: created.bookingId, hasAttachment: true };
+    return attachAfterBooking(created, booking.receipt, (bookingId, receipt) =>
+      this.attachReceipt(c, bookingId, receipt, options),
+    );
   }
 
   async attachReceipt(conn: ProviderConnection, bookingId: string, receipt: Receipt, options?: ProviderCallOptions): Promise<void> {
