@@ -1,0 +1,229 @@
+import { DataSource, type EntityManager } from 'typeorm';
+import { select, toNumber } from '../shared/sql';
+import { eventColumnsOf, type EventRecord } from './event.entity';
+import { eventFromRecord } from './event.mapper';
+import { eventHash, GENESIS_HASH } from './event-hash';
+
+/** The first place where a company's hash chain does not hold. */
+export interface ChainBreak {
+  readonly companyId: string;
+  readonly eventId: string;
+  /** The event's position; null when the sealed event no longer exists. */
+  readonly position: number | null;
+  /** The seal's place in the chain; null for an event left unsealed too long. */
+  readonly chainIndex: number | null;
+  readonly reason: string;
+}
+
+export interface ChainVerification {
+  /** True when every checked chain is intact. */
+  readonly ok: boolean;
+  readonly companiesChecked: number;
+  /** Sealed events checked, plus unsealed ones (pending or overdue). */
+  readonly eventsChecked: number;
+  /** The first break met, in (company id, chain) order; null when ok. */
+  readonly firstBreak: ChainBreak | null;
+  /** The first break of each broken company. */
+  readonly breaks: readonly ChainBreak[];
+  /** Events not sealed yet but recorded within the grace period: on their way, not a break. */
+  readonly pending: number;
+}
+
+export interface VerifyOptions {
+  /**
+   * How long an event may stay unsealed (by its `recorded_at`, the database's clock) before that
+   * is a break. Default 5 minutes.
+   */
+  readonly unsealedGraceMs?: number;
+}
+
+export const DEFAULT_UNSEALED_GRACE_MS = 5 * 60_000;
+
+const BATCH = 1000;
+
+/** A seal and its event's columns: all null when the event no longer exists (LEFT JOIN). */
+type SealedRow = { [K in keyof EventRecord]: EventRecord[K] | null } & {
+  chain_index: string;
+  event_id: string;
+  prev_hash: string;
+  hash: string;
+};
+
+/**
+ * Checks each company's hash chain (or one company's), reading only:
+ *
+ * - walks the company's seals by `chain_index`, which must run 1, 2, 3, … without a gap (a removed
+ *   seal), each `prev_hash` being the previous seal's `hash` (GENESIS_HASH at 1; else a seal was
+ *   removed, inserted or reordered), each sealed event existing and belonging to the company, and
+ *   each `hash` recomputed from the event row *as it is now* matching (else the event was altered);
+ * - then counts the company's events without a seal: those recorded longer ago than the grace
+ *   period are a break (the sealer should have reached them: it is not running, or a seal was
+ *   removed); younger ones are reported as `pending`.
+ *
+ * Reads in keyset batches, so memory stays bounded, and outside a transaction, so an embedded
+ * database keeps serving writes meanwhile; a sealer running at the same time can shift the counts
+ * by the events it seals, never produce a break. Removing a company's newest seals and altering
+ * those events leaves a chain that verifies after they are sealed again: the triggers and the
+ * production role's missing UPDATE and DELETE rights are what prevent that.
+ *
+ * Used by the CLI: `events verify [--company <id>] [--seal]` prints the breaks and exits non-zero.
+ */
+export class EventChainVerifier {
+  constructor(private readonly manager: EntityManager) {}
+
+  async verify(companyId?: string, options: VerifyOptions = {}): Promise<ChainVerification> {
+    const graceMs = options.unsealedGraceMs ?? DEFAULT_UNSEALED_GRACE_MS;
+    const breaks: ChainBreak[] = [];
+    let companies = 0;
+    let events = 0;
+    let pending = 0;
+    for await (const company of this.companies(companyId)) {
+      const chain = await this.walkSeals(company);
+      const unsealed = await this.unsealed(company, graceMs);
+      const checked = chain.sealed + unsealed.pending + unsealed.overdue;
+      if (checked === 0) continue;
+      companies++;
+      events += checked;
+      pending += unsealed.pending;
+      const firstBreak = chain.firstBreak ?? unsealed.firstOverdue;
+      if (firstBreak) breaks.push(firstBreak);
+    }
+    return {
+      ok: breaks.length === 0,
+      companiesChecked: companies,
+      eventsChecked: events,
+      firstBreak: breaks[0] ?? null,
+      breaks,
+      pending,
+    };
+  }
+
+  /** The companies to check, in id order. */
+  private async *companies(only: string | undefined): AsyncGenerator<string> {
+    if (only !== undefined) {
+      yield only;
+      return;
+    }
+    let after = '';
+    for (;;) {
+      const rows = await select<{ id: string }>(
+        this.manager,
+        `SELECT id FROM companies WHERE id > $1 ORDER BY id LIMIT ${BATCH}`,
+        [after],
+      );
+      for (const row of rows) yield row.id;
+      if (rows.length < BATCH) return;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  private async walkSeals(companyId: string): Promise<{ sealed: number; firstBreak: ChainBreak | null }> {
+    let sealed = 0;
+    let firstBreak: ChainBreak | null = null;
+    let previous = { chainIndex: 0, hash: GENESIS_HASH };
+    for (;;) {
+      const rows = await select<SealedRow>(
+        this.manager,
+        `SELECT s.chain_index, s.event_id, s.prev_hash, s.hash, ${eventColumnsOf('e')}
+           FROM event_seals s LEFT JOIN events e ON e.id = s.event_id
+          WHERE s.company_id = $1 AND s.chain_index > $2
+          ORDER BY s.chain_index LIMIT ${BATCH}`,
+        [companyId, previous.chainIndex],
+      );
+      for (const row of rows) {
+        sealed++;
+        const chainIndex = toNumber(row.chain_index);
+        if (firstBreak === null) {
+          const reason = this.check(companyId, row, chainIndex, previous);
+          if (reason) {
+            firstBreak = {
+              companyId,
+              eventId: row.event_id,
+              position: row.position === null ? null : toNumber(row.position),
+              chainIndex,
+              reason,
+            };
+          }
+        }
+        previous = { chainIndex, hash: row.hash };
+      }
+      if (rows.length < BATCH) return { sealed, firstBreak };
+    }
+  }
+
+  private check(
+    companyId: string,
+    row: SealedRow,
+    chainIndex: number,
+    previous: { chainIndex: number; hash: string },
+  ): string | null {
+    if (chainIndex !== previous.chainIndex + 1) {
+      const missing =
+        chainIndex === previous.chainIndex + 2
+          ? `${previous.chainIndex + 1}`
+          : `${previous.chainIndex + 1}–${chainIndex - 1}`;
+      return `chain index ${chainIndex} follows ${previous.chainIndex}: the seal(s) ${missing} were removed`;
+    }
+    if (row.prev_hash !== previous.hash) {
+      return `prev_hash ${row.prev_hash} is not the previous seal's hash ${previous.hash}: a seal was removed, inserted or reordered before it`;
+    }
+    if (row.id === null) {
+      return `the sealed event ${row.event_id} no longer exists: it was removed`;
+    }
+    if (row.company_id !== companyId) {
+      return `the sealed event belongs to company ${row.company_id}, not to this chain's company`;
+    }
+    let recomputed: string;
+    try {
+      recomputed = eventHash(row.prev_hash, eventFromRecord(row as EventRecord));
+    } catch (error) {
+      return `the event cannot be hashed: ${(error as Error).message}`;
+    }
+    return recomputed === row.hash ? null : 'the stored event does not match its seal: the event was altered';
+  }
+
+  /** The company's events without a seal: how many are within the grace period, how many not, the first overdue. */
+  private async unsealed(
+    companyId: string,
+    graceMs: number,
+  ): Promise<{ pending: number; overdue: number; firstOverdue: ChainBreak | null }> {
+    const unsealed = `FROM events e
+      WHERE e.company_id = $1 AND NOT EXISTS (SELECT 1 FROM event_seals s WHERE s.event_id = e.id)`;
+    const overdue = `e.recorded_at < now() - make_interval(secs => $2::double precision / 1000)`;
+    const [counts] = await select<{ pending: string; overdue: string }>(
+      this.manager,
+      `SELECT count(*) FILTER (WHERE NOT (${overdue})) AS pending, count(*) FILTER (WHERE ${overdue}) AS overdue ${unsealed}`,
+      [companyId, graceMs],
+    );
+    const result = {
+      pending: toNumber(counts.pending),
+      overdue: toNumber(counts.overdue),
+      firstOverdue: null as ChainBreak | null,
+    };
+    if (result.overdue === 0) return result;
+    const [first] = await select<{ id: string; position: string }>(
+      this.manager,
+      `SELECT e.id, e.position ${unsealed} AND ${overdue} ORDER BY e.position LIMIT 1`,
+      [companyId, graceMs],
+    );
+    if (first) {
+      result.firstOverdue = {
+        companyId,
+        eventId: first.id,
+        position: toNumber(first.position),
+        chainIndex: null,
+        reason: `the event is not sealed though recorded more than ${Math.round(graceMs / 1000)} s ago: the sealer is not running (\`events verify --seal\` seals first) or its seal was removed`,
+      };
+    }
+    return result;
+  }
+}
+
+/** Verifies the hash chain of one company, or of all of them. */
+export function verifyChain(
+  source: DataSource | EntityManager,
+  companyId?: string,
+  options?: VerifyOptions,
+): Promise<ChainVerification> {
+  return new EventChainVerifier(source instanceof DataSource ? source.manager : source).verify(companyId, options);
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import type { DomainEvent } from '@app/domain';
+
+/** The `prev_hash` of a company's first event. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * Canonical JSON: object keys sorted recursively, no whitespace, dates as ISO-8601 strings,
+ * `undefined` members left out (as JSON.stringify and jsonb do). Equal values always give the
+ * same text, whatever the key order they were built or stored in.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(canonicalize(value));
+}
+
+function canonicalize(value: unknown): Json {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((item) => canonicalize(item));
+  if (typeof value === 'object') {
+    const sorted: { [key: string]: Json } = {};
+    for (const key of Object.keys(value).sort()) {
+      const member = (value as Record<string, unknown>)[key];
+      if (member !== undefined) sorted[key] = canonicalize(member);
+    }
+    return sorted;
+  }
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+  throw new TypeError(`cannot hash a ${typeof value} in an event`);
+}
+
+/**
+ * Exactly the fields of api-contract §4.3 an event consists of, picked explicitly so that a stray
+ * property on the object handed to `append` can never make the stored hash differ from the one
+ * `verifyChain` recomputes from the row.
+ */
+export function hashedContent(event: DomainEvent): Record<string, unknown> {
+  return {
+    id: event.id,
+    type: event.type,
+    status: event.status,
+    proposalId: event.proposalId,
+    correlationId: event.correlationId,
+    sequence: event.sequence,
+    occurredAt: event.occurredAt,
+    actor: event.actor,
+    company: event.company,
+    channel: event.channel,
+    provider: event.provider,
+    api_calls: event.api_calls,
+    confidence: event.confidence,
+    data: event.data,
+  };
+}
+
+/** hash = hex(sha256(prev_hash bytes ‖ UTF-8 canonical JSON of the event)). */
+export function eventHash(prevHash: string, event: DomainEvent): string {
+  return createHash('sha256')
+    .update(Buffer.from(prevHash, 'hex'))
+    .update(canonicalJson(hashedContent(event)), 'utf8')
+    .digest('hex');
+}

@@ -1,0 +1,159 @@
+import type { EntityManager } from 'typeorm';
+import { select } from '../shared/sql';
+import { EVENT_COLUMNS, type EventRecord } from './event.entity';
+import { eventFromRecord } from './event.mapper';
+import { eventHash, GENESIS_HASH } from './event-hash';
+
+/**
+ * First key of the two-key advisory lock that serialises the sealing of one company's chain (the
+ * second key is hashtext(company_id)). Two-key advisory locks live apart from one-key ones such as
+ * the migration lock, so they cannot collide with it.
+ */
+export const EVENT_CHAIN_LOCK_NAMESPACE = 7305_0002;
+
+export interface SealOptions {
+  /** Only this company's events. Default: every company with unsealed events. */
+  readonly companyId?: string;
+  /** Most events sealed per transaction (a company with more gets several). Default 1000. */
+  readonly batchSize?: number;
+}
+
+export interface SealResult {
+  /** Events sealed by this call. */
+  readonly sealed: number;
+  /** Companies that got at least one seal. */
+  readonly companies: number;
+}
+
+const MAX_BATCH = 10_000;
+
+/**
+ * Chains committed events into each company's tamper-evident hash chain, after the fact: appending
+ * an event (TypeOrmEventStore) takes no lock; the sealer then gives it its seal in `event_seals`:
+ * `chain_index` = the company's head + 1, `prev_hash` = the head's hash (GENESIS_HASH for the
+ * first) and `hash = sha256(prev_hash ‖ canonical JSON of the event as stored)`.
+ *
+ * One company's batch is one short transaction that takes the company's chain lock
+ * (pg_advisory_xact_lock), reads the head seal, selects the company's unsealed events in position
+ * order and inserts their seals in one statement. Sealers in several instances therefore take
+ * turns per company and never fork a chain, and appends are never blocked by them. The chain order
+ * is the seal order: an event that commits late with a lower position than already sealed ones is
+ * just sealed in a later batch.
+ *
+ * Finding unsealed events stays cheap as the table grows. Every event records the id of the
+ * transaction that inserted it (`inserted_xid`, indexed). A pass first reads the oldest transaction
+ * still running (`pg_snapshot_xmin`): any event the pass cannot see yet belongs to that transaction
+ * or a younger one. Once a pass over every company is complete, the next pass looks only at events
+ * with `inserted_xid` ≥ that id, however long ago their positions were taken; an open transaction
+ * holds the mark back for as long as it runs, so a late commit is never skipped. The mark lives in
+ * this object (one per process); the first pass of a process is a full anti-join on
+ * `event_seals.event_id`. A pass limited to one company does not move the mark.
+ *
+ * Over a non-transactional manager (`dataSource.manager`): each batch opens its own transaction and
+ * uses only that transaction's connection (PGlite runs one transaction at a time).
+ */
+export class EventSealer {
+  /** Transaction id (xid8) from which on events may still be unsealed; null before the first full pass. */
+  private lowWaterXid: bigint | null = null;
+
+  constructor(private readonly manager: EntityManager) {}
+
+  async sealPending(options: SealOptions = {}): Promise<SealResult> {
+    const batchSize = options.batchSize ?? 1000;
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) {
+      throw new RangeError(`batchSize must be an integer from 1 to ${MAX_BATCH} (got ${batchSize})`);
+    }
+    // Read before looking for events: whatever this pass cannot see was inserted by this
+    // transaction or a later one, so it is ≥ `oldestRunning` and the next pass looks at it.
+    const [{ xmin }] = await select<{ xmin: string }>(
+      this.manager,
+      'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
+    );
+    const oldestRunning = BigInt(xmin);
+    const since = this.lowWaterXid;
+    const companies =
+      options.companyId !== undefined ? [options.companyId] : await this.companiesWithUnsealedEvents(since);
+
+    let sealed = 0;
+    let touched = 0;
+    for (const companyId of companies) {
+      const count = await this.sealCompany(companyId, since, batchSize);
+      sealed += count;
+      if (count > 0) touched++;
+    }
+    // Only a complete pass over every company may move the mark; an error above leaves it be.
+    if (options.companyId === undefined && (this.lowWaterXid === null || oldestRunning > this.lowWaterXid)) {
+      this.lowWaterXid = oldestRunning;
+    }
+    return { sealed, companies: touched };
+  }
+
+  private async companiesWithUnsealedEvents(since: bigint | null): Promise<string[]> {
+    const parameters: unknown[] = [];
+    const recent = since === null ? '' : `e.inserted_xid >= $${parameters.push(since.toString())}::xid8 AND`;
+    const rows = await select<{ company_id: string }>(
+      this.manager,
+      `SELECT DISTINCT e.company_id FROM events e
+        WHERE ${recent} NOT EXISTS (SELECT 1 FROM event_seals s WHERE s.event_id = e.id)
+        ORDER BY e.company_id`,
+      parameters,
+    );
+    return rows.map((row) => row.company_id);
+  }
+
+  /** Seals the company's pending events batch by batch, one transaction each. */
+  private async sealCompany(companyId: string, since: bigint | null, batchSize: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const count = await this.manager.transaction((tx) => this.sealBatch(tx, companyId, since, batchSize));
+      total += count;
+      if (count < batchSize) return total;
+    }
+  }
+
+  private async sealBatch(
+    tx: EntityManager,
+    companyId: string,
+    since: bigint | null,
+    batchSize: number,
+  ): Promise<number> {
+    await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [EVENT_CHAIN_LOCK_NAMESPACE, companyId]);
+    // Read committed: these statements start after the lock was granted, so they see every seal of
+    // the previous holder.
+    const [head] = await select<{ chain_index: string; hash: string }>(
+      tx,
+      'SELECT chain_index, hash FROM event_seals WHERE company_id = $1 ORDER BY chain_index DESC LIMIT 1',
+      [companyId],
+    );
+    const parameters: unknown[] = [companyId, batchSize];
+    const recent = since === null ? '' : `AND e.inserted_xid >= $${parameters.push(since.toString())}::xid8`;
+    const events = await select<EventRecord>(
+      tx,
+      `SELECT ${EVENT_COLUMNS} FROM events e
+        WHERE e.company_id = $1 ${recent}
+          AND NOT EXISTS (SELECT 1 FROM event_seals s WHERE s.event_id = e.id)
+        ORDER BY e.position LIMIT $2`,
+      parameters,
+    );
+    if (events.length === 0) return 0;
+
+    let chainIndex = head ? BigInt(head.chain_index) : 0n;
+    let prevHash = head?.hash ?? GENESIS_HASH;
+    const values: unknown[] = [];
+    const tuples: string[] = [];
+    for (const event of events) {
+      chainIndex++;
+      // Hashed as read back from the row, which is what the verifier recomputes from.
+      const hash = eventHash(prevHash, eventFromRecord(event));
+      const base = values.length;
+      values.push(companyId, chainIndex.toString(), event.id, prevHash, hash);
+      tuples.push(`($${base + 1}, $${base + 2}::bigint, $${base + 3}, $${base + 4}, $${base + 5})`);
+      prevHash = hash;
+    }
+    await tx.query(
+      `INSERT INTO event_seals (company_id, chain_index, event_id, prev_hash, hash) VALUES ${tuples.join(', ')}`,
+      values,
+    );
+    return events.length;
+  }
+}

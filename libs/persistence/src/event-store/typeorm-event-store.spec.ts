@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyConflict, DomainEvent, ValidationFailed } from '@app/domain';
+import { aChainEvent, describeEventStoreContract } from '@app/testing';
+import type { Database } from '../database/database';
+import { createCompany, isRealPostgres, openTestDatabase } from '../testing/test-database';
+import { verifyChain } from './event-chain-verifier';
+import { canonicalJson } from './event-hash';
+import { EventSealer } from './event-sealer';
+import { TypeOrmEventStore } from './typeorm-event-store';
+
+let database: Database;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+
+afterAll(async () => {
+  await database.close();
+});
+
+describeEventStoreContract('TypeOrmEventStore', () => new TypeOrmEventStore(database.dataSource.manager), {
+  prepareCompany: async (companyId) => {
+    await createCompany(database, companyId);
+  },
+});
+
+describe('TypeOrmEventStore', () => {
+  let store: TypeOrmEventStore;
+  let company: string;
+
+  beforeEach(async () => {
+    store = new TypeOrmEventStore(database.dataSource.manager);
+    company = await createCompany(database);
+  });
+
+  /** Appends a chain of `length` events to the company and returns them. */
+  async function aStoredChain(length = 3, companyId = company): Promise<DomainEvent[]> {
+    const chain = randomUUID();
+    const events = Array.from({ length }, (_, i) => aChainEvent(companyId, chain, i + 1));
+    await store.append(events);
+    return events;
+  }
+
+  describe('immutability, even with plain SQL', () => {
+    it('refuses UPDATE', async () => {
+      const [event] = await aStoredChain(1);
+      await expect(
+        database.dataSource.query(`UPDATE events SET actor = 'eve@example.no' WHERE id = $1`, [event.id]),
+      ).rejects.toThrow(/append-only: UPDATE/);
+      expect((await store.readChain(company, event.correlationId))[0].actor).toBe(event.actor);
+    });
+
+    it('refuses DELETE', async () => {
+      const [event] = await aStoredChain(1);
+      await expect(database.dataSource.query('DELETE FROM events WHERE id = $1', [event.id])).rejects.toThrow(
+        /append-only: DELETE/,
+      );
+      expect(await store.readChain(company, event.correlationId)).toHaveLength(1);
+    });
+
+    it('refuses TRUNCATE', async () => {
+      await aStoredChain(1);
+      // Plain TRUNCATE already fails on event_seals' foreign key; CASCADE reaches the triggers.
+      await expect(database.dataSource.query('TRUNCATE events')).rejects.toThrow(/foreign key|append-only: TRUNCATE/);
+      await expect(database.dataSource.query('TRUNCATE events CASCADE')).rejects.toThrow(/append-only: TRUNCATE/);
+      await expect(database.dataSource.query('TRUNCATE companies CASCADE')).rejects.toThrow(/append-only: TRUNCATE/);
+    });
+  });
+
+  describe('positions', () => {
+    it('lets exactly one of many appends racing for one position win; the others get ConcurrencyConflict', async () => {
+      const chain = randomUUID();
+      await store.append([aChainEvent(company, chain, 1)]);
+      const contenders = Array.from({ length: 8 }, (_, i) =>
+        aChainEvent(company, chain, 2, { actor: `user${i}@example.no` }),
+      );
+
+      const results = await Promise.allSettled(contenders.map((event) => store.append([event])));
+
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const result of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+        expect(result.reason).toBeInstanceOf(ConcurrencyConflict);
+      }
+      expect(await store.readChain(company, chain)).toHaveLength(2);
+    });
+
+    it('refuses a taken position sequentially, then accepts the next one', async () => {
+      const [first] = await aStoredChain(1);
+
+      await expect(store.append([aChainEvent(company, first.correlationId, 1)])).rejects.toBeInstanceOf(
+        ConcurrencyConflict,
+      );
+      await store.append([aChainEvent(company, first.correlationId, 2)]);
+
+      expect((await store.readChain(company, first.correlationId)).map((e) => e.sequence)).toEqual([1, 2]);
+    });
+
+    (isRealPostgres() ? it : it.skip)(
+      'makes a second transaction at the same position wait for the first, then fail with ConcurrencyConflict (two connections)',
+      async () => {
+        const chain = randomUUID();
+        await store.append([aChainEvent(company, chain, 1)]);
+        const first = database.dataSource.createQueryRunner();
+        const second = database.dataSource.createQueryRunner();
+        try {
+          await first.startTransaction();
+          await second.startTransaction();
+          await new TypeOrmEventStore(first.manager).append([aChainEvent(company, chain, 2)]);
+          let settled = false;
+          const loser = new TypeOrmEventStore(second.manager)
+            .append([aChainEvent(company, chain, 2, { actor: 'eve@example.no' })])
+            .finally(() => (settled = true));
+          const outcome = expect(loser).rejects.toBeInstanceOf(ConcurrencyConflict);
+
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          expect(settled).toBe(false); // waiting for the first transaction's row at that position
+          await first.commitTransaction();
+          await outcome;
+        } finally {
+          if (second.isTransactionActive) await second.rollbackTransaction();
+          if (first.isTransactionActive) await first.rollbackTransaction();
+          await first.release();
+          await second.release();
+        }
+        expect((await store.readChain(company, chain)).map((e) => e.actor)).toEqual([
+          'ola@example.no',
+          'ola@example.no',
+        ]);
+      },
+    );
+  });
+
+  describe('hash chain', () => {
+    it('leaves hashing to the sealer: many racing appends, once sealed, form one unbroken chain per company', async () => {
+      await Promise.all(Array.from({ length: 12 }, () => aStoredChain(2)));
+
+      await new EventSealer(database.dataSource.manager).sealPending({ companyId: company });
+      const result = await verifyChain(database.dataSource, company);
+
+      expect(result).toMatchObject({ ok: true, companiesChecked: 1, eventsChecked: 24, firstBreak: null, pending: 0 });
+    });
+
+    it('hashes canonical JSON: key order and dates do not matter', () => {
+      expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: new Date(0) }, z: undefined })).toBe(
+        '{"a":{"c":"1970-01-01T00:00:00.000Z","d":[2,{"e":0,"f":1}]},"b":1}',
+      );
+    });
+  });
+
+  describe('scoping and queries', () => {
+    it('never lists or reads another company’s events', async () => {
+      const other = await createCompany(database);
+      const events = await aStoredChain(2, other);
+
+      expect(await store.readChain(company, events[0].correlationId)).toEqual([]);
+      expect((await store.list(company, { limit: 200 })).items).toEqual([]);
+      expect((await store.list(other, { limit: 200 })).items).toEqual(events);
+    });
+
+    it('keeps APPROVED listing the Approved and ExecutionFailed events of a proposal still approved', async () => {
+      const chain = randomUUID();
+      await store.append([
+        aChainEvent(company, chain, 1),
+        aChainEvent(company, chain, 2, { type: 'Approved', status: 'APPROVED' }),
+        aChainEvent(company, chain, 3, { type: 'ExecutionFailed', status: 'APPROVED', data: { message: 'down' } }),
+      ]);
+      const executed = randomUUID();
+      await store.append([
+        aChainEvent(company, executed, 1),
+        aChainEvent(company, executed, 2, { type: 'Approved', status: 'APPROVED' }),
+        aChainEvent(company, executed, 3, { type: 'Executed', status: 'EXECUTED', data: { bookingId: 'v-1' } }),
+      ]);
+
+      const approved = await store.list(company, { status: 'APPROVED', limit: 50 });
+      const done = await store.list(company, { status: 'EXECUTED', limit: 50 });
+
+      expect(approved.items.map((e) => [e.correlationId, e.type])).toEqual([
+        [chain, 'Approved'],
+        [chain, 'ExecutionFailed'],
+      ]);
+      expect(done.items.map((e) => e.correlationId)).toEqual([executed]);
+    });
+
+    it('refuses a cursor it did not issue and a limit outside 1–200', async () => {
+      await expect(store.list(company, { limit: 10, cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(ValidationFailed);
+      await expect(store.list(company, { limit: 201 })).rejects.toBeInstanceOf(ValidationFailed);
+      await expect(store.list(company, { limit: 0 })).rejects.toBeInstanceOf(ValidationFailed);
+    });
+  });
+});

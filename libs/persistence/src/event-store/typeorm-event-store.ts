@@ -1,0 +1,100 @@
+import type { EntityManager } from 'typeorm';
+import { DomainEvent, EventQuery, EventStore, Page } from '@app/domain';
+import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
+import { conflictOnUniqueViolation, select } from '../shared/sql';
+import { EVENT_COLUMNS, type EventRecord } from './event.entity';
+import { eventFromRecord, eventParameters } from './event.mapper';
+
+/** Constraints whose violation means "someone else stored this event or this position first". */
+const POSITION_TAKEN = ['events_chain_position_key', 'events_pkey'];
+
+const INSERT_COLUMNS = `(id, company_id, correlation_id, sequence, type, status, proposal_id, actor, channel, provider,
+  api_calls, confidence, data, occurred_at)`;
+const COLUMNS_PER_EVENT = 14;
+
+/**
+ * The EventStore over the append-only `events` table.
+ *
+ * - Positions: UNIQUE (correlation_id, sequence). A second event at a taken position violates it
+ *   and the whole batch fails with ConcurrencyConflict; nothing is silently dropped. Of two
+ *   concurrent transactions at one position, the second waits on the first's uncommitted row and
+ *   fails once the first commits.
+ * - Appending takes no lock and reads nothing: it is one multi-row INSERT, so writes of one company
+ *   run in parallel. The tamper-evident hash chain is added afterwards by EventSealer, which
+ *   chains committed events into `event_seals`.
+ * - Immutability is the database's job (triggers, and a role without UPDATE/DELETE in production).
+ *
+ * Constructed over an EntityManager: `dataSource.manager` for standalone use (each append is its
+ * own statement, hence atomic), or a unit of work's transactional manager (the append joins that
+ * transaction).
+ */
+export class TypeOrmEventStore extends EventStore {
+  constructor(private readonly manager: EntityManager) {
+    super();
+  }
+
+  async append(events: readonly DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const parameters: unknown[] = [];
+    const tuples: string[] = [];
+    for (const event of events) {
+      const base = parameters.length;
+      parameters.push(...eventParameters(event));
+      tuples.push(`(${Array.from({ length: COLUMNS_PER_EVENT }, (_, i) => `$${base + i + 1}`).join(', ')})`);
+    }
+    // One multi-row INSERT: the batch is atomic, and rows take their positions in batch order.
+    await conflictOnUniqueViolation(
+      POSITION_TAKEN,
+      () => conflictMessage(events),
+      () => this.manager.query(`INSERT INTO events ${INSERT_COLUMNS} VALUES ${tuples.join(', ')}`, parameters),
+    );
+  }
+
+  async readChain(companyId: string, correlationId: string): Promise<DomainEvent[]> {
+    const rows = await select<EventRecord>(
+      this.manager,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE company_id = $1 AND correlation_id = $2 ORDER BY sequence`,
+      [companyId, correlationId],
+    );
+    return rows.map(eventFromRecord);
+  }
+
+  async list(companyId: string, query: EventQuery): Promise<Page<DomainEvent>> {
+    assertLimit(query.limit);
+    const parameters: unknown[] = [companyId];
+    const param = (value: unknown): string => {
+      parameters.push(value);
+      return `$${parameters.length}`;
+    };
+    const where = ['e.company_id = $1'];
+    if (query.type) where.push(`e.type = ${param(query.type)}`);
+    if (query.correlationId) where.push(`e.correlation_id = ${param(query.correlationId)}`);
+    if (query.from) where.push(`e.occurred_at >= ${param(query.from)}`);
+    if (query.to) where.push(`e.occurred_at < ${param(query.to)}`);
+    if (query.status) {
+      // The events that left a proposal in `status`, kept only while no later event of the same
+      // proposal moved it elsewhere: "the proposal is *currently* in that status".
+      const status = param(query.status);
+      where.push(`e.status = ${status} AND e.proposal_id IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM events later
+         WHERE later.company_id = e.company_id AND later.proposal_id = e.proposal_id
+           AND later.sequence > e.sequence AND later.status IS NOT NULL AND later.status <> ${status})`);
+    }
+    if (query.cursor) {
+      const [after] = decodeCursor(query.cursor, ['number'] as const);
+      where.push(`e.position > ${param(after)}`);
+    }
+    const rows = await select<EventRecord>(
+      this.manager,
+      `SELECT ${EVENT_COLUMNS} FROM events e
+        WHERE ${where.join(' AND ')} ORDER BY e.position LIMIT ${param(query.limit + 1)}`,
+      parameters,
+    );
+    return toPage(rows, query.limit, eventFromRecord, (row) => [Number(row.position)]);
+  }
+}
+
+function conflictMessage(events: readonly DomainEvent[]): string {
+  const positions = events.map((event) => `${event.correlationId}#${event.sequence}`).join(', ');
+  return `an event is already stored at one of the positions ${positions}: the chain changed meanwhile`;
+}

@@ -1,0 +1,72 @@
+import { aNewOutboxMessage, describeOutboxRepositoryContract } from '@app/testing';
+import { isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
+import { TypeOrmOutboxRepository } from './typeorm-outbox.repository';
+
+// The contract's cases use fixed ids and claim every due row of the table, so they run in a
+// database of their own, emptied before each case.
+let isolated: IsolatedDatabase;
+
+beforeAll(async () => {
+  isolated = await openIsolatedDatabase('outbox');
+}, 60_000);
+
+afterAll(async () => {
+  await isolated?.dispose();
+});
+
+async function emptyRepository(): Promise<TypeOrmOutboxRepository> {
+  await isolated.database.dataSource.query('TRUNCATE notification_outbox');
+  return new TypeOrmOutboxRepository(isolated.database.dataSource.manager);
+}
+
+describeOutboxRepositoryContract('TypeOrmOutboxRepository', emptyRepository);
+
+describe('TypeOrmOutboxRepository', () => {
+  const T0 = new Date('2026-11-20T07:00:00.000Z');
+  const lease = new Date(T0.getTime() + 60_000);
+
+  it('rolls enqueued rows back with the transaction that wrote them', async () => {
+    await emptyRepository();
+    const failure = new Error('rolled back');
+
+    await expect(
+      isolated.database.dataSource.transaction(async (tx) => {
+        await new TypeOrmOutboxRepository(tx).enqueue([aNewOutboxMessage({ id: 'in-tx', createdAt: T0 })]);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+
+    expect(await new TypeOrmOutboxRepository(isolated.database.dataSource.manager).claimDue(T0, 10, lease)).toEqual([]);
+  });
+
+  (isRealPostgres() ? it : it.skip)(
+    'skips rows another open claim holds: two claims in open transactions get disjoint rows without waiting (two connections)',
+    async () => {
+      const repository = await emptyRepository();
+      await repository.enqueue(Array.from({ length: 10 }, (_, i) => aNewOutboxMessage({ id: `r${i}`, createdAt: T0 })));
+      const [first, second] = [
+        isolated.database.dataSource.createQueryRunner(),
+        isolated.database.dataSource.createQueryRunner(),
+      ];
+      try {
+        await first.startTransaction();
+        await second.startTransaction();
+        const firstBatch = await new TypeOrmOutboxRepository(first.manager).claimDue(T0, 6, lease);
+        // The first claim's rows stay locked until it commits; the second must skip them, not wait.
+        const secondBatch = await new TypeOrmOutboxRepository(second.manager).claimDue(T0, 6, lease);
+        await first.commitTransaction();
+        await second.commitTransaction();
+
+        const ids = [...firstBatch, ...secondBatch].map((m) => m.id);
+        expect(firstBatch).toHaveLength(6);
+        expect(secondBatch).toHaveLength(4);
+        expect(new Set(ids).size).toBe(10);
+      } finally {
+        for (const runner of [second, first]) {
+          if (runner.isTransactionActive) await runner.rollbackTransaction();
+          await runner.release();
+        }
+      }
+    },
+  );
+});

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyConflict } from '@app/domain';
+import { aPattern, describePatternStoreContract } from '@app/testing';
+import type { Database } from '../database/database';
+import { createCompany, openTestDatabase } from '../testing/test-database';
+import { CANDIDATES_SQL, TypeOrmPatternStore } from './typeorm-pattern.store';
+
+let database: Database;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+
+afterAll(async () => {
+  await database.close();
+});
+
+describePatternStoreContract('TypeOrmPatternStore', () => new TypeOrmPatternStore(database.dataSource.manager), {
+  prepareCompany: async (companyId) => {
+    await createCompany(database, companyId);
+  },
+});
+
+describe('TypeOrmPatternStore', () => {
+  let store: TypeOrmPatternStore;
+  let company: string;
+
+  beforeEach(async () => {
+    store = new TypeOrmPatternStore(database.dataSource.manager);
+    company = await createCompany(database);
+  });
+
+  it('finds the active pattern whatever the spelling of the VAT rate', async () => {
+    const pattern = aPattern({ id: randomUUID(), companyId: company, vatRate: '25' });
+    await store.save(pattern, null);
+
+    expect(
+      (await store.findActiveByKey(company, { merchantKey: 'spotify', accountCode: '6540', vatRate: '25.00' }))?.id,
+    ).toBe(pattern.id);
+  });
+
+  it('refuses to update a pattern through another company', async () => {
+    const other = await createCompany(database);
+    const pattern = aPattern({ id: randomUUID(), companyId: company });
+    await store.save(pattern, null);
+
+    await expect(store.save({ ...pattern, companyId: other, approvals: 9, version: 2 }, 1)).rejects.toBeInstanceOf(
+      ConcurrencyConflict,
+    );
+    expect((await store.findById(company, pattern.id))?.approvals).toBe(pattern.approvals);
+  });
+
+  it('refuses to un-retire a pattern whose key is active again', async () => {
+    const retired = aPattern({ id: randomUUID(), companyId: company, retiredAt: new Date('2026-11-20T10:00:00.000Z') });
+    await store.save(retired, null);
+    await store.save(aPattern({ id: randomUUID(), companyId: company }), null);
+
+    await expect(store.save({ ...retired, retiredAt: null, version: 2 }, 1)).rejects.toBeInstanceOf(
+      ConcurrencyConflict,
+    );
+  });
+
+  describe('with 100 000 patterns in one company', () => {
+    let big: string;
+
+    beforeAll(async () => {
+      big = await createCompany(database);
+      // One statement: merchant keys of two or three pseudo-words each, so that trigrams are
+      // spread as in real merchant names, plus a few Spotify look-alikes.
+      await database.dataSource.query(
+        `INSERT INTO patterns (id, company_id, merchant_key, merchant_name, account_code, vat_rate, approvals,
+                               amount_count, amount_mean, amount_m2, amount_min, amount_max, verified, version,
+                               created_at, updated_at, retired_at)
+         SELECT $1 || '-' || i, $1,
+                substr(md5(i::text), 1, 6) || ' ' || substr(md5((i * 7)::text), 1, 5)
+                  || CASE WHEN i % 3 = 0 THEN ' ' || substr(md5((i * 13)::text), 1, 4) ELSE '' END,
+                'Merchant ' || i, (4000 + i % 3000)::text, '25', 1, 1, 10000, 0, 10000, 10000, true, 1,
+                now(), now(), CASE WHEN i % 10 = 0 THEN now() ELSE NULL END
+           FROM generate_series(1, 100000) AS i`,
+        [big],
+      );
+      for (const name of ['Spotify', 'Spotify Family', 'Spotifi']) {
+        await new TypeOrmPatternStore(database.dataSource.manager).save(
+          aPattern({ id: randomUUID(), companyId: big, merchantName: name }),
+          null,
+        );
+      }
+      await database.dataSource.query('ANALYZE patterns');
+    }, 120_000);
+
+    afterAll(async () => {
+      await database.dataSource.query('DELETE FROM patterns WHERE company_id = $1', [big]);
+    });
+
+    it('answers findCandidates with the exact key and its look-alikes', async () => {
+      const candidates = await store.findCandidates(big, 'spotify');
+
+      expect(candidates[0].merchantKey).toBe('spotify');
+      expect(candidates.map((p) => p.merchantKey)).toEqual(
+        expect.arrayContaining(['spotify', 'spotify family', 'spotifi']),
+      );
+      expect(candidates.every((p) => p.companyId === big && p.retiredAt === null)).toBe(true);
+    });
+
+    it('plans the candidate query on a (company_id, merchant_key) btree and the trigram index, never a sequential scan', async () => {
+      const plan = (await database.dataSource.query(`EXPLAIN ${CANDIDATES_SQL}`, [big, 'spotify', 20])) as {
+        'QUERY PLAN': string;
+      }[];
+      const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+
+      // Exact keys: either btree that leads with (company_id, merchant_key) answers them.
+      expect(text).toMatch(/Index Scan using patterns_(active_key_key|company_key_idx) on patterns/);
+      expect(text).toMatch(/Bitmap Index Scan on patterns_active_key_trgm_idx/);
+      expect(text).not.toMatch(/Seq Scan on patterns/);
+    });
+  });
+});

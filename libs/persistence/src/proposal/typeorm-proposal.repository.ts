@@ -1,0 +1,101 @@
+import type { EntityManager } from 'typeorm';
+import { ConcurrencyConflict, Page, PageRequest, Proposal, ProposalRepository, ProposalStatus } from '@app/domain';
+import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
+import { conflictOnUniqueViolation, execute, select } from '../shared/sql';
+import {
+  PROPOSAL_COLUMN_NAMES,
+  PROPOSAL_SELECT,
+  proposalFromRecord,
+  proposalParameters,
+  type ProposalRecord,
+} from './proposal.mapper';
+
+const placeholders = PROPOSAL_COLUMN_NAMES.map((_, i) => `$${i + 1}`).join(', ');
+/** Every column but the key ones, for UPDATE … SET. */
+const assignments = PROPOSAL_COLUMN_NAMES.map((column, i) => ({ column, i }))
+  .filter(({ column }) => column !== 'id' && column !== 'company_id')
+  .map(({ column, i }) => `${column} = $${i + 1}`)
+  .join(', ');
+
+/**
+ * The ProposalRepository over `proposals`, the read model kept beside the event store.
+ *
+ * Optimistic concurrency: `insert` relies on the primary key, `update` is a compare-and-set on
+ * `version` in one UPDATE (on PostgreSQL a concurrent updater blocks on the row lock, then
+ * re-checks the WHERE and finds the new version): the loser gets ConcurrencyConflict.
+ * Every read is scoped by company; another company's id reads as absent.
+ */
+export class TypeOrmProposalRepository extends ProposalRepository {
+  constructor(private readonly manager: EntityManager) {
+    super();
+  }
+
+  async findById(companyId: string, id: string): Promise<Proposal | null> {
+    const [row] = await select<ProposalRecord>(
+      this.manager,
+      `SELECT ${PROPOSAL_SELECT} FROM proposals WHERE company_id = $1 AND id = $2`,
+      [companyId, id],
+    );
+    return row ? proposalFromRecord(row) : null;
+  }
+
+  async insert(proposal: Proposal): Promise<void> {
+    await conflictOnUniqueViolation(
+      ['proposals_pkey'],
+      () => `proposal ${proposal.id} already exists`,
+      () =>
+        this.manager.query(
+          `INSERT INTO proposals (${PROPOSAL_COLUMN_NAMES.join(', ')}) VALUES (${placeholders})`,
+          proposalParameters(proposal),
+        ),
+    );
+  }
+
+  async update(proposal: Proposal, expectedVersion: number): Promise<void> {
+    const parameters = [...proposalParameters(proposal), expectedVersion];
+    const { affected } = await execute(
+      this.manager,
+      `UPDATE proposals SET ${assignments}
+        WHERE id = $1 AND company_id = $2 AND version = $${parameters.length}`,
+      parameters,
+    );
+    if (affected !== 1) {
+      throw new ConcurrencyConflict(
+        `proposal ${proposal.id} changed meanwhile: it is no longer at version ${expectedVersion}`,
+      );
+    }
+  }
+
+  async listByStatus(companyId: string, status: ProposalStatus, page: PageRequest): Promise<Page<Proposal>> {
+    assertLimit(page.limit);
+    const parameters: unknown[] = [companyId, status, page.limit + 1];
+    let after = '';
+    if (page.cursor) {
+      const [submittedAtMs, id] = decodeCursor(page.cursor, ['number', 'string'] as const);
+      parameters.push(new Date(submittedAtMs), id);
+      after = 'AND (submitted_at, id) > ($4, $5)';
+    }
+    const rows = await select<ProposalRecord>(
+      this.manager,
+      `SELECT ${PROPOSAL_SELECT} FROM proposals
+        WHERE company_id = $1 AND status = $2 ${after}
+        ORDER BY submitted_at, id LIMIT $3`,
+      parameters,
+    );
+    return toPage(rows, page.limit, proposalFromRecord, (row) => [
+      (row.submitted_at as Date).getTime(),
+      row.id as string,
+    ]);
+  }
+
+  async listDueForExecution(now: Date, limit: number): Promise<Proposal[]> {
+    const rows = await select<ProposalRecord>(
+      this.manager,
+      `SELECT ${PROPOSAL_SELECT} FROM proposals
+        WHERE status = 'APPROVED' AND execute_after <= $1
+        ORDER BY execute_after, id LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map(proposalFromRecord);
+  }
+}

@@ -1,0 +1,95 @@
+import { QueryFailedError, type EntityManager } from 'typeorm';
+import { ConcurrencyConflict } from '@app/domain';
+
+/** PostgreSQL SQLSTATE of a unique or exclusion constraint violation. */
+export const UNIQUE_VIOLATION = '23505';
+
+/** The SQLSTATE and constraint name of a failed query, when the driver reported them. */
+export function pgErrorOf(error: unknown): { code?: string; constraint?: string } {
+  if (!(error instanceof QueryFailedError)) return {};
+  const driverError = error.driverError as { code?: unknown; constraint?: unknown } | undefined;
+  return {
+    code: typeof driverError?.code === 'string' ? driverError.code : undefined,
+    constraint: typeof driverError?.constraint === 'string' ? driverError.constraint : undefined,
+  };
+}
+
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const pg = pgErrorOf(error);
+  return pg.code === UNIQUE_VIOLATION && (constraint === undefined || pg.constraint === constraint);
+}
+
+/**
+ * Runs `work` and turns a unique violation of one of `constraints` into the domain's
+ * ConcurrencyConflict (someone else wrote first); every other error passes through unchanged.
+ */
+export async function conflictOnUniqueViolation<T>(
+  constraints: readonly string[],
+  message: () => string,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const pg = pgErrorOf(error);
+    if (pg.code === UNIQUE_VIOLATION && pg.constraint !== undefined && constraints.includes(pg.constraint)) {
+      throw new ConcurrencyConflict(message());
+    }
+    throw error;
+  }
+}
+
+export interface QueryOutcome<T> {
+  readonly rows: T[];
+  /** Rows inserted, updated or deleted (or returned, for SELECT). */
+  readonly affected: number;
+}
+
+/**
+ * Runs one statement on the manager's connection (its transaction, when it has one) and returns
+ * both the rows and the affected-row count, whatever the statement. `EntityManager.query` returns
+ * `[rows, count]` for UPDATE/DELETE but bare rows otherwise, which is easy to misread.
+ */
+export async function execute<T = Record<string, unknown>>(
+  manager: EntityManager,
+  sql: string,
+  parameters: unknown[] = [],
+): Promise<QueryOutcome<T>> {
+  const own = manager.queryRunner ? undefined : manager.connection.createQueryRunner();
+  const runner = manager.queryRunner ?? own!;
+  try {
+    const result = await runner.query(sql, parameters, true);
+    const rows = (result.records ?? []) as T[];
+    return { rows, affected: result.affected ?? rows.length };
+  } finally {
+    await own?.release();
+  }
+}
+
+/** Rows of a query. */
+export async function select<T = Record<string, unknown>>(
+  manager: EntityManager,
+  sql: string,
+  parameters: unknown[] = [],
+): Promise<T[]> {
+  return (await execute<T>(manager, sql, parameters)).rows;
+}
+
+/**
+ * Runs `work` inside a transaction: the manager's own when it is already transactional (a unit of
+ * work), a new one otherwise. Work passed a transactional manager must use only that manager:
+ * PGlite runs one transaction at a time, so a second connection would wait for ever.
+ */
+export async function inTransaction<T>(manager: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  if (manager.queryRunner?.isTransactionActive) return work(manager);
+  return manager.transaction(work);
+}
+
+/** bigint / numeric columns arrive as strings from the pg driver. */
+export function toNumber(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+export function toNullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : toNumber(value);
+}
