@@ -1,0 +1,96 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { MAX_MERCHANT_LENGTH } from '@app/domain';
+import { PageQueryDto } from '../events/event.dto';
+import { ACCOUNT_CODE_PATTERN, VAT_RATE_PATTERN } from '../proposals/proposal.dto';
+
+export class PatternAmountsDto {
+  @ApiProperty({ example: 14, description: 'approved amounts observed' }) count!: number;
+  @ApiProperty({ example: '119.00', nullable: true, type: String }) mean!: string | null;
+  @ApiProperty({ example: '99.00', nullable: true, type: String }) min!: string | null;
+  @ApiProperty({ example: '119.00', nullable: true, type: String }) max!: string | null;
+}
+
+/** A merchant pattern: merchant → (account code, VAT rate), learnt from approvals or written by an accountant. */
+export class PatternDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ example: 'Spotify AB', description: 'as last seen' }) merchantName!: string;
+  @ApiProperty({ example: 'spotify', description: 'the normalised lookup key' }) merchantKey!: string;
+  @ApiProperty({ example: '6540' }) accountCode!: string;
+  @ApiProperty({ example: '25' }) vatRate!: string;
+  @ApiProperty({ example: 14, description: 'review approvals that confirmed it' }) approvals!: number;
+  @ApiProperty({ description: 'confirmed by a person; only verified patterns auto-approve' }) verified!: boolean;
+  @ApiProperty({ type: PatternAmountsDto }) amounts!: PatternAmountsDto;
+  @ApiProperty({ example: 3, description: "the sequence of the pattern's last event" }) version!: number;
+  @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) createdAt!: string;
+  @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) updatedAt!: string;
+  @ApiProperty({ nullable: true, type: String, description: 'set when retired: kept for the audit trail, ignored by scoring' })
+  retiredAt!: string | null;
+}
+
+export class PatternPageDto {
+  @ApiProperty({ type: [PatternDto] }) items!: PatternDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
+}
+
+export class ListPatternsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ example: 'Spotify', description: "only this merchant's patterns (compared by normalised name)" })
+  @IsOptional()
+  @IsString()
+  @Length(1, MAX_MERCHANT_LENGTH)
+  merchant?: string;
+
+  @ApiPropertyOptional({ enum: ['true', 'false'], default: 'false', description: 'include retired patterns' })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  includeRetired?: 'true' | 'false';
+}
+
+/** POST /patterns. */
+export class CreatePatternDto {
+  @ApiProperty({ example: 'Spotify AB', maxLength: MAX_MERCHANT_LENGTH })
+  @IsString()
+  @Length(1, MAX_MERCHANT_LENGTH)
+  merchantName!: string;
+
+  @ApiProperty({ example: '6540' })
+  @IsString()
+  @Matches(ACCOUNT_CODE_PATTERN, { message: 'accountCode must be an account number of 4 to 6 digits, such as "6540"' })
+  accountCode!: string;
+
+  @ApiProperty({ example: '25' })
+  @IsString()
+  @Matches(VAT_RATE_PATTERN, { message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"' })
+  vatRate!: string;
+
+  @ApiPropertyOptional({ default: true, description: 'an accountant writing a rule vouches for it unless told otherwise' })
+  @IsOptional()
+  @IsBoolean()
+  verified?: boolean;
+}
+
+/** PUT /patterns/{id}: the fields to change, at least one; approvals and amounts are kept. */
+export class EditPatternDto {
+  @ApiPropertyOptional({ example: 'Spotify AB', maxLength: MAX_MERCHANT_LENGTH })
+  @IsOptional()
+  @IsString()
+  @Length(1, MAX_MERCHANT_LENGTH)
+  merchantName?: string;
+
+  @ApiPropertyOptional({ example: '6540' })
+  @IsOptional()
+  @IsString()
+  @Matches(ACCOUNT_CODE_PATTERN, { message: 'accountCode must be an account number of 4 to 6 digits, such as "6540"' })
+  accountCode?: string;
+
+  @ApiPropertyOptional({ example: '25' })
+  @IsOptional()
+  @IsString()
+  @Matches(VAT_RATE_PATTERN, { message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"' })
+  vatRate?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  verified?: boolean;
+}

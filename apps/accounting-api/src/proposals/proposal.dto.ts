@@ -1,0 +1,160 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBase64, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  CHANNELS,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_MERCHANT_LENGTH,
+  MAX_RECEIPT_BYTES,
+  PROPOSAL_KINDS,
+  PROPOSAL_STATUSES,
+  RECEIPT_CONTENT_TYPES,
+  ROUTES,
+} from '@app/domain';
+import { EventDto } from '../events/event.dto';
+
+export const MONEY_PATTERN = /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/;
+export const VAT_RATE_PATTERN = /^(0|[1-9]\d{0,2})(\.\d{1,2})?$/;
+export const ACCOUNT_CODE_PATTERN = /^\d{4,6}$/;
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+/** Base64 of MAX_RECEIPT_BYTES, padded. */
+const MAX_BASE64_LENGTH = Math.ceil(MAX_RECEIPT_BYTES / 3) * 4;
+
+export class ReceiptUploadDto {
+  @ApiProperty({ example: 'r.pdf', maxLength: 255 })
+  @IsString()
+  @Length(1, 255)
+  filename!: string;
+
+  @ApiProperty({ enum: RECEIPT_CONTENT_TYPES, description: 'must match the file: the first bytes are checked' })
+  @IsIn(RECEIPT_CONTENT_TYPES)
+  contentType!: string;
+
+  @ApiProperty({ format: 'byte', description: 'the file in standard base64 with padding, at most 7 MiB decoded' })
+  @IsString()
+  @MaxLength(MAX_BASE64_LENGTH, { message: 'dataBase64 must be at most 7 MiB decoded' })
+  @IsBase64(undefined, { message: 'dataBase64 must be standard base64 with padding' })
+  dataBase64!: string;
+}
+
+export class ThreadDto {
+  @ApiProperty({ enum: CHANNELS }) @IsIn(CHANNELS) channel!: string;
+
+  @ApiProperty({ example: 'C01/1700000000.000100', maxLength: 255 })
+  @IsString()
+  @Length(1, 255)
+  threadId!: string;
+}
+
+/** POST /proposals (api-contract §4.1). Unknown fields are refused. */
+export class SubmitProposalDto {
+  @ApiProperty({ enum: PROPOSAL_KINDS, example: 'expense' }) @IsIn(PROPOSAL_KINDS) kind!: string;
+
+  @ApiProperty({ example: 'Spotify AB', maxLength: MAX_MERCHANT_LENGTH })
+  @IsString()
+  @Length(1, MAX_MERCHANT_LENGTH)
+  merchant!: string;
+
+  @ApiProperty({ example: '119.00', description: 'decimal string, > 0, at most 2 fraction digits; VAT included' })
+  @IsString()
+  @Matches(MONEY_PATTERN, { message: 'amount must be a decimal string with at most 2 fraction digits, such as "1249.50"' })
+  amount!: string;
+
+  @ApiProperty({ example: 'NOK', description: 'ISO 4217' })
+  @IsString()
+  @Matches(/^[A-Z]{3}$/, { message: 'currency must be an ISO 4217 code of three uppercase letters, such as "NOK"' })
+  currency!: string;
+
+  @ApiProperty({ example: '2026-11-20', description: 'the accounting date, YYYY-MM-DD' })
+  @IsString()
+  @Matches(DATE_PATTERN, { message: 'date must be a date in the form YYYY-MM-DD' })
+  date!: string;
+
+  @ApiProperty({ example: '6540', description: "an account of the company's chart, 4 to 6 digits" })
+  @IsString()
+  @Matches(ACCOUNT_CODE_PATTERN, { message: 'accountCode must be an account number of 4 to 6 digits, such as "6540"' })
+  accountCode!: string;
+
+  @ApiProperty({ example: '25', description: 'VAT percentage as a decimal string' })
+  @IsString()
+  @Matches(VAT_RATE_PATTERN, { message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"' })
+  vatRate!: string;
+
+  @ApiPropertyOptional({ example: 'Spotify Premium', maxLength: MAX_DESCRIPTION_LENGTH, nullable: true })
+  @IsOptional()
+  @IsString()
+  @Length(1, MAX_DESCRIPTION_LENGTH)
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: ReceiptUploadDto, nullable: true })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ReceiptUploadDto)
+  receipt?: ReceiptUploadDto | null;
+
+  @ApiPropertyOptional({ type: ThreadDto, nullable: true, description: 'where the user is told about auto-approval or rejection' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ThreadDto)
+  thread?: ThreadDto | null;
+
+  @ApiPropertyOptional({ nullable: true, description: 'the id of a REJECTED proposal this one corrects: it joins that chain' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 255)
+  resubmissionOf?: string | null;
+}
+
+export class ReceiptMetadataDto {
+  @ApiProperty({ example: 'r.pdf' }) filename!: string;
+  @ApiProperty({ enum: RECEIPT_CONTENT_TYPES }) contentType!: string;
+  @ApiProperty({ example: 48213 }) sizeBytes!: number;
+  @ApiProperty({ example: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9', description: 'hex SHA-256 of the file' })
+  sha256!: string;
+}
+
+export class CorrectionsDto {
+  @ApiPropertyOptional({ example: '6540' }) accountCode?: string;
+  @ApiPropertyOptional({ example: '25' }) vatRate?: string;
+}
+
+export class BookingDto {
+  @ApiProperty({ example: 'tripletex' }) provider!: string;
+  @ApiProperty({ example: '608853177' }) bookingId!: string;
+}
+
+/** A proposal (the response of POST /proposals, GET /proposals/{id} and the review operations). */
+export class ProposalDto {
+  @ApiProperty() id!: string;
+  @ApiProperty({ description: 'the chain; a resubmission shares its predecessor’s' }) correlationId!: string;
+  @ApiProperty({ enum: PROPOSAL_STATUSES }) status!: string;
+  @ApiProperty({ example: 0.96, description: "the ConfidenceEngine's score at submission, 0–1" }) confidence!: number;
+  @ApiProperty({ enum: ROUTES, description: 'auto_approve ≥ 0.9, review_recommended ≥ 0.7, review_required < 0.7' }) route!: string;
+  @ApiProperty({ type: [String], example: ['exact merchant match: spotify', 'account and VAT agree with 14 approvals'] }) reasons!: string[];
+  @ApiProperty({ nullable: true, type: String, example: '2026-11-20T10:15:00.000Z', description: 'not executed before; null until approved' })
+  executeAfter!: string | null;
+  @ApiProperty({ enum: PROPOSAL_KINDS }) kind!: string;
+  @ApiProperty({ example: 'Spotify AB' }) merchant!: string;
+  @ApiProperty({ example: '119.00' }) amount!: string;
+  @ApiProperty({ example: 'NOK' }) currency!: string;
+  @ApiProperty({ example: '2026-11-20' }) date!: string;
+  @ApiProperty({ example: '6540', description: 'after corrections' }) accountCode!: string;
+  @ApiProperty({ example: '25', description: 'after corrections' }) vatRate!: string;
+  @ApiProperty({ nullable: true, type: String }) description!: string | null;
+  @ApiProperty({ type: ReceiptMetadataDto, nullable: true }) receipt!: ReceiptMetadataDto | null;
+  @ApiProperty({ type: ThreadDto, nullable: true }) thread!: ThreadDto | null;
+  @ApiProperty({ nullable: true, type: String }) resubmissionOf!: string | null;
+  @ApiProperty({ example: 'ola@example.no' }) submittedBy!: string;
+  @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) submittedAt!: string;
+  @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) updatedAt!: string;
+  @ApiProperty() autoApproved!: boolean;
+  @ApiProperty({ nullable: true, type: String }) approvedBy!: string | null;
+  @ApiProperty({ type: CorrectionsDto, nullable: true }) corrections!: CorrectionsDto | null;
+  @ApiProperty({ nullable: true, type: String }) rejectedBy!: string | null;
+  @ApiProperty({ nullable: true, type: String }) rejectionReason!: string | null;
+  @ApiProperty({ type: BookingDto, nullable: true }) booking!: BookingDto | null;
+  @ApiProperty({ nullable: true, type: String, description: 'the last permanent execution failure' }) lastExecutionError!: string | null;
+  @ApiProperty({ type: [EventDto], description: "this proposal's events, oldest first (POST: the ones it stored)" }) events!: EventDto[];
+}

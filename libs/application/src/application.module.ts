@@ -1,0 +1,53 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfidenceEngine } from '@app/domain';
+import { ApplicationOptions } from './application.options';
+import { ApproveProposalHandler } from './approve-proposal/approve-proposal.handler';
+import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from './company-config/company-config.handlers';
+import { GetProposalHandler } from './get-proposal/get-proposal.handler';
+import { IdempotentExecution } from './idempotency/idempotent-execution';
+import { ListEventsHandler } from './list-events/list-events.handler';
+import {
+  CreatePatternHandler,
+  EditPatternHandler,
+  ListPatternsHandler,
+  RetirePatternHandler,
+} from './manage-patterns/manage-patterns.handlers';
+import { RejectProposalHandler } from './reject-proposal/reject-proposal.handler';
+import { ApplicationContext } from './shared/domain-context.provider';
+import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler';
+
+export const APPLICATION_HANDLERS = [
+  SubmitProposalHandler,
+  GetProposalHandler,
+  ApproveProposalHandler,
+  RejectProposalHandler,
+  ListEventsHandler,
+  ListPatternsHandler,
+  CreatePatternHandler,
+  EditPatternHandler,
+  RetirePatternHandler,
+  GetCompanySettingsHandler,
+  UpdateCompanySettingsHandler,
+];
+
+/**
+ * The use cases. Their ports (UnitOfWork, EventStore, ProposalRepository, PatternStore,
+ * CompanySettingsStore, ReceiptStore, IdempotencyStore, Clock, IdGenerator) come from the modules
+ * the app module chooses (persistence, platform); this module adds only the pure ConfidenceEngine.
+ */
+@Module({})
+export class ApplicationModule {
+  static forRoot(options: Partial<ApplicationOptions> = {}): DynamicModule {
+    return {
+      module: ApplicationModule,
+      providers: [
+        { provide: ApplicationOptions, useValue: new ApplicationOptions(options) },
+        { provide: ConfidenceEngine, useValue: new ConfidenceEngine() },
+        ApplicationContext,
+        IdempotentExecution,
+        ...APPLICATION_HANDLERS,
+      ],
+      exports: APPLICATION_HANDLERS,
+    };
+  }
+}

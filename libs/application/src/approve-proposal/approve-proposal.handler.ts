@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import {
+  assertInChart,
+  CompanyContextStore,
+  learnFromApproval,
+  NotFound,
+  parseCorrections,
+  transitionProposal,
+  UnitOfWork,
+  type Pattern,
+} from '@app/domain';
+import { originOf, type Caller } from '../shared/caller';
+import { ApplicationContext } from '../shared/domain-context.provider';
+import { proposalEvents, type ProposalView } from '../shared/proposal-view';
+import { retryOnConflict } from '../shared/retry-on-conflict';
+
+export interface ApproveProposalCommand {
+  readonly caller: Caller;
+  readonly proposalId: string;
+  /** What the reviewer changed; each key optional (api-contract §4.2). */
+  readonly corrections?: { readonly accountCode?: unknown; readonly vatRate?: unknown } | null;
+}
+
+export interface ApprovedProposal extends ProposalView {
+  /** The pattern the approval saved or strengthened. */
+  readonly pattern: Pattern;
+}
+
+/**
+ * POST /review/{id}/approve: approves a PROPOSED proposal of the caller's company (not their own:
+ * separation of duties), with the corrections applied (checked against the company's chart when
+ * its context was fetched: 422), to be executed now; and learns from it —
+ * saves the pattern merchant → (account, VAT) with the approved values or strengthens the one that
+ * exists (PatternSaved). Events, proposal and pattern commit together.
+ *
+ * Of two concurrent reviews of one proposal exactly one wins; the other re-reads and is refused
+ * (409 invalid_transition). A race between first approvals of one merchant is retried and ends in
+ * one pattern with both approvals.
+ */
+@Injectable()
+export class ApproveProposalHandler {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly contexts: CompanyContextStore,
+    private readonly ctx: ApplicationContext,
+  ) {}
+
+  async execute(command: ApproveProposalCommand): Promise<ApprovedProposal> {
+    const { caller, proposalId } = command;
+    const corrections = parseCorrections(command.corrections);
+    const context = await this.contexts.get(caller.company);
+    if (context && corrections) {
+      assertInChart(context, corrections, { accountCode: 'corrections.accountCode', vatRate: 'corrections.vatRate' });
+    }
+    const origin = originOf(caller, context);
+    return retryOnConflict(() =>
+      this.unitOfWork.run(async (ports) => {
+        const current = await ports.proposals.findById(caller.company, proposalId);
+        if (!current) throw new NotFound('proposal', proposalId);
+        const approved = transitionProposal(current, { type: 'Approve', origin, corrections }, this.ctx);
+        await ports.events.append(approved.events);
+        await ports.proposals.update(approved.proposal, current.version);
+
+        const { merchantKey, accountCode, vatRate } = approved.proposal;
+        const existing = await ports.patterns.findActiveByKey(caller.company, { merchantKey, accountCode, vatRate });
+        const learned = learnFromApproval(existing, approved.proposal, origin, this.ctx);
+        await ports.patterns.save(learned.pattern, existing ? existing.version : null);
+        await ports.events.append(learned.events);
+
+        return { proposal: approved.proposal, events: await proposalEvents(ports.events, approved.proposal), pattern: learned.pattern };
+      }),
+    );
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { CompanySettingsStore, updateCompanySettings, type CompanySettings, type CompanySettingsInput } from '@app/domain';
+import { ApplicationOptions } from '../application.options';
+import type { Caller } from '../shared/caller';
+import { assertPublicWebhookTargets } from './webhook-target-policy';
+
+/** GET /config/company: the caller's company settings (defaults until an admin saves some). */
+@Injectable()
+export class GetCompanySettingsHandler {
+  constructor(private readonly settings: CompanySettingsStore) {}
+
+  execute(caller: Caller): Promise<CompanySettings> {
+    return this.settings.get(caller.company);
+  }
+}
+
+export interface UpdateCompanySettingsCommand {
+  readonly caller: Caller;
+  /** The keys to change; absent keys keep their value, a null channel clears it. */
+  readonly changes: CompanySettingsInput;
+}
+
+/**
+ * PUT /config/company: validates every given key (all problems reported at once), applies the
+ * production policy for notification targets, and saves. Returns the settings now in force.
+ */
+@Injectable()
+export class UpdateCompanySettingsHandler {
+  constructor(
+    private readonly settings: CompanySettingsStore,
+    private readonly options: ApplicationOptions,
+  ) {}
+
+  async execute(command: UpdateCompanySettingsCommand): Promise<CompanySettings> {
+    const current = await this.settings.get(command.caller.company);
+    const next = updateCompanySettings(current, command.changes);
+    if (this.options.strictWebhookTargets) assertPublicWebhookTargets(next, { ...command.changes });
+    await this.settings.save(command.caller.company, next);
+    return next;
+  }
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { EventStore, NotFound, PermissionDenied, ProposalRepository, sameActor } from '@app/domain';
+import type { Caller } from '../shared/caller';
+import { proposalEvents, type ProposalView } from '../shared/proposal-view';
+
+export interface GetProposalQuery {
+  readonly caller: Caller;
+  readonly proposalId: string;
+}
+
+/**
+ * GET /proposals/{id}: a proposal of the caller's company with its events. Another company's id is
+ * not found (404); an employee may read only the proposals they submitted (403 permission_denied),
+ * managers and above every proposal of their company.
+ */
+@Injectable()
+export class GetProposalHandler {
+  constructor(
+    private readonly proposals: ProposalRepository,
+    private readonly events: EventStore,
+  ) {}
+
+  async execute(query: GetProposalQuery): Promise<ProposalView> {
+    const { caller, proposalId } = query;
+    const proposal = await this.proposals.findById(caller.company, proposalId);
+    if (!proposal) throw new NotFound('proposal', proposalId);
+    if (caller.role === 'employee' && !sameActor(caller.actor, proposal.submittedBy)) {
+      throw new PermissionDenied(`employees may read only their own proposals; proposal ${proposalId} was submitted by someone else`);
+    }
+    return { proposal, events: await proposalEvents(this.events, proposal) };
+  }
+}

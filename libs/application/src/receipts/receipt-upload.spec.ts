@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import { ValidationFailed } from '@app/domain';
+import { decodeReceipt } from './receipt-upload';
+
+const FILES: Record<string, Buffer> = {
+  'application/pdf': Buffer.from('%PDF-1.4\n%%EOF\n'),
+  'image/png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  'image/jpeg': Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]),
+  'image/webp': Buffer.concat([Buffer.from('RIFF'), Buffer.from([0, 0, 0, 0]), Buffer.from('WEBPVP8 ')]),
+  'image/heic': Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(8)]),
+};
+
+describe('decodeReceipt', () => {
+  it.each(Object.entries(FILES))('accepts a %s file and describes it by size and SHA-256', (contentType, bytes) => {
+    const decoded = decodeReceipt({ filename: 'r', contentType, dataBase64: bytes.toString('base64') }, 1024);
+
+    expect(Buffer.from(decoded.bytes)).toEqual(bytes);
+    expect(decoded.metadata).toEqual({
+      filename: 'r',
+      contentType,
+      sizeBytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
+  });
+
+  it('accepts a PDF whose header follows a few leading bytes', () => {
+    const bytes = Buffer.concat([Buffer.from('\r\n\r\n'), FILES['application/pdf']!]);
+
+    expect(decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') }, 1024).bytes).toHaveLength(bytes.length);
+  });
+
+  it('refuses URL-safe base64 and embedded whitespace', () => {
+    for (const dataBase64 of ['-_-_', 'JVBE\nRi0x']) {
+      expect(() => decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64 }, 1024)).toThrow(ValidationFailed);
+    }
+  });
+
+  it('accepts exactly the limit and refuses one byte more', () => {
+    const bytes = Buffer.concat([FILES['application/pdf']!, Buffer.alloc(17)]);
+    const upload = { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') };
+
+    expect(decodeReceipt(upload, bytes.length).metadata.sizeBytes).toBe(bytes.length);
+    expect(() => decodeReceipt(upload, bytes.length - 1)).toThrow(ValidationFailed);
+  });
+});

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { invalidField, RECEIPT_CONTENT_TYPES, type ReceiptMetadata } from '@app/domain';
+
+/** A receipt as the wire carries it (api-contract §4.1): the file, base64-encoded. */
+export interface ReceiptUploadInput {
+  readonly filename?: unknown;
+  readonly contentType?: unknown;
+  readonly dataBase64?: unknown;
+}
+
+export interface DecodedReceipt {
+  /** What the domain validates and the Proposed event records. */
+  readonly metadata: ReceiptMetadata;
+  readonly bytes: Uint8Array;
+}
+
+type ReceiptContentType = (typeof RECEIPT_CONTENT_TYPES)[number];
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1']);
+
+function ascii(bytes: Uint8Array, from: number, length: number): string {
+  return Buffer.from(bytes.subarray(from, from + length)).toString('latin1');
+}
+
+/**
+ * Does the file start the way its declared type does? A receipt named `application/pdf` that is an
+ * executable or a zip is refused before it is stored and later handed to a provider.
+ */
+const LOOKS_LIKE: Readonly<Record<ReceiptContentType, (bytes: Uint8Array) => boolean>> = {
+  // The PDF header may follow up to 1 KiB of leading bytes (ISO 32000-1 §7.5.2, as readers accept).
+  'application/pdf': (bytes) => Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-'),
+  'image/jpeg': (bytes) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff,
+  'image/png': (bytes) => ascii(bytes, 0, 8) === '\x89PNG\r\n\x1a\n',
+  'image/heic': (bytes) => ascii(bytes, 4, 4) === 'ftyp' && HEIF_BRANDS.has(ascii(bytes, 8, 4)),
+  'image/webp': (bytes) => ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP',
+};
+
+function isReceiptContentType(value: unknown): value is ReceiptContentType {
+  return typeof value === 'string' && (RECEIPT_CONTENT_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * Decodes a receipt upload: strict base64, at most `maxBytes` decoded (the configured receipt
+ * limit; the domain caps it at 7 MiB whatever the configuration), content matching the declared
+ * type. Returns the bytes and the metadata (size, SHA-256) the domain validates; the filename and
+ * the type list are checked by `parseExpenseDetails`.
+ */
+export function decodeReceipt(upload: ReceiptUploadInput, maxBytes: number): DecodedReceipt {
+  const data = upload.dataBase64;
+  if (typeof data !== 'string' || data.length === 0 || !BASE64.test(data)) {
+    invalidField('receipt.dataBase64', 'must be the file encoded as standard base64 with padding');
+  }
+  // Checked on the encoded length first, so that an oversized upload is not decoded at all.
+  if ((data.length / 4) * 3 - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0) > maxBytes) {
+    invalidField('receipt', `must be at most ${maxBytes} bytes decoded`);
+  }
+  const bytes = new Uint8Array(Buffer.from(data, 'base64'));
+  if (isReceiptContentType(upload.contentType) && !LOOKS_LIKE[upload.contentType](bytes)) {
+    invalidField('receipt.dataBase64', `is not a ${upload.contentType} file`);
+  }
+  return {
+    bytes,
+    metadata: {
+      filename: typeof upload.filename === 'string' ? upload.filename : '',
+      contentType: typeof upload.contentType === 'string' ? upload.contentType : '',
+      sizeBytes: bytes.byteLength,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    },
+  };
+}

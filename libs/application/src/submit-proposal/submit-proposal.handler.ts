@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import {
+  assertInChart,
+  CompanyContextStore,
+  CompanySettingsStore,
+  ConfidenceEngine,
+  FieldErrorCollector,
+  invalidField,
+  normalizeMerchant,
+  NotFound,
+  parseExpenseDetails,
+  submitProposal,
+  transitionProposal,
+  type CompanyContext,
+  type ExpenseDetails,
+  type OutboundMessage,
+  type ProposalEvent,
+} from '@app/domain';
+import { ApplicationOptions } from '../application.options';
+import { IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
+import { decodeReceipt, type DecodedReceipt } from '../receipts/receipt-upload';
+import { ApplicationUnitOfWork, type ApplicationTransactionalPorts } from '../shared/application-unit-of-work.port';
+import { originOf, type Caller } from '../shared/caller';
+import { ApplicationContext } from '../shared/domain-context.provider';
+import { autoApprovedMessage, needsReviewMessage } from '../shared/proposal-notifications';
+import type { ProposalView } from '../shared/proposal-view';
+import type { ProposalSubmission, SubmitProposalCommand } from './submit-proposal.command';
+
+const MAX_ID_LENGTH = 255;
+
+/** What one submission stores, once validated and with the company's settings read. */
+interface Submission {
+  readonly caller: Caller;
+  readonly details: ExpenseDetails;
+  readonly receipt: DecodedReceipt | null;
+  readonly resubmissionOf: string | null;
+  readonly context: CompanyContext | null;
+  readonly executionDelayMinutes: number;
+}
+
+/**
+ * POST /proposals: validates the proposal (its form, then against the company's chart when the
+ * chart was fetched: 422 unknown_account_code / unknown_vat_rate), scores it against the company's
+ * patterns, stores it as PROPOSED and — when the ConfidenceEngine routes it to auto_approve —
+ * APPROVED with executeAfter = now + the company's execution delay. The Proposed (and Approved)
+ * events, the proposal, the receipt's bytes, the notification (review channel, or the user's thread
+ * for an auto-approval) and the idempotency key commit in one unit of work; a replayed key answers
+ * the recorded response without any of it.
+ */
+@Injectable()
+export class SubmitProposalHandler {
+  constructor(
+    private readonly unitOfWork: ApplicationUnitOfWork,
+    private readonly settings: CompanySettingsStore,
+    private readonly contexts: CompanyContextStore,
+    private readonly idempotency: IdempotentExecution,
+    private readonly engine: ConfidenceEngine,
+    private readonly ctx: ApplicationContext,
+    private readonly options: ApplicationOptions,
+  ) {}
+
+  async execute(command: SubmitProposalCommand): Promise<IdempotentOutcome<ProposalView>> {
+    const { caller, submission } = command;
+    const validated = this.validate(submission);
+    // Read before the unit of work: inside it, only its own ports may touch the database.
+    const [settings, context] = await Promise.all([this.settings.get(caller.company), this.contexts.get(caller.company)]);
+    const scope = { companyId: caller.company, actor: caller.actor };
+    return this.unitOfWork.run((ports) =>
+      this.idempotency.run(ports.idempotency, command.idempotency, scope, submission, () =>
+        this.store(ports, { caller, ...validated, context, executionDelayMinutes: settings.executionDelayMinutes }),
+      ),
+    );
+  }
+
+  private async store(ports: ApplicationTransactionalPorts, submission: Submission): Promise<ProposalView> {
+    const { caller, details, receipt, resubmissionOf, context } = submission;
+    if (context) assertInChart(context, details);
+    const previous = resubmissionOf ? await ports.proposals.findById(caller.company, resubmissionOf) : null;
+    if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
+
+    const origin = originOf(caller, context);
+    const candidates = await ports.patterns.findCandidates(caller.company, normalizeMerchant(details.merchant));
+    const assessment = this.engine.score(details, candidates);
+    const submitted = submitProposal({ companyId: caller.company, origin, details, assessment, resubmissionOf: previous }, this.ctx);
+    let proposal = submitted.proposal;
+    const events: ProposalEvent[] = [...submitted.events];
+    const messages: OutboundMessage[] = [];
+    if (proposal.route === 'auto_approve') {
+      const command = { type: 'AutoApprove', origin, executionDelayMinutes: submission.executionDelayMinutes } as const;
+      const approved = transitionProposal(proposal, command, this.ctx);
+      proposal = approved.proposal;
+      events.push(...approved.events);
+      messages.push(autoApprovedMessage(proposal));
+    } else {
+      messages.push(needsReviewMessage(proposal));
+    }
+
+    await ports.events.append(events);
+    await ports.proposals.insert(proposal);
+    if (receipt) {
+      const { filename, contentType, sha256 } = receipt.metadata;
+      await ports.receipts.save({ proposalId: proposal.id, companyId: caller.company, filename, contentType, sha256, bytes: receipt.bytes });
+    }
+    await ports.notifier.notify(messages);
+    return { proposal, events };
+  }
+
+  /** Every problem of the request at once: the content (domain rules), the receipt file, the reference. */
+  private validate(submission: ProposalSubmission) {
+    const errors = new FieldErrorCollector();
+    const upload = submission.receipt;
+    const receipt = upload ? errors.check(() => decodeReceipt(upload, this.options.receiptMaxBytes)) : undefined;
+    const details = errors.check(() => parseExpenseDetails({ ...submission, receipt: receipt?.metadata ?? null }));
+    const resubmissionOf = errors.check(() => {
+      const id = submission.resubmissionOf;
+      if (id === undefined || id === null) return null;
+      if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH) {
+        invalidField('resubmissionOf', 'must be the id of a rejected proposal, or null');
+      }
+      return id;
+    });
+    errors.throwIfAny('the proposal is invalid');
+    // throwIfAny returned: every check passed and produced its value.
+    return { details: details as ExpenseDetails, receipt: receipt ?? null, resubmissionOf: resubmissionOf ?? null };
+  }
+}

@@ -1,0 +1,299 @@
+import { ConcurrencyConflict, InvalidTransition, MAX_RECEIPT_BYTES, NotFound, UnknownAccountCode, UnknownVatRate } from '@app/domain';
+import { aPattern, TEST_COMPANY } from '@app/testing';
+import { ApplicationOptions } from '../application.options';
+import { IdempotencyConflict } from '../idempotency/idempotent-execution';
+import { aCompanyContext, aSubmission, aUseCaseWorld, ACCOUNTANT, EMPLOYEE, fieldsOf, OTHER_COMPANY, PDF_BYTES, submitted, type UseCaseWorld } from '../testing/use-case-world';
+
+const respond = (result: { proposal: { id: string; status: string } }) => ({
+  status: 201,
+  body: { id: result.proposal.id, status: result.proposal.status },
+});
+
+describe('SubmitProposal', () => {
+  let world: UseCaseWorld;
+
+  beforeEach(() => {
+    world = aUseCaseWorld();
+  });
+
+  describe('an unknown merchant', () => {
+    it('scores exactly 0.0, stays PROPOSED with one Proposed event, and tells the review channel', async () => {
+      const { proposal, events } = await submitted(world, aSubmission({ merchant: 'Brand New Supplier AS' }));
+
+      expect(proposal).toMatchObject({ status: 'PROPOSED', confidence: 0, route: 'review_required', executeAfter: null });
+      expect(events.map((e) => e.type)).toEqual(['Proposed']);
+      expect(world.events.all()).toHaveLength(1);
+      expect(await world.proposals.findById(TEST_COMPANY, proposal.id)).toEqual(proposal);
+      expect(world.notifier.messages()).toEqual([
+        {
+          companyId: TEST_COMPANY,
+          target: 'review',
+          kind: 'proposal_needs_review',
+          payload: expect.objectContaining({
+            proposalId: proposal.id,
+            merchant: 'Brand New Supplier AS',
+            amount: '119.00',
+            confidence: 0,
+            route: 'review_required',
+            submittedBy: EMPLOYEE.actor,
+          }),
+        },
+      ]);
+    });
+  });
+
+  describe('a known merchant with a verified pattern', () => {
+    beforeEach(async () => {
+      await world.patterns.save(aPattern({ approvals: 14 }), null);
+    });
+
+    it('auto-approves: Proposed and Approved stored, executeAfter = now + the default 15 minutes', async () => {
+      const { proposal, events } = await submitted(world);
+
+      expect(proposal.confidence).toBeGreaterThanOrEqual(0.9);
+      expect(proposal).toMatchObject({ status: 'APPROVED', route: 'auto_approve', autoApproved: true });
+      expect(proposal.executeAfter).toEqual(new Date('2026-11-20T10:15:00.000Z'));
+      expect(events.map((e) => [e.type, e.status, e.sequence])).toEqual([
+        ['Proposed', 'PROPOSED', 1],
+        ['Approved', 'APPROVED', 2],
+      ]);
+      expect(events.every((e) => e.actor === EMPLOYEE.actor && e.company === TEST_COMPANY && e.channel === 'slack')).toBe(true);
+    });
+
+    it("tells the user in their thread, with the confidence, that it was auto-approved", async () => {
+      const { proposal } = await submitted(world);
+
+      expect(world.notifier.messages()).toEqual([
+        {
+          companyId: TEST_COMPANY,
+          target: 'user_thread',
+          kind: 'proposal_auto_approved',
+          payload: expect.objectContaining({
+            proposalId: proposal.id,
+            confidence: proposal.confidence,
+            executeAfter: '2026-11-20T10:15:00.000Z',
+            actor: EMPLOYEE.actor,
+            thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
+          }),
+        },
+      ]);
+    });
+
+    it("waits the company's execution delay, 0 included", async () => {
+      await world.settings.save(TEST_COMPANY, { ...(await world.settings.get(TEST_COMPANY)), executionDelayMinutes: 0 });
+
+      const { proposal } = await submitted(world);
+
+      expect(proposal.executeAfter).toEqual(world.clock.now());
+    });
+  });
+
+  describe('the receipt', () => {
+    it('keeps the bytes in the receipt store and only metadata and digest in the event', async () => {
+      const { proposal, events } = await submitted(world);
+
+      const stored = await world.receipts.find(TEST_COMPANY, proposal.id);
+      expect(Buffer.from(stored!.bytes)).toEqual(PDF_BYTES);
+      expect(stored).toMatchObject({ filename: 'r.pdf', contentType: 'application/pdf', sha256: proposal.receipt?.sha256 });
+      expect(events[0].data).toMatchObject({ receipt: { filename: 'r.pdf', sizeBytes: PDF_BYTES.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+      expect(JSON.stringify(events)).not.toContain(PDF_BYTES.toString('base64'));
+    });
+
+    it('is optional', async () => {
+      const { proposal } = await submitted(world, aSubmission({ receipt: null }));
+
+      expect(proposal.receipt).toBeNull();
+      expect(world.receipts.size).toBe(0);
+    });
+
+    it.each([
+      ['not base64', { dataBase64: 'not base64!' }],
+      ['base64 without padding', { dataBase64: 'JVBERi0' }],
+      ['a PNG that is a PDF', { contentType: 'image/png' }],
+      ['a JPEG that is text', { contentType: 'image/jpeg', dataBase64: Buffer.from('hello').toString('base64') }],
+    ])('is refused when it is %s', async (_label, change) => {
+      const receipt = { ...aSubmission().receipt!, ...change };
+
+      expect(await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ receipt }) }))).toEqual([
+        'receipt.dataBase64',
+      ]);
+    });
+
+    it('is refused over the configured limit, checked before decoding', async () => {
+      world = aUseCaseWorld({ receiptMaxBytes: 16 });
+      const receipt = { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: PDF_BYTES.toString('base64') };
+
+      expect(await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ receipt }) }))).toEqual(['receipt']);
+    });
+
+    it('never exceeds the 7 MiB the contract allows, whatever the configuration', () => {
+      expect(new ApplicationOptions({ receiptMaxBytes: 50 * 1024 * 1024 }).receiptMaxBytes).toBe(MAX_RECEIPT_BYTES);
+    });
+  });
+
+  it('reports every invalid field at once and stores nothing', async () => {
+    const submission = aSubmission({
+      amount: '119.001',
+      currency: 'nok',
+      date: '2026-02-30',
+      vatRate: '250',
+      receipt: { filename: 'r.exe', contentType: 'application/x-msdownload', dataBase64: 'TVo=' },
+      resubmissionOf: 42,
+    });
+
+    expect(await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission }))).toEqual([
+      'amount',
+      'currency',
+      'date',
+      'vatRate',
+      'receipt.contentType',
+      'resubmissionOf',
+    ]);
+    expect(world.events.all()).toEqual([]);
+    expect(world.notifier.messages()).toEqual([]);
+  });
+
+  it('stores nothing at all — events, proposal, receipt, key — when the unit fails', async () => {
+    jest.spyOn(world.notifier, 'notify').mockRejectedValueOnce(new Error('outbox unavailable'));
+
+    await expect(
+      world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission(), idempotency: { key: 'k-1', respond } }),
+    ).rejects.toThrow('outbox unavailable');
+
+    expect(world.events.all()).toEqual([]);
+    expect(world.proposals.all()).toEqual([]);
+    expect(world.receipts.size).toBe(0);
+    expect(world.idempotencyKeys.size).toBe(0);
+  });
+
+  describe("against the company's chart", () => {
+    beforeEach(async () => {
+      await world.contexts.save(aCompanyContext());
+    });
+
+    it('names the provider in the identity chain of the events', async () => {
+      const { events } = await submitted(world);
+
+      expect(events.map((e) => e.provider)).toEqual(['tripletex']);
+    });
+
+    it('refuses an account code the chart does not have with unknown_account_code', async () => {
+      const error = await submitted(world, aSubmission({ accountCode: '7777' })).catch((e: unknown) => e);
+
+      expect(error).toBeInstanceOf(UnknownAccountCode);
+      expect(error).toMatchObject({ code: 'unknown_account_code', fieldErrors: [{ field: 'accountCode' }] });
+      expect(world.events.all()).toEqual([]);
+    });
+
+    it('refuses a VAT rate none of its VAT types has with unknown_vat_rate', async () => {
+      await expect(submitted(world, aSubmission({ vatRate: '12' }))).rejects.toBeInstanceOf(UnknownVatRate);
+    });
+
+    it('is not checked while the company has no context (no provider connected yet)', async () => {
+      world = aUseCaseWorld();
+
+      const { proposal, events } = await submitted(world, aSubmission({ accountCode: '7777' }));
+
+      expect(proposal.accountCode).toBe('7777');
+      expect(events[0].provider).toBeNull();
+    });
+  });
+
+  describe('resubmission', () => {
+    async function aRejectedProposal() {
+      const { proposal } = await submitted(world, aSubmission({ amount: '1190.00', merchant: 'Some Supplier' }));
+      return (await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: 'wrong amount' })).proposal;
+    }
+
+    it('of a REJECTED proposal joins its chain, right after its last event', async () => {
+      const rejected = await aRejectedProposal();
+
+      const { proposal, events } = await submitted(world, aSubmission({ merchant: 'Some Supplier', resubmissionOf: rejected.id }));
+
+      expect(proposal).toMatchObject({ correlationId: rejected.correlationId, resubmissionOf: rejected.id, status: 'PROPOSED' });
+      expect(events.map((e) => [e.type, e.correlationId, e.sequence])).toEqual([['Proposed', rejected.correlationId, rejected.version + 1]]);
+      expect((await world.events.readChain(TEST_COMPANY, rejected.correlationId)).map((e) => e.type)).toEqual([
+        'Proposed',
+        'Rejected',
+        'Proposed',
+      ]);
+    });
+
+    it('of the same rejected proposal twice is refused the second time (the chain position is taken)', async () => {
+      const rejected = await aRejectedProposal();
+      await submitted(world, aSubmission({ resubmissionOf: rejected.id }));
+
+      await expect(submitted(world, aSubmission({ resubmissionOf: rejected.id }))).rejects.toBeInstanceOf(ConcurrencyConflict);
+    });
+
+    it('of a proposal that is not REJECTED is an invalid transition', async () => {
+      const { proposal } = await submitted(world);
+
+      await expect(submitted(world, aSubmission({ resubmissionOf: proposal.id }))).rejects.toBeInstanceOf(InvalidTransition);
+    });
+
+    it("of another company's proposal is not found", async () => {
+      const rejected = await aRejectedProposal();
+
+      await expect(
+        submitted(world, aSubmission({ resubmissionOf: rejected.id }), { ...EMPLOYEE, company: OTHER_COMPANY }),
+      ).rejects.toBeInstanceOf(NotFound);
+    });
+  });
+
+  describe('with an Idempotency-Key', () => {
+    const submit = (submission = aSubmission(), key = 'retry-me', caller = EMPLOYEE) =>
+      world.submitProposal.execute({ caller, submission, idempotency: { key, respond } });
+
+    it('answers a retry with the same body with the first response, and stores one proposal', async () => {
+      const first = await submit();
+      const retry = await submit(aSubmission());
+
+      expect(first.replayed).toBe(false);
+      const id = first.replayed ? '' : first.result.proposal.id;
+      expect(retry).toEqual({ replayed: true, response: { status: 201, body: { id, status: 'PROPOSED' } } });
+      expect(world.proposals.all()).toHaveLength(1);
+      expect(world.notifier.messages()).toHaveLength(1);
+    });
+
+    it('treats the same body in another key order, or with nulls left out, as the same request', async () => {
+      await submit();
+      const { resubmissionOf: _omitted, ...withoutNull } = aSubmission();
+      const reordered = Object.fromEntries(Object.entries(withoutNull).reverse()) as typeof withoutNull;
+
+      expect((await submit(reordered)).replayed).toBe(true);
+    });
+
+    it('refuses the same key with a different body with idempotency_conflict', async () => {
+      await submit();
+
+      const error = await submit(aSubmission({ amount: '120.00' })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(IdempotencyConflict);
+      expect(error).toMatchObject({ code: 'idempotency_conflict' });
+      expect(world.proposals.all()).toHaveLength(1);
+    });
+
+    it('keeps a key for 24 hours, then runs the request again', async () => {
+      await submit();
+      world.clock.advance({ hours: 23, minutes: 59 });
+      expect((await submit()).replayed).toBe(true);
+
+      world.clock.advance({ minutes: 1 });
+      expect((await submit()).replayed).toBe(false);
+      expect(world.proposals.all()).toHaveLength(2);
+    });
+
+    it('scopes keys to company and actor', async () => {
+      await submit();
+
+      expect((await submit(aSubmission(), 'retry-me', { ...EMPLOYEE, actor: 'someone.else@example.no' })).replayed).toBe(false);
+      expect((await submit(aSubmission(), 'retry-me', { ...EMPLOYEE, company: OTHER_COMPANY })).replayed).toBe(false);
+    });
+
+    it('leaves the key unused when the request fails, so a retry runs it', async () => {
+      await expect(submit(aSubmission({ resubmissionOf: 'no-such-proposal' }))).rejects.toBeInstanceOf(NotFound);
+
+      expect(world.idempotencyKeys.size).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,127 @@
+import { CompanyContextStore, ConfidenceEngine, type CompanyContext } from '@app/domain';
+import { createInMemoryAdapters, REVIEWER, SUBMITTER, TEST_COMPANY } from '@app/testing';
+import { ApplicationOptions } from '../application.options';
+import { ApproveProposalHandler } from '../approve-proposal/approve-proposal.handler';
+import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from '../company-config/company-config.handlers';
+import { GetProposalHandler } from '../get-proposal/get-proposal.handler';
+import { IdempotentExecution } from '../idempotency/idempotent-execution';
+import { ListEventsHandler } from '../list-events/list-events.handler';
+import { CreatePatternHandler, EditPatternHandler, ListPatternsHandler, RetirePatternHandler } from '../manage-patterns/manage-patterns.handlers';
+import { RejectProposalHandler } from '../reject-proposal/reject-proposal.handler';
+import type { Caller } from '../shared/caller';
+import { ApplicationContext } from '../shared/domain-context.provider';
+import { SubmitProposalHandler } from '../submit-proposal/submit-proposal.handler';
+import type { ProposalSubmission } from '../submit-proposal/submit-proposal.command';
+import { InMemoryApplicationUnitOfWork } from './in-memory-application-unit-of-work';
+
+/** The employee who submits through the agent (the mothers' SUBMITTER). */
+export const EMPLOYEE: Caller = { actor: SUBMITTER, company: TEST_COMPANY, channel: 'slack', role: 'employee' };
+/** An accountant reviewing (the mothers' REVIEWER). */
+export const ACCOUNTANT: Caller = { actor: REVIEWER, company: TEST_COMPANY, channel: 'web', role: 'accountant' };
+export const OTHER_COMPANY = 'globex';
+
+/** A one-page PDF's worth of bytes: enough for the content check. */
+export const PDF_BYTES = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+
+/** A valid POST /proposals body: the Spotify subscription of the mothers, with a PDF receipt. */
+export function aSubmission(overrides: Partial<ProposalSubmission> = {}): ProposalSubmission {
+  return {
+    kind: 'expense',
+    merchant: 'Spotify AB',
+    amount: '119.00',
+    currency: 'NOK',
+    date: '2026-11-20',
+    accountCode: '6540',
+    vatRate: '25',
+    description: 'Spotify Premium',
+    receipt: { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: PDF_BYTES.toString('base64') },
+    thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
+    resubmissionOf: null,
+    ...overrides,
+  };
+}
+
+/** The company contexts (charts) fetched so far, in a map. */
+export class InMemoryCompanyContextStore extends CompanyContextStore {
+  private readonly contexts = new Map<string, CompanyContext>();
+
+  async get(companyId: string): Promise<CompanyContext | null> {
+    return this.contexts.get(companyId) ?? null;
+  }
+
+  async save(context: CompanyContext): Promise<void> {
+    this.contexts.set(context.companyId, context);
+  }
+}
+
+/** A Tripletex chart with the accounts and VAT rates the submissions use. */
+export function aCompanyContext(companyId = TEST_COMPANY): CompanyContext {
+  return {
+    companyId,
+    provider: 'tripletex',
+    accounts: ['1920', '6500', '6540', '6550'].map((code) => ({ code, name: `Account ${code}` })),
+    departments: [],
+    vatTypes: [
+      { id: '1', code: '1', name: 'Inngående MVA, høy sats', ratePercent: '25' },
+      { id: '11', code: '11', name: 'Inngående MVA, middels sats', ratePercent: '15' },
+      { id: '0', code: '0', name: 'Ingen MVA', ratePercent: '0' },
+    ],
+    employees: [],
+    fetchedAt: new Date('2026-11-01T00:00:00.000Z'),
+  };
+}
+
+/** Every use case over the in-memory adapters, with a manual clock and sequential ids. */
+export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
+  const adapters = createInMemoryAdapters();
+  const applicationUnitOfWork = new InMemoryApplicationUnitOfWork(adapters.unitOfWork);
+  const ctx = new ApplicationContext(adapters.clock, adapters.ids);
+  const applicationOptions = new ApplicationOptions(options);
+  const contexts = new InMemoryCompanyContextStore();
+  return {
+    ...adapters,
+    contexts,
+    receipts: applicationUnitOfWork.receipts,
+    idempotencyKeys: applicationUnitOfWork.idempotency,
+    submitProposal: new SubmitProposalHandler(
+      applicationUnitOfWork,
+      adapters.settings,
+      contexts,
+      new IdempotentExecution(adapters.clock),
+      new ConfidenceEngine(),
+      ctx,
+      applicationOptions,
+    ),
+    getProposal: new GetProposalHandler(adapters.proposals, adapters.events),
+    approveProposal: new ApproveProposalHandler(adapters.unitOfWork, contexts, ctx),
+    rejectProposal: new RejectProposalHandler(adapters.unitOfWork, contexts, ctx),
+    listEvents: new ListEventsHandler(adapters.events),
+    listPatterns: new ListPatternsHandler(adapters.patterns),
+    createPattern: new CreatePatternHandler(adapters.unitOfWork, ctx),
+    editPattern: new EditPatternHandler(adapters.unitOfWork, ctx),
+    retirePattern: new RetirePatternHandler(adapters.unitOfWork, ctx),
+    getCompanySettings: new GetCompanySettingsHandler(adapters.settings),
+    updateCompanySettings: new UpdateCompanySettingsHandler(adapters.settings, applicationOptions),
+  };
+}
+
+export type UseCaseWorld = ReturnType<typeof aUseCaseWorld>;
+
+/** Submits and returns the stored proposal (never a replay: no idempotency key). */
+export async function submitted(world: UseCaseWorld, submission: ProposalSubmission = aSubmission(), caller: Caller = EMPLOYEE) {
+  const outcome = await world.submitProposal.execute({ caller, submission });
+  if (outcome.replayed) throw new Error('a submission without a key cannot be a replay');
+  return outcome.result;
+}
+
+/** The field names of a ValidationFailed, or the error when it is something else. */
+export async function fieldsOf(promise: Promise<unknown>): Promise<string[]> {
+  try {
+    await promise;
+  } catch (error) {
+    const fieldErrors = (error as { fieldErrors?: { field: string }[] }).fieldErrors;
+    if (fieldErrors) return fieldErrors.map((e) => e.field);
+    throw error;
+  }
+  throw new Error('expected the promise to fail with ValidationFailed');
+}

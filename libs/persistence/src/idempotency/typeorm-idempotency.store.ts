@@ -1,0 +1,61 @@
+import type { EntityManager } from 'typeorm';
+import { IdempotencyStore, type IdempotencyClaim, type IdempotencyRecord, type RecordedResponse } from '@app/application';
+import { execute, select } from '../shared/sql';
+
+interface StoredKey {
+  request_hash: string;
+  response_status: number | null;
+  response_body: unknown;
+}
+
+/**
+ * IdempotencyStore over `idempotency_keys`, bound to one unit of work's transaction.
+ *
+ * `claim` inserts the key row first. The primary key is what serialises two requests with one key:
+ * the second INSERT waits on the first's uncommitted row; when the first commits, ON CONFLICT finds
+ * its row unexpired and leaves it, and the second reads the recorded response (replay or conflict);
+ * when the first rolls back, the second's INSERT goes through and it runs the request itself. An
+ * expired row is taken over by the same statement (DO UPDATE … WHERE expired).
+ */
+export class TypeOrmIdempotencyStore extends IdempotencyStore {
+  constructor(private readonly manager: EntityManager) {
+    super();
+  }
+
+  async claim(record: IdempotencyRecord): Promise<IdempotencyClaim> {
+    const { companyId, actor, key } = record.scope;
+    const { rows } = await execute(
+      this.manager,
+      `INSERT INTO idempotency_keys (company_id, actor, idempotency_key, request_hash, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (company_id, actor, idempotency_key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
+             response_status = NULL, response_body = NULL
+         WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
+       RETURNING 1 AS claimed`,
+      [companyId, actor, key, record.requestHash, record.createdAt, record.expiresAt],
+    );
+    if (rows.length === 1) return { outcome: 'claimed' };
+
+    const [stored] = await select<StoredKey>(
+      this.manager,
+      `SELECT request_hash, response_status, response_body FROM idempotency_keys
+        WHERE company_id = $1 AND actor = $2 AND idempotency_key = $3`,
+      [companyId, actor, key],
+    );
+    // A committed row always carries its response: key and response are written in one transaction.
+    if (!stored || stored.request_hash !== record.requestHash || stored.response_status === null) return { outcome: 'conflict' };
+    return { outcome: 'replay', response: { status: stored.response_status, body: stored.response_body } };
+  }
+
+  async complete(record: IdempotencyRecord, response: RecordedResponse): Promise<void> {
+    const { companyId, actor, key } = record.scope;
+    const { affected } = await execute(
+      this.manager,
+      `UPDATE idempotency_keys SET response_status = $5, response_body = $6
+        WHERE company_id = $1 AND actor = $2 AND idempotency_key = $3 AND request_hash = $4`,
+      [companyId, actor, key, record.requestHash, response.status, JSON.stringify(response.body)],
+    );
+    if (affected !== 1) throw new Error(`idempotency key "${key}" was not claimed in this unit of work`);
+  }
+}

@@ -1,0 +1,94 @@
+import { startTestApp, type TestApp } from './support/test-app';
+import { api, expectProblem } from './support/proposals';
+
+describe('/v1/config/company (contract §5)', () => {
+  let t: TestApp;
+  let as: ReturnType<typeof api>;
+  const slack = { kind: 'slack', url: 'https://hooks.slack.com/services/T0/B0/xyz' };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t.close());
+
+  beforeEach(async () => {
+    as = api(t, await t.newCompany('config'));
+  });
+
+  it('shows the defaults until an admin changes them', async () => {
+    const res = await as.get('/v1/config/company', 'admin');
+
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ reviewChannel: null, invoicesChannel: null, gatewayCallback: null, executionDelayMinutes: 15, paymentAccount: '1920' });
+  });
+
+  it('changes only the keys sent; null clears a channel', async () => {
+    await as.put('/v1/config/company', 'admin', { reviewChannel: slack, invoicesChannel: slack, paymentAccount: '1921' });
+
+    const res = await as.put('/v1/config/company', 'admin', { invoicesChannel: null, executionDelayMinutes: 0 });
+
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ reviewChannel: slack, invoicesChannel: null, gatewayCallback: null, executionDelayMinutes: 0, paymentAccount: '1921' });
+    expect((await as.get('/v1/config/company', 'admin')).body).toEqual(res.body);
+  });
+
+  it('applies the execution delay to auto-approvals', async () => {
+    await as.put('/v1/config/company', 'admin', { executionDelayMinutes: 0 });
+    await as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
+
+    const res = await as.submit();
+
+    expect(res.body).toMatchObject({ status: 'APPROVED', executeAfter: t.clock.now().toISOString() });
+  });
+
+  it('reports every bad key at once and changes nothing', async () => {
+    const res = await as.put('/v1/config/company', 'admin', {
+      reviewChannel: { kind: 'teams', url: 'https://x.example' },
+      gatewayCallback: { kind: 'webhook', url: 'not a url' },
+      executionDelayMinutes: -1,
+      paymentAccount: '19',
+      thresholds: { auto: 0.8 },
+    });
+
+    expectProblem(res, 400, 'validation_failed');
+    expect(new Set(res.body.errors.map((e: { field: string }) => e.field))).toEqual(
+      new Set(['reviewChannel.kind', 'gatewayCallback.url', 'executionDelayMinutes', 'paymentAccount', 'thresholds']),
+    );
+    const urlOnly = await as.put('/v1/config/company', 'admin', { gatewayCallback: { kind: 'webhook', url: 'not a url' } });
+    expectProblem(urlOnly, 400, 'validation_failed');
+    expect(urlOnly.body.errors).toEqual([{ field: 'gatewayCallback.url', message: expect.any(String) }]);
+    expect((await as.get('/v1/config/company', 'admin')).body.executionDelayMinutes).toBe(15);
+  });
+
+  it('is for admins with config: an accountant gets 403', async () => {
+    expectProblem(await as.get('/v1/config/company', 'accountant'), 403, 'permission_denied');
+    expectProblem(await as.put('/v1/config/company', 'accountant', { executionDelayMinutes: 0 }), 403, 'permission_denied');
+  });
+
+  describe('in production', () => {
+    let prod: TestApp;
+
+    beforeAll(async () => {
+      prod = await startTestApp({ env: { NODE_ENV: 'production' } });
+    });
+    afterAll(async () => prod.close());
+
+    it.each([
+      ['plain http', 'http://gateway.example.com/hook'],
+      ['a loopback address', 'https://127.0.0.1:8443/hook'],
+      ['a private address', 'https://10.0.0.7/hook'],
+      ['localhost', 'https://localhost/hook'],
+    ])('refuses a notification target on %s', async (_label, url) => {
+      const res = await api(prod).put('/v1/config/company', 'admin', { gatewayCallback: { kind: 'webhook', url } });
+
+      expectProblem(res, 400, 'validation_failed');
+      expect(res.body.errors).toEqual([{ field: 'gatewayCallback.url', message: expect.any(String) }]);
+    });
+
+    it('accepts a public https target', async () => {
+      const res = await api(prod).put('/v1/config/company', 'admin', { gatewayCallback: { kind: 'webhook', url: 'https://gateway.example.com/hook' } });
+
+      expect(res.status).toBe(200);
+    });
+  });
+});

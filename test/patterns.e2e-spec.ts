@@ -1,0 +1,111 @@
+import { startTestApp, type TestApp } from './support/test-app';
+import { api, expectProblem, proposalBody } from './support/proposals';
+
+describe('/v1/patterns (contract §4)', () => {
+  let t: TestApp;
+  let as: ReturnType<typeof api>;
+  const spotify = { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => t.close());
+
+  beforeEach(async () => {
+    as = api(t, await t.newCompany('patterns'));
+  });
+
+  it('creates, lists, edits and retires a pattern, each audited', async () => {
+    const created = await as.post('/v1/patterns', 'accountant', spotify);
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      merchantName: 'Spotify AB',
+      merchantKey: 'spotify',
+      accountCode: '6540',
+      vatRate: '25',
+      approvals: 0,
+      verified: true,
+      amounts: { count: 0, mean: null, min: null, max: null },
+      version: 1,
+      createdAt: t.clock.now().toISOString(),
+      updatedAt: t.clock.now().toISOString(),
+      retiredAt: null,
+    });
+    const id = created.body.id as string;
+
+    expect((await as.get('/v1/patterns', 'accountant')).body).toEqual({ items: [created.body], nextCursor: null });
+
+    const edited = await as.put(`/v1/patterns/${id}`, 'accountant', { vatRate: '15', verified: false });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ id, vatRate: '15', verified: false, version: 2 });
+
+    t.clock.advance(1000);
+    const retired = await as.delete(`/v1/patterns/${id}`, 'accountant');
+    expect(retired.status).toBe(200);
+    expect(retired.body).toMatchObject({ id, retiredAt: t.clock.now().toISOString(), version: 3 });
+
+    expect((await as.get('/v1/patterns', 'accountant')).body.items).toEqual([]);
+    expect((await as.get('/v1/patterns?includeRetired=true', 'accountant')).body.items).toHaveLength(1);
+    const chain = await as.get(`/v1/events?correlationId=${id}`, 'accountant');
+    expect(chain.body.items.map((e: { type: string; sequence: number; actor: string }) => [e.type, e.sequence, e.actor])).toEqual([
+      ['PatternSaved', 1, 'kari@demo.no'],
+      ['PatternSaved', 2, 'kari@demo.no'],
+      ['PatternRetired', 3, 'kari@demo.no'],
+    ]);
+    expectProblem(await as.delete(`/v1/patterns/${id}`, 'accountant'), 409, 'invalid_transition');
+  });
+
+  it('makes a merchant auto-approve while active, and not once retired', async () => {
+    const created = await as.post('/v1/patterns', 'accountant', spotify);
+    expect((await as.submit()).body.status).toBe('APPROVED');
+
+    await as.delete(`/v1/patterns/${created.body.id}`, 'accountant');
+
+    expect((await as.submit()).body).toMatchObject({ status: 'PROPOSED', confidence: 0 });
+  });
+
+  it('refuses a duplicate of an active pattern with 409', async () => {
+    await as.post('/v1/patterns', 'accountant', spotify);
+
+    expectProblem(await as.post('/v1/patterns', 'accountant', { ...spotify, merchantName: 'SPOTIFY' }), 409, 'invalid_transition');
+  });
+
+  it('pages and filters by merchant', async () => {
+    await as.post('/v1/patterns', 'accountant', spotify);
+    t.clock.advance(1000);
+    await as.post('/v1/patterns', 'accountant', { ...spotify, merchantName: 'Telenor ASA', accountCode: '6900' });
+    t.clock.advance(1000);
+    await as.post('/v1/patterns', 'accountant', { ...spotify, merchantName: 'Adobe Inc', accountCode: '6550' });
+
+    const first = await as.get('/v1/patterns?limit=2', 'accountant');
+    const second = await as.get(`/v1/patterns?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, 'accountant');
+
+    expect([...first.body.items, ...second.body.items].map((p: { merchantKey: string }) => p.merchantKey)).toEqual(['spotify', 'telenor', 'adobe']);
+    expect(second.body.nextCursor).toBeNull();
+    expect((await as.get('/v1/patterns?merchant=telenor%20asa', 'accountant')).body.items).toHaveLength(1);
+  });
+
+  it('validates strictly', async () => {
+    const res = await as.post('/v1/patterns', 'accountant', { merchantName: '', accountCode: '65', vatRate: 25, note: 'x' });
+
+    expectProblem(res, 400, 'validation_failed');
+    expect(new Set(res.body.errors.map((e: { field: string }) => e.field))).toEqual(new Set(['merchantName', 'accountCode', 'vatRate', 'note']));
+    const created = await as.post('/v1/patterns', 'accountant', spotify);
+    expectProblem(await as.put(`/v1/patterns/${created.body.id}`, 'accountant', {}), 400, 'validation_failed');
+    expectProblem(await as.get('/v1/patterns?includeRetired=yes', 'accountant'), 400, 'validation_failed');
+  });
+
+  it("answers another company's pattern with 404", async () => {
+    const created = await as.post('/v1/patterns', 'accountant', spotify);
+    const other = api(t, await t.newCompany('other'));
+
+    expectProblem(await other.put(`/v1/patterns/${created.body.id}`, 'accountant', { vatRate: '15' }), 404, 'not_found');
+    expectProblem(await other.delete(`/v1/patterns/${created.body.id}`, 'accountant'), 404, 'not_found');
+  });
+
+  it('is for accountants with rules: a manager gets 403', async () => {
+    expectProblem(await as.get('/v1/patterns', 'manager'), 403, 'permission_denied');
+    expect((await as.submit(proposalBody())).status).toBe(201);
+  });
+});
