@@ -1,0 +1,59 @@
+import type { Response } from 'express';
+
+/** Small server-rendered pages (OAuth callback, token form, dashboard). Every value is escaped. */
+export function escapeHtml(value: unknown): string {
+  return String(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** A tagged template that escapes every interpolated value unless it is already `Html`. */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0];
+  values.forEach((value, i) => {
+    const rendered = Array.isArray(value)
+      ? value.map((v) => (v instanceof Html ? v.value : escapeHtml(v))).join('')
+      : value instanceof Html
+        ? value.value
+        : escapeHtml(value);
+    out += rendered + strings[i + 1];
+  });
+  return new Html(out);
+}
+
+export function page(title: string, body: Html): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
+.ok{color:#17603a}.bad{color:#a11a1a}code{background:#f3f3f3;padding:0 .2rem}td,th{padding:.2rem .6rem;text-align:left}</style>
+</head><body><h1>${title}</h1>${body}</body></html>`.value;
+}
+
+/**
+ * Sends an HTML page with headers that keep it inert: no scripts, no framing, no referrer (the
+ * callback URL carries the authorization code), never cached.
+ */
+export function sendPage(response: Response, status: number, title: string, body: Html): void {
+  response
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      'Referrer-Policy': 'no-referrer',
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    .send(page(title, body));
+}

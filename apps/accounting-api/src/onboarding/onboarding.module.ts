@@ -1,0 +1,83 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Clock, ProviderGrantExchange } from '@app/domain';
+import {
+  AuthorizationStateSigner,
+  CompanyContextService,
+  CompleteConnection,
+  ConnectionOverview,
+  EmployeeDirectory,
+  ProviderConnections,
+  ReadBalances,
+  StartConnection,
+} from '@app/application';
+import { ProvidersModule, type ProvidersModuleOptions } from '@app/providers';
+import type { AppConfig } from '../config/app-config';
+import { SandboxRuntime } from '../sandbox/sandbox-runtime';
+import { DemoConnections } from '../sandbox/demo-connections';
+import { BalanceController } from '../balance/balance.controller';
+import { ContextController } from '../context/context.controller';
+import { FactsController } from '../conversation/facts.controller';
+import { DashboardController } from '../dashboard/dashboard.controller';
+import { EmployeesController } from '../employees/employees.controller';
+import { GrantExchangeOptions, HttpProviderGrantExchange } from './http-provider-grant-exchange';
+import { OAuthCallbackController } from './oauth-callback.controller';
+import { ConnectController } from './connect.controller';
+import { stateSigningKey } from './state-secret';
+
+/** The application's credentials at the providers: the sandbox's in sandbox mode, else the configured ones. */
+function providerCredentials(config: AppConfig): GrantExchangeOptions {
+  if (config.providerSandbox) {
+    const c = SandboxRuntime.credentials;
+    return new GrantExchangeOptions(c.tripletexConsumerToken, c.fikenClientId, c.fikenClientSecret, config.providerTimeoutMs);
+  }
+  return new GrantExchangeOptions(config.tripletexConsumerToken, config.fikenClientId, config.fikenClientSecret, config.providerTimeoutMs);
+}
+
+function providersOptions(config: AppConfig, clock: Clock): ProvidersModuleOptions {
+  const credentials = providerCredentials(config);
+  const missing = [
+    credentials.tripletexConsumerToken ? null : 'TRIPLETEX_CONSUMER_TOKEN',
+    credentials.fikenClientId ? null : 'FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET',
+  ].filter((m): m is string => m !== null);
+  if (missing.length > 0) {
+    throw new Error(`${missing.join(' and ')} must be configured when PROVIDER_SANDBOX is off`);
+  }
+  const resilience = { timeoutMs: config.providerTimeoutMs, retries: config.providerRetries };
+  return {
+    tripletex: { consumerToken: credentials.tripletexConsumerToken!, resilience, clock },
+    fiken: { clientId: credentials.fikenClientId!, clientSecret: credentials.fikenClientSecret!, resilience, clock },
+  };
+}
+
+/**
+ * Onboarding (connect, OAuth callback, dashboard), the company context, the employee mapping and
+ * conversation facts, and the live balance: their use cases, the provider adapters they call and
+ * their routes. The balance route (`/v1/{provider}/balance`) is registered last.
+ */
+@Global()
+@Module({})
+export class OnboardingModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: OnboardingModule,
+      imports: [
+        ProvidersModule.registerAsync({ inject: [Clock], useFactory: (clock: Clock) => providersOptions(config, clock) }),
+      ],
+      controllers: [ConnectController, OAuthCallbackController, DashboardController, ContextController, EmployeesController, FactsController, BalanceController],
+      providers: [
+        { provide: GrantExchangeOptions, useValue: providerCredentials(config) },
+        { provide: ProviderGrantExchange, useClass: HttpProviderGrantExchange },
+        { provide: AuthorizationStateSigner, useFactory: () => new AuthorizationStateSigner(stateSigningKey(config)) },
+        ProviderConnections,
+        CompanyContextService,
+        StartConnection,
+        CompleteConnection,
+        ConnectionOverview,
+        EmployeeDirectory,
+        ReadBalances,
+        DemoConnections,
+      ],
+      exports: [ProvidersModule, ProviderConnections, CompanyContextService, EmployeeDirectory, DemoConnections],
+    };
+  }
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AccountingProvider,
+  AuthorizationRequestStore,
+  CompanyContextStore,
+  ProviderConnectionRepository,
+  ProviderError,
+  ProviderGrantExchange,
+  type AuthorizationRequest,
+  type CompanyContext,
+  type NewProviderConnection,
+  type ProviderConnectionRecord,
+} from '@app/domain';
+import { ManualClock } from '@app/testing';
+import { CompanyContextService } from '../context/company-context.service';
+import { AuthorizationStateSigner } from './authorization-state';
+import { CompleteConnection } from './complete-connection.handler';
+import { ProviderConnections } from './provider-connections';
+import { ProviderEndpoints } from './provider-endpoints';
+import { StartConnection } from './start-connection.handler';
+
+class Requests extends AuthorizationRequestStore {
+  readonly rows = new Map<string, AuthorizationRequest>();
+  async issue(request: AuthorizationRequest): Promise<void> {
+    this.rows.set(request.nonce, request);
+  }
+  async consume(nonce: string): Promise<AuthorizationRequest | null> {
+    const row = this.rows.get(nonce) ?? null;
+    this.rows.delete(nonce);
+    return row;
+  }
+  async isPending(nonce: string, now: Date): Promise<boolean> {
+    return (this.rows.get(nonce)?.expiresAt.getTime() ?? 0) > now.getTime();
+  }
+}
+
+class Connections extends ProviderConnectionRepository {
+  readonly stored: NewProviderConnection[] = [];
+  async find(): Promise<ProviderConnectionRecord | null> {
+    return null;
+  }
+  async connect(connection: NewProviderConnection): Promise<ProviderConnectionRecord> {
+    this.stored.push(connection);
+    const now = new Date();
+    return {
+      companyId: connection.companyId,
+      provider: connection.grant.provider,
+      status: 'connected',
+      externalCompanyId: connection.externalCompanyId,
+      externalCompanyName: connection.externalCompanyName,
+      accessTokenExpiresAt: null,
+      reauthorizationReason: null,
+      connectedBy: connection.connectedBy,
+      connectedAt: now,
+      updatedAt: now,
+    };
+  }
+  async employeeToken(): Promise<string> {
+    return 'employee-token';
+  }
+  async markNeedsReauthorization(): Promise<void> {}
+}
+
+class Contexts extends CompanyContextStore {
+  readonly saved: CompanyContext[] = [];
+  async get(): Promise<CompanyContext | null> {
+    return null;
+  }
+  async save(context: CompanyContext): Promise<void> {
+    this.saved.push(context);
+  }
+}
+
+describe('CompleteConnection', () => {
+  const endpoints = new ProviderEndpoints(
+    { apiUrl: 'https://tx.example/v2', consentUrl: null },
+    { apiUrl: 'https://fiken.example/api/v2', authorizeUrl: 'https://fiken.example/oauth/authorize', tokenUrl: 'https://fiken.example/oauth/token', clientId: 'client' },
+    'https://accounting.example',
+  );
+  let clock: ManualClock;
+  let requests: Requests;
+  let connections: Connections;
+  let contexts: Contexts;
+  let exchange: jest.Mocked<ProviderGrantExchange>;
+  let fetchContext: jest.Mock;
+  let start: StartConnection;
+  let complete: CompleteConnection;
+  const admin = { actor: 'kari@acme.no', company: 'acme', channel: 'web' as const, role: 'admin' as const };
+
+  beforeEach(() => {
+    clock = new ManualClock();
+    requests = new Requests();
+    connections = new Connections();
+    contexts = new Contexts();
+    exchange = {
+      redeemFikenCode: jest.fn(async () => ({ tokens: { accessToken: 'a', refreshToken: 'r', expiresAt: 1 }, companies: [{ id: 'acme-as', name: 'Acme AS' }] })),
+      verifyTripletexEmployeeToken: jest.fn(async () => ({ id: '1001', name: null })),
+    } as unknown as jest.Mocked<ProviderGrantExchange>;
+    fetchContext = jest.fn(async () => ({ accounts: [{ code: '6540', name: 'Inventar' }], departments: [], vatTypes: [], employees: [] }));
+    const provider = { fetchContext } as unknown as AccountingProvider;
+    const signer = new AuthorizationStateSigner(randomBytes(32));
+    const resolver = new ProviderConnections(connections, endpoints);
+    start = new StartConnection(requests, signer, endpoints, clock);
+    complete = new CompleteConnection(requests, signer, exchange, connections, new CompanyContextService(contexts, resolver, provider, clock), endpoints, clock);
+  });
+
+  const stateOf = (authorizeUrl: string) => new URL(authorizeUrl).searchParams.get('state')!;
+
+  it('builds the Fiken authorize URL with client id, redirect URI and state', async () => {
+    const url = new URL((await start.execute(admin, 'fiken')).authorizeUrl);
+    expect(`${url.origin}${url.pathname}`).toBe('https://fiken.example/oauth/authorize');
+    expect(url.searchParams.get('response_type')).toBe('code');
+    expect(url.searchParams.get('client_id')).toBe('client');
+    expect(url.searchParams.get('redirect_uri')).toBe('https://accounting.example/v1/oauth/fiken/callback');
+  });
+
+  it("sends Tripletex admins to the service's token form when there is no consent page", async () => {
+    const url = new URL((await start.execute(admin, 'tripletex')).authorizeUrl);
+    expect(`${url.origin}${url.pathname}`).toBe('https://accounting.example/v1/oauth/tripletex/token-form');
+  });
+
+  it('exchanges the Fiken code, stores the grant for the admin and fetches the context', async () => {
+    const state = stateOf((await start.execute(admin, 'fiken')).authorizeUrl);
+    const outcome = await complete.execute({ provider: 'fiken', state, code: 'the-code' });
+    expect(outcome).toMatchObject({ kind: 'connected', companyId: 'acme', externalCompanyId: 'acme-as', context: { accounts: 1 } });
+    expect(exchange.redeemFikenCode).toHaveBeenCalledWith('the-code', 'https://accounting.example/v1/oauth/fiken/callback');
+    expect(connections.stored[0]).toMatchObject({ companyId: 'acme', connectedBy: 'kari@acme.no', grant: { provider: 'fiken' } });
+    expect(contexts.saved).toHaveLength(1);
+    expect(JSON.stringify(outcome)).not.toContain('"a"');
+  });
+
+  it('consumes the state once', async () => {
+    const state = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
+    expect((await complete.execute({ provider: 'tripletex', state, code: 'tok' })).kind).toBe('connected');
+    expect(await complete.execute({ provider: 'tripletex', state, code: 'tok' })).toEqual({ kind: 'invalid_state', rejection: 'replayed' });
+  });
+
+  it('refuses an expired state and a state for the other provider', async () => {
+    const state = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
+    expect(await complete.execute({ provider: 'fiken', state, code: 'x' })).toEqual({ kind: 'invalid_state', rejection: 'forged' });
+    clock.advance({ minutes: 10 });
+    expect(await complete.execute({ provider: 'tripletex', state, code: 'x' })).toEqual({ kind: 'invalid_state', rejection: 'expired' });
+    expect(connections.stored).toEqual([]);
+  });
+
+  it('stores nothing when consent is refused or the provider refuses the code', async () => {
+    const refused = stateOf((await start.execute(admin, 'fiken')).authorizeUrl);
+    expect((await complete.execute({ provider: 'fiken', state: refused, error: 'access_denied' })).kind).toBe('consent_refused');
+    exchange.redeemFikenCode.mockRejectedValueOnce(new ProviderError('fiken', 'rejected', 'invalid_grant'));
+    const badCode = stateOf((await start.execute(admin, 'fiken')).authorizeUrl);
+    expect((await complete.execute({ provider: 'fiken', state: badCode, code: 'bad' })).kind).toBe('grant_refused');
+    exchange.verifyTripletexEmployeeToken.mockRejectedValueOnce(new ProviderError('tripletex', 'timeout', 'slow'));
+    const slow = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
+    expect((await complete.execute({ provider: 'tripletex', state: slow, code: 'tok' })).kind).toBe('provider_failed');
+    expect(connections.stored).toEqual([]);
+  });
+
+  it('keeps the connection when only the context pre-fetch fails', async () => {
+    fetchContext.mockRejectedValueOnce(new ProviderError('tripletex', 'unavailable', 'down'));
+    const state = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
+    expect(await complete.execute({ provider: 'tripletex', state, code: 'tok' })).toMatchObject({ kind: 'connected', context: null, contextError: 'down' });
+    expect(connections.stored).toHaveLength(1);
+  });
+});

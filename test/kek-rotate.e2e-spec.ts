@@ -1,0 +1,48 @@
+import { ProviderConnectionRepository } from '@app/domain';
+import { tripletexEmployeeToken } from '@app/sandbox';
+import { DataSource } from 'typeorm';
+import { buildCli } from '../apps/accounting-api/src/cli';
+import { startOnboardingApp, type OnboardingTestApp } from './support/onboarding-app';
+
+describe('npm run cli -- kek rotate', () => {
+  let t: OnboardingTestApp;
+
+  beforeAll(async () => {
+    t = await startOnboardingApp({ LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => t?.close());
+
+  it("re-wraps every company's DEK under a new KEK version and the sealed tokens stay readable", async () => {
+    const company = await t.newCompany('kek');
+    await t.app.get(ProviderConnectionRepository).connect({
+      companyId: company,
+      grant: { provider: 'tripletex', employeeToken: tripletexEmployeeToken(2) },
+      externalCompanyId: null,
+      externalCompanyName: null,
+      connectedBy: 'admin@kek.no',
+    });
+    // The test database is shared: DEKs of other suites' companies sit under their own keyrings and
+    // are reported as failures (a non-zero exit); this suite's company must be re-wrapped.
+    const rotate = async () => {
+      const lines: string[] = [];
+      let failure: Error | undefined;
+      await buildCli(() => t.config, (line) => lines.push(line))
+        .parseAsync(['node', 'cli', 'kek', 'rotate'])
+        .catch((error: Error) => (failure = error));
+      if (failure) expect(failure.message).toMatch(/^could not re-wrap the DEK of /);
+      expect(failure?.message ?? '').not.toContain(company);
+      return lines.join('\n');
+    };
+    const kekOf = async () =>
+      ((await t.app.get(DataSource).query('SELECT kek_id FROM company_keys WHERE company_id = $1', [company])) as Array<{ kek_id: string }>)[0].kek_id;
+
+    expect(await kekOf()).toBe('local:v1');
+    expect(await rotate()).toMatch(/^KEK local:v2: [1-9]\d* re-wrapped, \d+ already current, \d+ changed meanwhile, \d+ failed/);
+    expect(await kekOf()).toBe('local:v2');
+    await expect(t.app.get(ProviderConnectionRepository).employeeToken(company)).resolves.toBe(tripletexEmployeeToken(2));
+
+    expect(await rotate()).toMatch(/^KEK local:v3: /);
+    expect(await kekOf()).toBe('local:v3');
+    await expect(t.app.get(ProviderConnectionRepository).employeeToken(company)).resolves.toBe(tripletexEmployeeToken(2));
+  });
+});
