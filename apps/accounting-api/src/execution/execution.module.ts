@@ -1,0 +1,25 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ApplicationContext, ExecutorOptions, ProposalExecutor } from '@app/application';
+import { ExecutorSettings } from './executor.settings';
+import { ExecutorWorker } from './executor.worker';
+
+/**
+ * The executor (api-contract §4.4): ProposalExecutor over the persistence adapters (ExecutionQueue,
+ * ExecutionUnitOfWork) and the provider adapters, and the worker loop that drives it.
+ */
+@Module({})
+export class ExecutionModule {
+  static forRoot(settings: ExecutorSettings): DynamicModule {
+    return {
+      module: ExecutionModule,
+      providers: [
+        { provide: ExecutorSettings, useValue: settings },
+        { provide: ExecutorOptions, useValue: settings.options },
+        ApplicationContext,
+        ProposalExecutor,
+        ExecutorWorker,
+      ],
+      exports: [ProposalExecutor, ExecutorWorker],
+    };
+  }
+}

@@ -1,0 +1,176 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock, ConcurrencyConflict, type OutboundMessage, type ProviderKind } from '@app/domain';
+import { addDays, ProviderChecks, utcDay, type MissingReceiptsReport, type OverdueInvoicesReport } from '../checks/checks';
+import { DailyCheckMetrics, DailyCheckRuns, type DailyCheckClaim, type DailyCheckScope } from './daily-check-runs.port';
+import { DailyCheckOptions } from './daily-check.options';
+
+/** The daily check runs at 07:00 UTC (spec §8). */
+export const DAILY_CHECK_HOUR_UTC = 7;
+
+export type DailyCheckOutcome = 'succeeded' | 'failed' | 'lost';
+
+export interface DailyCheckProgress {
+  readonly done: number;
+  readonly total: number;
+  readonly companyId: string;
+  readonly outcome: DailyCheckOutcome;
+}
+
+export interface DailyCheckSummary {
+  /** Runs due when the job started. */
+  readonly total: number;
+  readonly succeeded: number;
+  readonly failed: number;
+  /** Runs another instance took over (this one's lease ran out). */
+  readonly lost: number;
+  readonly itemsFound: number;
+  readonly failures: { readonly companyId: string; readonly error: string }[];
+}
+
+export interface RunDayOptions {
+  readonly companyId?: string;
+  /** Take failed runs now, whatever their next attempt time (the operator's `checks run`). */
+  readonly ignoreBackoff?: boolean;
+  readonly onProgress?: (progress: DailyCheckProgress) => void;
+}
+
+/** The day of the latest 07:00 UTC slot at or before `now`: today after 07:00, yesterday before. */
+export function latestSlotDay(now: Date): string {
+  const today = utcDay(now);
+  return now.getUTCHours() >= DAILY_CHECK_HOUR_UTC ? today : addDays(today, -1);
+}
+
+/**
+ * The daily check (spec §1 "Daily check", api-contract §4.6): for every company with a connected
+ * provider, both checks, and their results posted to the company's invoices channel through the
+ * outbox — once per company per day however many instances run, a failing company recorded,
+ * retried later (bounded) and reported without stopping the others, companies checked with a
+ * bounded concurrency per provider.
+ */
+@Injectable()
+export class DailyCheckRunner {
+  private readonly logger = new Logger(DailyCheckRunner.name);
+  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  constructor(
+    private readonly runs: DailyCheckRuns,
+    private readonly checks: ProviderChecks,
+    private readonly metrics: DailyCheckMetrics,
+    private readonly clock: Clock,
+    private readonly options: DailyCheckOptions,
+  ) {}
+
+  /** The 07:00 job, and the catch-up at start-up: the latest slot's runs, created if missing, then run. */
+  runLatestSlot(options: RunDayOptions = {}): Promise<DailyCheckSummary> {
+    return this.runDay(latestSlotDay(this.clock.now()), options);
+  }
+
+  /** Creates the day's runs (those that exist are left alone) and runs the due ones. */
+  async runDay(day: string, options: RunDayOptions = {}): Promise<DailyCheckSummary> {
+    await this.runs.schedule(day, this.clock.now(), options.companyId);
+    return this.process({ day, companyId: options.companyId, ignoreBackoff: options.ignoreBackoff }, options.onProgress);
+  }
+
+  /** Runs whatever is due of any day: failed runs whose retry time came, runs whose lease lapsed. */
+  resume(): Promise<DailyCheckSummary> {
+    return this.process({});
+  }
+
+  private async process(scope: Omit<DailyCheckScope, 'provider'>, onProgress?: (progress: DailyCheckProgress) => void): Promise<DailyCheckSummary> {
+    const total = await this.runs.countDue(this.clock.now(), scope);
+    const summary = { total, succeeded: 0, failed: 0, lost: 0, itemsFound: 0, failures: [] as { companyId: string; error: string }[] };
+    if (total === 0) return summary;
+    let done = 0;
+    const lane = async (provider: ProviderKind | 'none'): Promise<void> => {
+      for (;;) {
+        const now = this.clock.now();
+        const claim = await this.runs.claim(now, new Date(now.getTime() + this.options.leaseMs), this.workerId, { ...scope, provider });
+        if (!claim) return;
+        const result = await this.runOne(claim);
+        summary[result.outcome]++;
+        summary.itemsFound += result.itemsFound;
+        if (result.error !== null) summary.failures.push({ companyId: claim.companyId, error: result.error });
+        done++;
+        onProgress?.({ done, total: Math.max(total, done), companyId: claim.companyId, outcome: result.outcome });
+      }
+    };
+    const providers = Object.keys(this.options.concurrency) as (ProviderKind | 'none')[];
+    if (this.options.serial) {
+      for (const provider of providers) await lane(provider);
+      return summary;
+    }
+    const lanes = providers.flatMap((provider) => Array.from({ length: Math.min(this.options.concurrency[provider], total) }, () => lane(provider)));
+    await Promise.all(lanes);
+    return summary;
+  }
+
+  private async runOne(claim: DailyCheckClaim): Promise<{ outcome: DailyCheckOutcome; itemsFound: number; error: string | null }> {
+    const provider = claim.provider ?? 'none';
+    try {
+      if (claim.provider === null) throw new Error('the company has no connected accounting provider');
+      const from = addDays(claim.day, -this.options.lookbackDays);
+      const limit = this.options.itemsPerMessage;
+      const missing = await this.checks.missingReceipts(claim.companyId, { from, to: claim.day, limit });
+      const overdue = await this.checks.overdueInvoices(claim.companyId, { asOf: claim.day, limit });
+      const counts = { missingReceipts: missing.count, overdueInvoices: overdue.count };
+      await this.runs.succeed(claim, counts, dailyCheckMessage(claim, missing, overdue), this.clock.now());
+      const itemsFound = missing.count + overdue.count;
+      this.metrics.runFinished(provider, 'succeeded', itemsFound);
+      return { outcome: 'succeeded', itemsFound, error: null };
+    } catch (error) {
+      if (error instanceof ConcurrencyConflict) {
+        this.logger.warn(`daily check ${claim.day} of ${claim.companyId} was taken over by another instance`);
+        return { outcome: 'lost', itemsFound: 0, error: null };
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      const now = this.clock.now();
+      const retryAt = claim.attempt < this.options.maxAttempts ? new Date(now.getTime() + this.options.retryDelayMs) : null;
+      try {
+        await this.runs.fail(claim, message, now, retryAt);
+      } catch (recordError) {
+        this.logger.error(`daily check ${claim.day} of ${claim.companyId} failed and could not be recorded: ${String(recordError)}`);
+      }
+      this.metrics.runFinished(provider, 'failed', 0);
+      this.logger.warn(
+        `daily check ${claim.day} of ${claim.companyId} failed (attempt ${claim.attempt}${retryAt ? `, retry at ${retryAt.toISOString()}` : ', giving up'}): ${message}`,
+      );
+      return { outcome: 'failed', itemsFound: 0, error: message };
+    }
+  }
+}
+
+/** `daily_check` → the invoices channel (@app/notifications' DailyCheckPayload, plus the full counts). */
+function dailyCheckMessage(claim: DailyCheckClaim, missing: MissingReceiptsReport, overdue: OverdueInvoicesReport): OutboundMessage {
+  return {
+    companyId: claim.companyId,
+    target: 'invoices',
+    kind: 'daily_check',
+    payload: {
+      date: claim.day,
+      provider: missing.provider,
+      missingReceiptsFrom: missing.from,
+      missingReceipts: missing.items.map((item) => ({
+        id: item.id,
+        number: item.number,
+        date: item.date,
+        description: item.description,
+        amount: item.amount ?? '0.00',
+        currency: item.currency,
+      })),
+      missingReceiptsCount: missing.count,
+      overdueInvoices: overdue.items.map((item) => ({
+        id: item.id,
+        invoiceNumber: item.number,
+        customer: item.customerName,
+        dueDate: item.dueDate,
+        daysOverdue: item.daysOverdue,
+        outstanding: item.outstanding,
+        currency: item.currency,
+      })),
+      overdueInvoicesCount: overdue.count,
+      totalOutstanding: overdue.totalOutstanding,
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { ProviderKind } from '@app/domain';
+
+/** How the daily check runs (DAILY_CHECK_* configuration); every value has a default. */
+export class DailyCheckOptions {
+  /** The missing-receipts window: postings of the last N days before the run's day. */
+  readonly lookbackDays: number;
+  /** Items of each check carried in the invoices-channel message (the counts are always complete). */
+  readonly itemsPerMessage: number;
+  /**
+   * Companies checked at once, per provider. Fiken serves one request at a time per company and
+   * slows clients above ~4 requests/s, so a Fiken company's check is mostly waiting: many run at
+   * once. Tripletex answers fast but with large pages: fewer at once keep memory flat.
+   */
+  readonly concurrency: Readonly<Record<ProviderKind | 'none', number>>;
+  /**
+   * One company at a time, whatever `concurrency` says: for embedded PGlite, whose socket server
+   * interleaves the protocol messages of concurrent connections outside transactions.
+   */
+  readonly serial: boolean;
+  /** How long a claimed run is held before another instance may take it over. */
+  readonly leaseMs: number;
+  /** A failed company is tried again after this long… */
+  readonly retryDelayMs: number;
+  /** …up to this many attempts in all. */
+  readonly maxAttempts: number;
+
+  constructor(options: Partial<Omit<DailyCheckOptions, 'concurrency'>> & { concurrency?: Partial<Record<ProviderKind | 'none', number>> } = {}) {
+    this.lookbackDays = whole(options.lookbackDays ?? 30, 'lookbackDays', 1);
+    this.itemsPerMessage = whole(options.itemsPerMessage ?? 50, 'itemsPerMessage', 0);
+    this.concurrency = {
+      tripletex: whole(options.concurrency?.tripletex ?? 16, 'concurrency.tripletex', 1),
+      fiken: whole(options.concurrency?.fiken ?? 200, 'concurrency.fiken', 1),
+      none: whole(options.concurrency?.none ?? 2, 'concurrency.none', 1),
+    };
+    this.serial = options.serial ?? false;
+    this.leaseMs = whole(options.leaseMs ?? 15 * 60_000, 'leaseMs', 1);
+    this.retryDelayMs = whole(options.retryDelayMs ?? 60 * 60_000, 'retryDelayMs', 1);
+    this.maxAttempts = whole(options.maxAttempts ?? 4, 'maxAttempts', 1);
+  }
+}
+
+function whole(value: number, name: string, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`daily check ${name} must be a whole number ≥ ${min}`);
+  return value;
+}

@@ -1,0 +1,66 @@
+import type { TransactionalPorts } from '@app/domain';
+
+/**
+ * One claimed execution: a worker holds it until `leaseUntil`, and only the holder of `token` may
+ * record its outcome. `attempt` counts every claim, this one included: an attempt after the first
+ * may follow one that reached the provider (a crash, a timeout), so it reconciles first.
+ */
+export interface ExecutionClaim {
+  readonly proposalId: string;
+  readonly companyId: string;
+  readonly attempt: number;
+  /** A booking the provider is known to hold (created, receipt not yet attached), or null. */
+  readonly bookingId: string | null;
+  /** Whether the repeated transient failure was already reported (ExecutionFailed + notification). */
+  readonly failureReported: boolean;
+  readonly token: string;
+  readonly leaseUntil: Date;
+}
+
+/** When to try again after a transient failure, and what is known meanwhile. */
+export interface RetryPlan {
+  readonly nextAttemptAt: Date;
+  readonly error: string;
+  /**
+   * The provider may hold the booking (the outcome of a create is unknown, or it was created and the
+   * receipt is still missing): a reject is refused until an attempt has reconciled it.
+   */
+  readonly mayBeBooked: boolean;
+  readonly bookingId: string | null;
+  readonly failureReported: boolean;
+}
+
+/**
+ * The executor's queue of approved proposals due for execution (`executeAfter` passed).
+ *
+ * `claimDue` runs in its own short transaction: it enqueues newly due proposals, then takes due
+ * ones with `SELECT … FOR UPDATE SKIP LOCKED` — the execution row and the proposal row — so that two
+ * workers never take the same proposal, and marks them in flight (durably, before any provider
+ * call) with a lease. While an execution is in flight, or may have booked, the proposal cannot be
+ * rejected (the reject is refused with 409 invalid_transition). A claim whose lease ran out (its
+ * worker died) is due again.
+ */
+export abstract class ExecutionQueue {
+  abstract claimDue(now: Date, limit: number, leaseUntil: Date, worker: string): Promise<ExecutionClaim[]>;
+}
+
+/**
+ * Records an execution's outcome inside the unit of work that stores the proposal's event, so
+ * that the state of the execution and the event commit together. Each method refuses
+ * (ConcurrencyConflict) a claim that is no longer held by its token.
+ */
+export abstract class ExecutionLedger {
+  abstract markExecuted(claim: ExecutionClaim, bookingId: string, now: Date): Promise<void>;
+  /** A permanent failure: no automatic retry; the proposal stays APPROVED and may be rejected. */
+  abstract markFailed(claim: ExecutionClaim, error: string, now: Date): Promise<void>;
+  abstract scheduleRetry(claim: ExecutionClaim, plan: RetryPlan, now: Date): Promise<void>;
+}
+
+export interface ExecutionTransactionalPorts extends TransactionalPorts {
+  readonly executions: ExecutionLedger;
+}
+
+/** The domain's unit of work plus the execution ledger, in one transaction. */
+export abstract class ExecutionUnitOfWork {
+  abstract run<T>(work: (ports: ExecutionTransactionalPorts) => Promise<T>): Promise<T>;
+}

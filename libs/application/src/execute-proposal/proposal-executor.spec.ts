@@ -1,0 +1,168 @@
+import {
+  AccountingProvider,
+  ProviderConnectionRepository,
+  ProviderError,
+  transitionProposal,
+  type BookingRef,
+  type ExpenseBooking,
+  type ProviderConnectionRecord,
+} from '@app/domain';
+import { aProposal, aReviewerOrigin, createInMemoryAdapters } from '@app/testing';
+import { ProviderConnections } from '../onboarding/provider-connections';
+import { ProviderEndpoints } from '../onboarding/provider-endpoints';
+import { ApplicationContext } from '../shared/domain-context.provider';
+import { InMemoryReceiptStore } from '../testing/in-memory-receipt.store';
+import { ExecutorOptions } from './executor.options';
+import { ProposalExecutor } from './proposal-executor';
+import { InMemoryExecutionUnitOfWork, InMemoryExecutions } from './testing/in-memory-execution';
+
+/** A provider that books into a list and fails as told. */
+class FakeProvider {
+  readonly bookings: ExpenseBooking[] = [];
+  failWith: ProviderError | null = null;
+  /** The next create lands at the provider but its answer is lost (a timeout after the fact). */
+  loseNextAnswer = false;
+  lookups = 0;
+
+  async bookExpense(_conn: unknown, booking: ExpenseBooking): Promise<BookingRef> {
+    if (this.failWith) throw this.failWith;
+    this.bookings.push(booking);
+    if (this.loseNextAnswer) {
+      this.loseNextAnswer = false;
+      throw new ProviderError('tripletex', 'timeout', 'no answer within 10 s');
+    }
+    return { bookingId: `voucher-${this.bookings.length}`, hasAttachment: false };
+  }
+
+  async findBookingByReference(_conn: unknown, reference: string): Promise<BookingRef | null> {
+    this.lookups++;
+    if (this.failWith) throw this.failWith;
+    const index = this.bookings.findIndex((b) => b.reference === reference);
+    return index < 0 ? null : { bookingId: `voucher-${index + 1}`, hasAttachment: false };
+  }
+
+  async attachReceipt(): Promise<void> {
+    if (this.failWith) throw this.failWith;
+  }
+}
+
+const RECORD: ProviderConnectionRecord = {
+  companyId: 'acme',
+  provider: 'tripletex',
+  status: 'connected',
+  externalCompanyId: '108001',
+  externalCompanyName: 'Acme AS',
+  accessTokenExpiresAt: null,
+  reauthorizationReason: null,
+  connectedBy: 'anne@acme.no',
+  connectedAt: new Date('2026-11-01T00:00:00Z'),
+  updatedAt: new Date('2026-11-01T00:00:00Z'),
+};
+
+function aWorld(options: Partial<ExecutorOptions> = {}) {
+  const adapters = createInMemoryAdapters('2026-11-20T10:00:00.000Z');
+  const executions = new InMemoryExecutions(adapters.proposals);
+  const provider = new FakeProvider();
+  const repository = {
+    find: async (companyId: string) => (companyId === 'acme' ? RECORD : null),
+    employeeToken: async () => 'employee-token',
+    markNeedsReauthorization: async () => undefined,
+  } as unknown as ProviderConnectionRepository;
+  const endpoints = new ProviderEndpoints(
+    { apiUrl: 'https://tripletex.test/v2', consentUrl: null },
+    { apiUrl: 'https://fiken.test/api/v2', authorizeUrl: 'https://fiken.test/oauth/authorize', tokenUrl: 'https://fiken.test/oauth/token', clientId: 'c' },
+    'https://accounting.test',
+  );
+  const executor = new ProposalExecutor(
+    executions.queue,
+    new InMemoryExecutionUnitOfWork(adapters.unitOfWork, executions),
+    adapters.proposals,
+    adapters.settings,
+    new InMemoryReceiptStore(),
+    new ProviderConnections(repository, endpoints),
+    provider as unknown as AccountingProvider,
+    new ApplicationContext(adapters.clock, adapters.ids),
+    new ExecutorOptions({ retryBaseMs: 1_000, maxTransientAttempts: 3, failedRetryMs: 60_000, ...options }),
+  );
+  const approve = async (companyId = 'acme') => {
+    const proposed = aProposal('PROPOSED', { ctx: adapters.ctx, companyId });
+    await adapters.proposals.insert(proposed);
+    const approved = transitionProposal(proposed, { type: 'Approve', origin: aReviewerOrigin() }, adapters.ctx);
+    await adapters.events.append(approved.events);
+    await adapters.proposals.update(approved.proposal, proposed.version);
+    return approved.proposal;
+  };
+  return { ...adapters, executions, provider, executor, approve };
+}
+
+describe('ProposalExecutor', () => {
+  it('books an approved proposal once with our reference and the payment account, and stores Executed', async () => {
+    const w = aWorld();
+    const proposal = await w.approve();
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(await w.executor.runOnce()).toEqual([]);
+    expect(w.provider.bookings).toEqual([expect.objectContaining({ reference: proposal.id, paymentAccount: '1920', grossAmount: proposal.amount })]);
+    expect((await w.proposals.findById('acme', proposal.id))?.status).toBe('EXECUTED');
+  });
+
+  it('looks the booking up before trying again after an unknown outcome, and never books twice', async () => {
+    const w = aWorld();
+    const proposal = await w.approve();
+    w.provider.loseNextAnswer = true;
+    expect(await w.executor.runOnce()).toEqual(['retry']);
+    expect(w.executions.rows.get(proposal.id)).toMatchObject({ state: 'retry_wait', mayBeBooked: true });
+    w.clock.advance({ seconds: 1 });
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(w.provider.bookings).toHaveLength(1);
+    expect(w.provider.lookups).toBe(1);
+  });
+
+  it('reclaims an execution whose worker died once its lease lapses, and reconciles first', async () => {
+    const w = aWorld({ leaseMs: 60_000 });
+    const proposal = await w.approve();
+    const [claim] = await w.executions.queue.claimDue(w.clock.now(), 10, new Date(w.clock.now().getTime() + 60_000), 'dead-worker');
+    w.provider.bookings.push({ reference: proposal.id } as ExpenseBooking); // it booked, then died
+    expect(await w.executor.runOnce()).toEqual([]); // still leased
+    w.clock.advance({ minutes: 1 });
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(w.provider.bookings).toHaveLength(1);
+    await expect(w.executions.markExecuted(claim, 'x')).rejects.toThrow('no longer held');
+  });
+
+  it('retries transient failures with backoff, reports ExecutionFailed once after the attempts, and keeps trying', async () => {
+    const w = aWorld();
+    const proposal = await w.approve();
+    w.provider.failWith = new ProviderError('tripletex', 'unavailable', 'Tripletex answered 503');
+    expect(await w.executor.runOnce()).toEqual(['retry']);
+    w.clock.advance({ seconds: 1 });
+    expect(await w.executor.runOnce()).toEqual(['retry']);
+    w.clock.advance({ seconds: 2 });
+    expect(await w.executor.runOnce()).toEqual(['retry']);
+    const types = async () => (await w.events.readChain('acme', proposal.correlationId)).map((e) => e.type);
+    expect(await types()).toEqual(['Approved', 'ExecutionFailed']);
+    expect(w.notifier.messages('acme').map((m) => [m.kind, m.target])).toEqual([['execution_failed', 'review']]);
+    w.clock.advance({ seconds: 59 });
+    expect(await w.executor.runOnce()).toEqual([]);
+    w.provider.failWith = null;
+    w.clock.advance({ seconds: 1 });
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(await types()).toEqual(['Approved', 'ExecutionFailed', 'Executed']);
+  });
+
+  it('stores a permanent failure with the provider message and leaves the proposal APPROVED, without retrying', async () => {
+    const w = aWorld();
+    const proposal = await w.approve();
+    w.provider.failWith = new ProviderError('tripletex', 'unknown_account', 'Tripletex has no account 6540 in this company');
+    expect(await w.executor.runOnce()).toEqual(['failed']);
+    expect(await w.proposals.findById('acme', proposal.id)).toMatchObject({ status: 'APPROVED', lastExecutionError: 'Tripletex has no account 6540 in this company' });
+    w.clock.advance({ hours: 5 });
+    expect(await w.executor.runOnce()).toEqual([]);
+  });
+
+  it('fails permanently with provider_not_connected for a company without a connection', async () => {
+    const w = aWorld();
+    await w.approve('globex');
+    expect(await w.executor.runOnce()).toEqual(['failed']);
+    expect(w.notifier.messages('globex')[0].payload).toMatchObject({ errorCode: 'provider_not_connected' });
+  });
+});

@@ -1,0 +1,307 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import {
+  AccountingProvider,
+  ApiCallLog,
+  CompanySettingsStore,
+  DomainError,
+  formatMoney,
+  ProposalRepository,
+  ProviderError,
+  transitionProposal,
+  type ApiCall,
+  type BookingRef,
+  type EventOrigin,
+  type OutboundMessage,
+  type Proposal,
+  type ProviderConnection,
+  type ProviderKind,
+  type Receipt,
+} from '@app/domain';
+import { ProviderConnections } from '../onboarding/provider-connections';
+import { ReceiptStore } from '../receipts/receipt-store.port';
+import { ApplicationContext } from '../shared/domain-context.provider';
+import { ExecutionQueue, ExecutionUnitOfWork, type ExecutionClaim } from './execution-ledger.port';
+import { ExecutorOptions } from './executor.options';
+
+/** What one execution ended in. */
+export type ExecutionOutcome = 'executed' | 'retry' | 'failed' | 'lost';
+
+/** A failure and whether trying again later may help. */
+interface Failure {
+  readonly message: string;
+  readonly code: string;
+  readonly transient: boolean;
+  /** The booking exists at the provider although the operation failed afterwards. */
+  readonly bookingId: string | null;
+  /** The provider may hold the booking: the outcome of a create is unknown. */
+  readonly mayBeBooked: boolean;
+}
+
+/**
+ * Executes APPROVED proposals whose `executeAfter` has passed, exactly once (api-contract §4.4):
+ *
+ * 1. claim: the queue marks the execution in flight, durably, under the proposal's row lock,
+ *    before the provider is called (so a reject racing it is refused from then on);
+ * 2. reconcile: any attempt after the first looks the booking up by our reference (the proposal
+ *    id) and books only when it is not there; a booking that exists without its receipt only
+ *    gets the receipt attached;
+ * 3. book: Tripletex voucher / Fiken cash purchase on the company's payment account, receipt
+ *    attached, proposal id as the external reference;
+ * 4. record: `Executed` (booking id, api_calls) and the execution's end in one unit of work. A
+ *    transient failure is retried with exponential backoff; after `maxTransientAttempts` in a row
+ *    `ExecutionFailed` is stored once and the review channel told, and tries continue slowly. A
+ *    permanent failure stores `ExecutionFailed` with the provider's message, tells the review
+ *    channel, and leaves the proposal APPROVED (it can still be rejected).
+ *
+ * No database transaction is open while the provider is called.
+ */
+@Injectable()
+export class ProposalExecutor {
+  private readonly logger = new Logger(ProposalExecutor.name);
+  /** Who claims: host, process and a random suffix (several workers may share a process in tests). */
+  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  constructor(
+    private readonly queue: ExecutionQueue,
+    private readonly unitOfWork: ExecutionUnitOfWork,
+    private readonly proposals: ProposalRepository,
+    private readonly settings: CompanySettingsStore,
+    private readonly receipts: ReceiptStore,
+    private readonly connections: ProviderConnections,
+    private readonly provider: AccountingProvider,
+    private readonly ctx: ApplicationContext,
+    private readonly options: ExecutorOptions,
+  ) {}
+
+  /** Claims one batch of due proposals and executes them; returns what each ended in. */
+  async runOnce(): Promise<ExecutionOutcome[]> {
+    const now = this.ctx.clock.now();
+    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+    const claims = await this.queue.claimDue(now, this.options.batchSize, leaseUntil, this.workerId);
+    const outcomes: ExecutionOutcome[] = [];
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < claims.length) {
+        const claim = claims[next++];
+        outcomes.push(await this.execute(claim));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, claims.length) }, lane));
+    return outcomes;
+  }
+
+  /** Runs rounds until nothing is due; returns how many executions ended in each outcome. */
+  async drain(maxRounds = 1_000): Promise<Record<ExecutionOutcome, number>> {
+    const totals: Record<ExecutionOutcome, number> = { executed: 0, retry: 0, failed: 0, lost: 0 };
+    for (let round = 0; round < maxRounds; round++) {
+      const outcomes = await this.runOnce();
+      if (outcomes.length === 0) break;
+      for (const outcome of outcomes) totals[outcome]++;
+    }
+    return totals;
+  }
+
+  /** Executes one claimed proposal. Never throws: every failure is recorded on the execution. */
+  async execute(claim: ExecutionClaim): Promise<ExecutionOutcome> {
+    try {
+      return await this.attempt(claim);
+    } catch (error) {
+      // The outcome could not be recorded (database unavailable, lease lost): the claim's lease
+      // runs out and the next attempt reconciles with the provider before doing anything.
+      this.logger.error(`execution of proposal ${claim.proposalId} could not be recorded: ${describe(error)}`);
+      return 'lost';
+    }
+  }
+
+  private async attempt(claim: ExecutionClaim): Promise<ExecutionOutcome> {
+    const proposal = await this.proposals.findById(claim.companyId, claim.proposalId);
+    if (!proposal || proposal.status !== 'APPROVED') {
+      await this.unitOfWork.run((ports) =>
+        ports.executions.markFailed(claim, `proposal is ${proposal ? proposal.status : 'gone'}: nothing to execute`, this.ctx.clock.now()),
+      );
+      return 'failed';
+    }
+    let connection: ProviderConnection;
+    let provider: ProviderKind;
+    try {
+      const resolved = await this.connections.require(claim.companyId);
+      connection = resolved.connection;
+      provider = resolved.record.provider;
+    } catch (error) {
+      return this.fail(claim, proposal, null, failureOf(error), []);
+    }
+    const log = new ApiCallLog();
+    try {
+      const booking = await this.connections.call(claim.companyId, () => this.book(claim, proposal, connection, log));
+      return await this.succeed(claim, proposal, provider, booking.bookingId, log);
+    } catch (error) {
+      return this.fail(claim, proposal, provider, failureOf(error), log.calls);
+    }
+  }
+
+  /** Reconciles first when an earlier attempt may have booked; books only when nothing is there. */
+  private async book(claim: ExecutionClaim, proposal: Proposal, connection: ProviderConnection, log: ApiCallLog): Promise<BookingRef> {
+    const options = { recorder: log };
+    const receipt = await this.receiptOf(proposal);
+    if (claim.attempt > 1 || claim.bookingId !== null) {
+      const existing = await this.provider.findBookingByReference(connection, proposal.id, proposal.date, options);
+      if (existing) {
+        if (receipt && !existing.hasAttachment) {
+          await this.provider.attachReceipt(connection, existing.bookingId, receipt, options);
+        }
+        return { bookingId: existing.bookingId, hasAttachment: existing.hasAttachment || receipt !== null };
+      }
+    }
+    const settings = await this.settings.get(proposal.companyId);
+    return this.provider.bookExpense(
+      connection,
+      {
+        reference: proposal.id,
+        date: proposal.date,
+        description: proposal.description ?? proposal.merchant,
+        merchant: proposal.merchant,
+        accountCode: proposal.accountCode,
+        vatRate: proposal.vatRate,
+        grossAmount: proposal.amount,
+        currency: proposal.currency,
+        paymentAccount: settings.paymentAccount,
+        ...(receipt ? { receipt } : {}),
+      },
+      options,
+    );
+  }
+
+  private async receiptOf(proposal: Proposal): Promise<Receipt | null> {
+    if (!proposal.receipt) return null;
+    const stored = await this.receipts.find(proposal.companyId, proposal.id);
+    if (!stored) return null;
+    return { filename: stored.filename, contentType: stored.contentType, bytes: stored.bytes };
+  }
+
+  private async succeed(claim: ExecutionClaim, proposal: Proposal, provider: ProviderKind, bookingId: string, log: ApiCallLog): Promise<ExecutionOutcome> {
+    await this.unitOfWork.run(async (ports) => {
+      const current = await ports.proposals.findById(proposal.companyId, proposal.id);
+      if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
+      const executed = transitionProposal(
+        current,
+        { type: 'MarkExecuted', origin: { ...executorOrigin(current), provider }, bookingId, apiCalls: log.calls },
+        this.ctx,
+      );
+      await ports.events.append(executed.events);
+      await ports.proposals.update(executed.proposal, current.version);
+      await ports.executions.markExecuted(claim, bookingId, this.ctx.clock.now());
+    });
+    return 'executed';
+  }
+
+  private async fail(
+    claim: ExecutionClaim,
+    proposal: Proposal,
+    provider: ProviderKind | null,
+    failure: Failure,
+    apiCalls: readonly ApiCall[],
+  ): Promise<ExecutionOutcome> {
+    const now = this.ctx.clock.now();
+    if (failure.bookingId !== null && !failure.transient) {
+      // Booked, but the receipt was refused for good: the booking stands; a human attaches the receipt.
+      await this.unitOfWork.run(async (ports) => {
+        const current = await ports.proposals.findById(proposal.companyId, proposal.id);
+        if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
+        const executed = transitionProposal(
+          current,
+          { type: 'MarkExecuted', origin: { ...executorOrigin(current), provider: provider ?? 'unknown' }, bookingId: failure.bookingId!, apiCalls },
+          this.ctx,
+        );
+        await ports.events.append(executed.events);
+        await ports.proposals.update(executed.proposal, current.version);
+        await ports.notifier.notify([
+          failedMessage(current, provider, failure.code, `booked as ${failure.bookingId}, but the receipt could not be attached: ${failure.message}`),
+        ]);
+        await ports.executions.markExecuted(claim, failure.bookingId!, now);
+      });
+      return 'executed';
+    }
+    const report = !failure.transient || (claim.attempt >= this.options.maxTransientAttempts && !claim.failureReported);
+    await this.unitOfWork.run(async (ports) => {
+      if (report) {
+        const current = await ports.proposals.findById(proposal.companyId, proposal.id);
+        if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
+        const origin: EventOrigin = { ...executorOrigin(current), provider };
+        const failed = transitionProposal(current, { type: 'RecordExecutionFailure', origin, message: failure.message, apiCalls }, this.ctx);
+        await ports.events.append(failed.events);
+        await ports.proposals.update(failed.proposal, current.version);
+        await ports.notifier.notify([failedMessage(current, provider, failure.code, failure.message)]);
+      }
+      if (failure.transient) {
+        const failureReported = claim.failureReported || report;
+        await ports.executions.scheduleRetry(
+          claim,
+          {
+            nextAttemptAt: new Date(now.getTime() + this.options.retryDelayMs(claim.attempt, failureReported)),
+            error: failure.message,
+            mayBeBooked: failure.mayBeBooked || failure.bookingId !== null,
+            bookingId: failure.bookingId,
+            failureReported,
+          },
+          now,
+        );
+      } else {
+        await ports.executions.markFailed(claim, failure.message, now);
+      }
+    });
+    if (!failure.transient) return 'failed';
+    this.logger.warn(`execution of proposal ${proposal.id} failed (attempt ${claim.attempt}), will retry: ${failure.message}`);
+    return 'retry';
+  }
+}
+
+/**
+ * Who the execution events name: the reviewer who approved the proposal, or its submitter when it
+ * was auto-approved — the person whose decision the booking carries out — through the channel the
+ * proposal came from.
+ */
+function executorOrigin(proposal: Proposal): Omit<EventOrigin, 'provider'> {
+  return { actor: proposal.approvedBy ?? proposal.submittedBy, channel: proposal.channel };
+}
+
+/** Failures of the provider keep their reason; anything else (a bug, the database) is retried. */
+function failureOf(error: unknown): Failure {
+  if (error instanceof ProviderError) {
+    const mayBeBooked = error.transient && (error.reason === 'unavailable' || error.reason === 'timeout');
+    return { message: error.message, code: error.code, transient: error.transient, bookingId: error.bookingId ?? null, mayBeBooked };
+  }
+  if (error instanceof DomainError) {
+    // provider_not_connected, validation of the booking…: nothing a retry would change.
+    return { message: error.message, code: error.code, transient: false, bookingId: null, mayBeBooked: false };
+  }
+  return { message: describe(error), code: 'internal_error', transient: true, bookingId: null, mayBeBooked: true };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `execution_failed` → the review channel (@app/notifications' ExecutionFailedPayload). */
+function failedMessage(proposal: Proposal, provider: ProviderKind | null, code: string, message: string): OutboundMessage {
+  return {
+    companyId: proposal.companyId,
+    target: 'review',
+    kind: 'execution_failed',
+    payload: {
+      proposalId: proposal.id,
+      correlationId: proposal.correlationId,
+      merchant: proposal.merchant,
+      amount: formatMoney(proposal.amount),
+      currency: proposal.currency,
+      date: proposal.date,
+      accountCode: proposal.accountCode,
+      vatRate: proposal.vatRate,
+      ...(proposal.description !== null && { description: proposal.description }),
+      provider: provider ?? 'none',
+      errorCode: code,
+      errorMessage: message,
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import {
+  DailyCheckRuns,
+  type DailyCheckClaim,
+  type DailyCheckCounts,
+  type DailyCheckRun,
+  type DailyCheckRunStatus,
+  type DailyCheckScope,
+} from '@app/application';
+import { ConcurrencyConflict, isProviderKind, type Clock, type IdGenerator, type OutboundMessage, type ProviderKind } from '@app/domain';
+import { OutboxNotifier } from '@app/notifications';
+import { TypeOrmOutboxRepository } from '../outbox/typeorm-outbox.repository';
+import { execute, select, toNullableNumber, toNumber } from '../shared/sql';
+
+/** Key of the advisory lock under which a day's runs are created (instances starting the 07:00 job together take turns). */
+export const DAILY_CHECK_SCHEDULE_LOCK_KEY = 7305_0007;
+
+const systemClock: Pick<Clock, 'now'> = { now: () => new Date() };
+const randomIds: Pick<IdGenerator, 'next'> = { next: () => randomUUID() };
+
+interface RunRow {
+  company_id: string;
+  day: string;
+  status: DailyCheckRunStatus;
+  attempts: number | string;
+  provider: string | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  missing_receipts: number | string | null;
+  overdue_invoices: number | string | null;
+  items_found: number | string | null;
+  error: string | null;
+  next_attempt_at: Date | null;
+}
+
+const RUN_COLUMNS = `company_id, day::text AS day, status, attempts, provider, started_at, finished_at,
+  missing_receipts, overdue_invoices, items_found, error, next_attempt_at`;
+
+/** Filters of a scope, as SQL over `daily_check_runs r`, numbered from `$first`. */
+function scopeFilter(scope: Omit<DailyCheckScope, 'provider'>, first: number): { sql: string; parameters: unknown[] } {
+  const clauses: string[] = [];
+  const parameters: unknown[] = [];
+  if (scope.day !== undefined) {
+    parameters.push(scope.day);
+    clauses.push(`r.day = $${first + parameters.length - 1}::date`);
+  }
+  if (scope.companyId !== undefined) {
+    parameters.push(scope.companyId);
+    clauses.push(`r.company_id = $${first + parameters.length - 1}`);
+  }
+  return { sql: clauses.map((c) => ` AND ${c}`).join(''), parameters };
+}
+
+/** A run is due: pending or failed with its time come (or any time, ignoring backoff), or running with its lease lapsed. */
+function dueCondition(now: string, ignoreBackoff: boolean): string {
+  const failed = ignoreBackoff ? `(r.status = 'failed' AND r.next_attempt_at IS NOT NULL)` : `(r.status = 'failed' AND r.next_attempt_at <= ${now})`;
+  return `((r.status IN ('pending', 'running') AND r.next_attempt_at <= ${now}) OR ${failed})`;
+}
+
+/** The daily check's run records over `daily_check_runs`. */
+export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
+    private readonly ids: Pick<IdGenerator, 'next'> = randomIds,
+  ) {
+    super();
+  }
+
+  async schedule(day: string, now: Date, companyId?: string): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock($1)', [DAILY_CHECK_SCHEDULE_LOCK_KEY]);
+      const parameters: unknown[] = [day, now];
+      let source = `SELECT c.company_id, c.provider FROM provider_connections c WHERE c.status = 'connected'`;
+      if (companyId !== undefined) {
+        parameters.push(companyId);
+        // An operator may name a company without a working connection: its run fails and says why.
+        source = `SELECT co.id AS company_id, c.provider FROM companies co
+                    LEFT JOIN provider_connections c ON c.company_id = co.id WHERE co.id = $3`;
+      }
+      const { affected } = await execute(
+        manager,
+        `INSERT INTO daily_check_runs (company_id, day, status, attempts, next_attempt_at, provider, created_at)
+         SELECT s.company_id, $1::date, 'pending', 0, $2, s.provider, $2 FROM (${source}) s
+         ON CONFLICT (company_id, day) DO NOTHING`,
+        parameters,
+      );
+      return affected;
+    });
+  }
+
+  async countDue(now: Date, scope: Omit<DailyCheckScope, 'provider'>): Promise<number> {
+    const filter = scopeFilter(scope, 2);
+    const [row] = await select<{ due: string | number }>(
+      this.dataSource.manager,
+      `SELECT count(*) AS due FROM daily_check_runs r WHERE ${dueCondition('$1', scope.ignoreBackoff ?? false)}${filter.sql}`,
+      [now, ...filter.parameters],
+    );
+    return toNumber(row?.due ?? 0);
+  }
+
+  async claim(now: Date, leaseUntil: Date, worker: string, scope: DailyCheckScope): Promise<DailyCheckClaim | null> {
+    const token = randomUUID();
+    const parameters: unknown[] = [now, leaseUntil, token, worker];
+    let providerFilter = `(c.company_id IS NULL OR c.status <> 'connected')`;
+    if (scope.provider !== 'none') {
+      parameters.push(scope.provider);
+      providerFilter = `c.provider = $5 AND c.status = 'connected'`;
+    }
+    const filter = scopeFilter(scope, parameters.length + 1);
+    const rows = await select<{ company_id: string; day: string; attempts: number | string; provider: string | null }>(
+      this.dataSource.manager,
+      `WITH due AS (
+         SELECT r.company_id, r.day, c.provider
+           FROM daily_check_runs r
+           LEFT JOIN provider_connections c ON c.company_id = r.company_id
+          WHERE ${dueCondition('$1', scope.ignoreBackoff ?? false)} AND ${providerFilter}${filter.sql}
+          ORDER BY r.next_attempt_at, r.company_id
+          LIMIT 1
+          FOR UPDATE OF r SKIP LOCKED
+       )
+       UPDATE daily_check_runs r
+          SET status = 'running', attempts = r.attempts + 1, next_attempt_at = $2, claim_token = $3, claimed_by = $4,
+              provider = due.provider, started_at = $1, finished_at = NULL
+         FROM due
+        WHERE r.company_id = due.company_id AND r.day = due.day
+       RETURNING r.company_id, r.day::text AS day, r.attempts, r.provider`,
+      [...parameters, ...filter.parameters],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const provider: ProviderKind | null = scope.provider === 'none' || row.provider === null || !isProviderKind(row.provider) ? null : row.provider;
+    return { companyId: row.company_id, day: row.day, attempt: toNumber(row.attempts), provider, token };
+  }
+
+  async succeed(claim: DailyCheckClaim, counts: DailyCheckCounts, message: OutboundMessage, now: Date): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const { affected } = await execute(
+        manager,
+        `UPDATE daily_check_runs
+            SET status = 'succeeded', finished_at = $4, next_attempt_at = NULL, claim_token = NULL, error = NULL,
+                missing_receipts = $5, overdue_invoices = $6, items_found = $7
+          WHERE company_id = $1 AND day = $2::date AND claim_token = $3 AND status = 'running'`,
+        [claim.companyId, claim.day, claim.token, now, counts.missingReceipts, counts.overdueInvoices, counts.missingReceipts + counts.overdueInvoices],
+      );
+      if (affected !== 1) {
+        throw new ConcurrencyConflict(`the daily check ${claim.day} of ${claim.companyId} is no longer held by this worker`);
+      }
+      await new OutboxNotifier(new TypeOrmOutboxRepository(manager), this.clock, this.ids).notify([message]);
+    });
+  }
+
+  async fail(claim: DailyCheckClaim, error: string, now: Date, retryAt: Date | null): Promise<void> {
+    const { affected } = await execute(
+      this.dataSource.manager,
+      `UPDATE daily_check_runs
+          SET status = 'failed', finished_at = $4, next_attempt_at = $5, claim_token = NULL, error = $6
+        WHERE company_id = $1 AND day = $2::date AND claim_token = $3 AND status = 'running'`,
+      [claim.companyId, claim.day, claim.token, now, retryAt, error.slice(0, 2000)],
+    );
+    if (affected !== 1) {
+      throw new ConcurrencyConflict(`the daily check ${claim.day} of ${claim.companyId} is no longer held by this worker`);
+    }
+  }
+
+  async history(query: { companyId?: string; day?: string; limit: number }): Promise<DailyCheckRun[]> {
+    const filter = scopeFilter(query, 2);
+    const rows = await select<RunRow>(
+      this.dataSource.manager,
+      `SELECT ${RUN_COLUMNS} FROM daily_check_runs r WHERE true${filter.sql} ORDER BY r.day DESC, r.company_id LIMIT $1`,
+      [query.limit, ...filter.parameters],
+    );
+    return rows.map((row) => ({
+      companyId: row.company_id,
+      day: row.day,
+      status: row.status,
+      attempts: toNumber(row.attempts),
+      provider: row.provider !== null && isProviderKind(row.provider) ? row.provider : null,
+      startedAt: row.started_at,
+      finishedAt: row.finished_at,
+      missingReceipts: toNullableNumber(row.missing_receipts),
+      overdueInvoices: toNullableNumber(row.overdue_invoices),
+      itemsFound: toNullableNumber(row.items_found),
+      error: row.error,
+      nextAttemptAt: row.next_attempt_at,
+    }));
+  }
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { ExecutionQueue, type ExecutionClaim } from '@app/application';
+import { select, toNumber } from '../shared/sql';
+
+interface ClaimRow {
+  proposal_id: string;
+  company_id: string;
+  attempts: number | string;
+  booking_id: string | null;
+  failure_reported: boolean;
+}
+
+/**
+ * The executor's queue over `proposal_executions`. One short transaction per claim:
+ *
+ * 1. enqueue: a `pending` row for every APPROVED proposal whose executeAfter passed and that has
+ *    none yet (ON CONFLICT DO NOTHING: instances enqueueing together add each row once);
+ * 2. claim: due rows (pending, retry_wait whose time came, in_flight whose lease lapsed) of
+ *    proposals still APPROVED, locking the execution row AND the proposal row with
+ *    FOR UPDATE SKIP LOCKED — another worker skips them, and a reject waits for this commit;
+ * 3. mark them in_flight with a lease and a fresh token, attempts + 1.
+ *
+ * Only after the commit does the executor call the provider.
+ */
+export class TypeOrmExecutionQueue extends ExecutionQueue {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async claimDue(now: Date, limit: number, leaseUntil: Date, worker: string): Promise<ExecutionClaim[]> {
+    const token = randomUUID();
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO proposal_executions (proposal_id, company_id, state, attempts, next_attempt_at, created_at, updated_at)
+         SELECT p.id, p.company_id, 'pending', 0, p.execute_after, $1, $1
+           FROM proposals p
+          WHERE p.status = 'APPROVED' AND p.execute_after <= $1
+            AND NOT EXISTS (SELECT 1 FROM proposal_executions e WHERE e.proposal_id = p.id)
+         ON CONFLICT (proposal_id) DO NOTHING`,
+        [now],
+      );
+      const rows = await select<ClaimRow>(
+        manager,
+        `WITH due AS (
+           SELECT e.proposal_id
+             FROM proposal_executions e
+             JOIN proposals p ON p.id = e.proposal_id
+            WHERE e.state IN ('pending', 'in_flight', 'retry_wait')
+              AND e.next_attempt_at <= $1
+              AND p.status = 'APPROVED'
+            ORDER BY e.next_attempt_at, e.proposal_id
+            LIMIT $2
+            FOR UPDATE OF e, p SKIP LOCKED
+         )
+         UPDATE proposal_executions e
+            SET state = 'in_flight', attempts = e.attempts + 1, next_attempt_at = $3,
+                claim_token = $4, claimed_by = $5, updated_at = $1
+           FROM due
+          WHERE e.proposal_id = due.proposal_id
+         RETURNING e.proposal_id, e.company_id, e.attempts, e.booking_id, e.failure_reported`,
+        [now, limit, leaseUntil, token, worker],
+      );
+      return rows.map((row) => ({
+        proposalId: row.proposal_id,
+        companyId: row.company_id,
+        attempt: toNumber(row.attempts),
+        bookingId: row.booking_id,
+        failureReported: row.failure_reported,
+        token,
+        leaseUntil,
+      }));
+    });
+  }
+}

@@ -1,0 +1,159 @@
+import * as path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Request, Response, NextFunction } from 'express';
+import { hostSandbox, pgliteJobsEnv, sandboxEnv, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+
+/** How many times the executor is killed (CRASH_ITERATIONS; at least 50 in CI). */
+const ITERATIONS = Number(process.env.CRASH_ITERATIONS ?? 50);
+const LEASE_MS = 4_000;
+
+type KillPoint = 'create-received' | 'create-answered' | 'attachment-answered' | 'anytime';
+const KILL_POINTS: KillPoint[] = ['create-received', 'create-answered', 'create-answered', 'attachment-answered', 'anytime'];
+
+function isCreate(req: Request): boolean {
+  return req.method === 'POST' && (/\/ledger\/voucher$/.test(req.path) || /\/purchases$/.test(req.path));
+}
+
+function isAttachment(req: Request): boolean {
+  return req.method === 'POST' && /\/attachments?$/.test(req.path);
+}
+
+describe('the executor killed with SIGKILL around the provider call (exactly once)', () => {
+  let hosted: HostedSandbox;
+  let t: JobsApp;
+  let tripletexCompany: string;
+  let fikenCompany: string;
+  const proposals: { company: string; id: string; provider: 'tripletex' | 'fiken' }[] = [];
+
+  beforeAll(async () => {
+    hosted = await hostSandbox({ seed: 5, companies: 2, entriesPerCompany: 20, invoicesPerCompany: 2, latencyMs: 15 });
+    t = await startJobsApp({ hosted });
+    tripletexCompany = await t.newCompany('crash-tx');
+    fikenCompany = await t.newCompany('crash-fk');
+    await t.connect(tripletexCompany, 'tripletex', 1);
+    await t.connect(fikenCompany, 'fiken', 1);
+  });
+
+  const children = new Set<ChildProcess>();
+
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    hosted?.setHook(null);
+    await t?.close();
+    await hosted?.close();
+  });
+
+  function childEnv(): NodeJS.ProcessEnv {
+    return {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: process.env.DATABASE_URL,
+      DATA_DIR: t.dataDir,
+      GATEWAY_JWKS: path.join(t.dataDir, 'gateway-jwks.json'),
+      LOG_LEVEL: 'silent',
+      SEED_DEMO_COMPANY: 'false',
+      MIGRATE_ON_BOOT: 'false',
+      DB_POOL_SIZE: '3',
+      PROVIDER_TIMEOUT_MS: '1000',
+      PROVIDER_RETRIES: '0',
+      ...sandboxEnv(hosted),
+      EXECUTOR_ENABLED: 'true',
+      EXECUTOR_POLL_MS: '50',
+      EXECUTOR_LEASE_MS: String(LEASE_MS),
+      EXECUTOR_RETRY_BASE_MS: '100',
+      EXECUTOR_RETRY_MAX_MS: '500',
+      EXECUTOR_CONCURRENCY: '2',
+      ...pgliteJobsEnv(),
+      DAILY_CHECK_ENABLED: 'false',
+    };
+  }
+
+  function spawnExecutor(): { child: ChildProcess; ready: Promise<void>; exited: Promise<void> } {
+    const child = spawn(process.execPath, ['-r', path.join(__dirname, 'support/swc-register.js'), path.join(__dirname, 'support/executor-child.ts')], {
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const ready = new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('ready')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`executor child exited (${code}) before it was ready: ${stderr}`)));
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    return { child, ready, exited };
+  }
+
+  async function seed(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const provider = proposals.length % 2 === 0 ? 'tripletex' : 'fiken';
+      const company = provider === 'tripletex' ? tripletexCompany : fikenCompany;
+      const proposal = await t.approvedProposal(company, { amount: `${100 + proposals.length}.00`, receipt: proposals.length % 3 !== 0 });
+      proposals.push({ company, id: proposal.id, provider });
+    }
+  }
+
+  function bookingsOf(id: string, provider: 'tripletex' | 'fiken'): number {
+    return hosted.sandbox.control.bookings(provider, 1).filter((booking) => JSON.stringify(booking).includes(id)).length;
+  }
+
+  it(`books every approved proposal exactly once across ${ITERATIONS} kills and a restart`, async () => {
+    const points: Record<KillPoint, number> = { 'create-received': 0, 'create-answered': 0, 'attachment-answered': 0, anytime: 0 };
+    for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+      await seed(2);
+      const point = KILL_POINTS[Math.floor(Math.random() * KILL_POINTS.length)];
+      const { child, ready, exited } = spawnExecutor();
+      const kill = (): void => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      };
+      hosted.setHook((req: Request, res: Response, next: NextFunction) => {
+        if (point === 'create-received' && isCreate(req)) {
+          kill();
+        } else if (point === 'create-answered' && isCreate(req)) {
+          res.once('finish', () => setTimeout(kill, Math.floor(Math.random() * 20)));
+        } else if (point === 'attachment-answered' && isAttachment(req)) {
+          res.once('finish', () => setTimeout(kill, Math.floor(Math.random() * 5)));
+        }
+        next();
+      });
+      await ready;
+      // Whatever happens at the provider, the process dies within a while.
+      const fallback = setTimeout(kill, point === 'anytime' ? Math.floor(Math.random() * 600) : 2_000);
+      await exited;
+      clearTimeout(fallback);
+      hosted.setHook(null);
+      points[point]++;
+    }
+
+    // Restart once more and let it finish everything (lapsed leases included).
+    const { child, ready, exited } = spawnExecutor();
+    await ready;
+    const deadline = Date.now() + LEASE_MS * 3 + 30_000;
+    let pending = proposals.length;
+    while (Date.now() < deadline) {
+      const [row] = await t.query<{ pending: string }>(
+        `SELECT count(*) AS pending FROM proposals WHERE id = ANY($1) AND status <> 'EXECUTED'`,
+        [proposals.map((p) => p.id)],
+      );
+      pending = Number(row.pending);
+      if (pending === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    child.kill('SIGTERM');
+    await exited;
+
+    expect(pending).toBe(0);
+    const duplicates = proposals.filter((p) => bookingsOf(p.id, p.provider) !== 1).map((p) => ({ ...p, bookings: bookingsOf(p.id, p.provider) }));
+    expect(duplicates).toEqual([]);
+    const executedEvents = await t.query<{ proposal_id: string; n: string }>(
+      `SELECT proposal_id, count(*) AS n FROM events WHERE type = 'Executed' AND proposal_id = ANY($1) GROUP BY proposal_id`,
+      [proposals.map((p) => p.id)],
+    );
+    expect(executedEvents.filter((row) => Number(row.n) !== 1)).toEqual([]);
+    expect(executedEvents).toHaveLength(proposals.length);
+    process.stdout.write(`crash test: ${ITERATIONS} kills ${JSON.stringify(points)}, ${proposals.length} proposals booked once each\n`);
+  }, 600_000);
+});

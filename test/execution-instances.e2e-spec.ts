@@ -1,0 +1,58 @@
+import { ProposalExecutor } from '@app/application';
+import { hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+
+const onPostgres = process.env.TEST_DATABASE_KIND === 'postgresql';
+const PROPOSALS = 80;
+
+/** SKIP LOCKED is PostgreSQL's: PGlite serves one connection at a time, so this runs on real PostgreSQL only. */
+(onPostgres ? describe : describe.skip)('two executor instances on real PostgreSQL', () => {
+  let hosted: HostedSandbox;
+  let a: JobsApp;
+  let b: JobsApp;
+
+  beforeAll(async () => {
+    hosted = await hostSandbox({ seed: 17, companies: 2, entriesPerCompany: 20, invoicesPerCompany: 2, latencyMs: 5 });
+    const jobsEnv = { EXECUTOR_CONCURRENCY: '4', EXECUTOR_BATCH_SIZE: '5' };
+    a = await startJobsApp({ hosted, jobsEnv });
+    b = await startJobsApp({ hosted, jobsEnv, dataDir: a.dataDir });
+  });
+
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await hosted?.close();
+  });
+
+  it(`books each of ${PROPOSALS} proposals exactly once while both claim at the same time`, async () => {
+    const tx = await a.newCompany('two-tx');
+    const fk = await a.newCompany('two-fk');
+    await a.connect(tx, 'tripletex', 1);
+    await a.connect(fk, 'fiken', 1);
+    const proposals: { id: string; provider: 'tripletex' | 'fiken' }[] = [];
+    for (let i = 0; i < PROPOSALS; i++) {
+      const provider = i % 2 === 0 ? 'tripletex' : 'fiken';
+      const proposal = await a.approvedProposal(provider === 'tripletex' ? tx : fk, { amount: `${200 + i}.00`, receipt: i % 4 === 0 });
+      proposals.push({ id: proposal.id, provider });
+    }
+
+    // Fiken refuses concurrent requests of one company from two processes (429): those retry later.
+    const executed = [0, 0];
+    for (let round = 0; round < 10 && executed[0] + executed[1] < PROPOSALS; round++) {
+      const [first, second] = await Promise.all([a.app.get(ProposalExecutor).drain(), b.app.get(ProposalExecutor).drain()]);
+      executed[0] += first.executed;
+      executed[1] += second.executed;
+      a.clock.advance(10 * 60_000);
+      b.clock.advance(10 * 60_000);
+    }
+
+    expect(executed[0] + executed[1]).toBe(PROPOSALS);
+    expect(executed[0]).toBeGreaterThan(0);
+    expect(executed[1]).toBeGreaterThan(0);
+    const counts = proposals.map((p) => hosted.sandbox.control.bookings(p.provider, 1).filter((booking) => JSON.stringify(booking).includes(p.id)).length);
+    expect(counts.filter((n) => n !== 1)).toEqual([]);
+    const [row] = await a.query<{ executed: string }>(`SELECT count(*) AS executed FROM proposals WHERE id = ANY($1) AND status = 'EXECUTED'`, [
+      proposals.map((p) => p.id),
+    ]);
+    expect(Number(row.executed)).toBe(PROPOSALS);
+  });
+});

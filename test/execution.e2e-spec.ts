@@ -1,0 +1,161 @@
+import { ProposalExecutor } from '@app/application';
+import { ACCOUNTANT, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+
+/** Executor settings of these tests: quick retries, three transient failures before ExecutionFailed. */
+const JOBS_ENV = {
+  EXECUTOR_RETRY_BASE_MS: '1000',
+  EXECUTOR_RETRY_MAX_MS: '4000',
+  EXECUTOR_MAX_TRANSIENT_ATTEMPTS: '3',
+  EXECUTOR_FAILED_RETRY_MS: '60000',
+};
+
+describe('executing approved proposals (api-contract §4.4)', () => {
+  let hosted: HostedSandbox;
+  let t: JobsApp;
+  let executor: ProposalExecutor;
+
+  beforeAll(async () => {
+    hosted = await hostSandbox({ seed: 11, companies: 4, entriesPerCompany: 40, invoicesPerCompany: 5 });
+    t = await startJobsApp({ hosted, jobsEnv: JOBS_ENV, env: { PROVIDER_RETRIES: '0', PROVIDER_TIMEOUT_MS: '2000' } });
+    executor = t.app.get(ProposalExecutor);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await hosted?.close();
+  });
+
+  afterEach(() => hosted.sandbox.control.clearFaults());
+
+  async function events(company: string, proposalId: string): Promise<{ type: string; status: string; provider: string | null; api_calls: unknown[]; data: Record<string, unknown> }[]> {
+    return t.query(
+      `SELECT type, status, provider, api_calls, data FROM events WHERE company_id = $1 AND proposal_id = $2 ORDER BY sequence`,
+      [company, proposalId],
+    );
+  }
+
+  async function statusOf(company: string, proposalId: string): Promise<string> {
+    const [row] = await t.query<{ status: string }>('SELECT status FROM proposals WHERE company_id = $1 AND id = $2', [company, proposalId]);
+    return row.status;
+  }
+
+  it('books a Tripletex voucher with the receipt, once, and stores Executed with the booking id and api_calls', async () => {
+    const company = await t.newCompany('tx');
+    await t.connect(company, 'tripletex', 1);
+    const proposal = await t.approvedProposal(company, { amount: '135.00' });
+
+    await executor.drain();
+    await executor.drain();
+
+    const vouchers = hosted.sandbox.control.bookings('tripletex', 1).filter((v) => JSON.stringify(v).includes(proposal.id));
+    expect(vouchers).toHaveLength(1);
+    expect(vouchers[0].attachment).toBeTruthy();
+    expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
+    const executed = (await events(company, proposal.id)).at(-1)!;
+    expect(executed).toMatchObject({ type: 'Executed', status: 'EXECUTED', provider: 'tripletex', data: { bookingId: expect.any(String) } });
+    expect(executed.api_calls).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'POST', path: '/ledger/voucher', status: 201 })]));
+  });
+
+  it('books a Fiken cash purchase on the payment account, once', async () => {
+    const company = await t.newCompany('fk');
+    await t.connect(company, 'fiken', 1);
+    const proposal = await t.approvedProposal(company);
+
+    await executor.drain();
+
+    const purchases = hosted.sandbox.control.bookings('fiken', 1).filter((p) => JSON.stringify(p).includes(proposal.id));
+    expect(purchases).toHaveLength(1);
+    expect(JSON.stringify(purchases[0])).toContain('1920');
+    expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
+  });
+
+  it('retries a provider outage with backoff, stores ExecutionFailed after the attempts, and books once it recovers', async () => {
+    const company = await t.newCompany('out');
+    await t.connect(company, 'tripletex', 2);
+    const proposal = await t.approvedProposal(company, { receipt: false });
+    const outage = hosted.sandbox.control.addFault({ provider: 'tripletex', errorRate: 1, errorStatus: 503 });
+
+    expect(await executor.runOnce()).toEqual(['retry']);
+    expect(await executor.runOnce()).toEqual([]); // backing off
+    t.clock.advance(1_000);
+    expect(await executor.runOnce()).toEqual(['retry']);
+    t.clock.advance(2_000);
+    expect(await executor.runOnce()).toEqual(['retry']); // third failure: reported
+
+    const afterOutage = await events(company, proposal.id);
+    expect(afterOutage.map((e) => e.type)).toEqual(['Proposed', 'Approved', 'ExecutionFailed']);
+    expect(await statusOf(company, proposal.id)).toBe('APPROVED');
+    const [notice] = await t.query<{ kind: string; target: string }>(
+      `SELECT kind, target FROM notification_outbox WHERE company_id = $1 AND kind = 'execution_failed'`,
+      [company],
+    );
+    expect(notice).toEqual({ kind: 'execution_failed', target: 'review' });
+
+    hosted.sandbox.control.removeFault(outage.id);
+    t.clock.advance(60_000);
+    expect(await executor.runOnce()).toEqual(['executed']);
+    expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
+    expect(hosted.sandbox.control.bookings('tripletex', 2).filter((v) => JSON.stringify(v).includes(proposal.id))).toHaveLength(1);
+  });
+
+  it('stores a permanent failure with the provider message, tells the review channel, and leaves the proposal rejectable', async () => {
+    const company = await t.newCompany('perm');
+    await t.connect(company, 'tripletex', 3);
+    const proposal = await t.approvedProposal(company, { accountCode: '6999' });
+
+    expect(await executor.runOnce()).toEqual(['failed']);
+    const failed = (await events(company, proposal.id)).at(-1)!;
+    expect(failed).toMatchObject({ type: 'ExecutionFailed', status: 'APPROVED', data: { message: expect.stringContaining('6999') } });
+    t.clock.advance(3_600_000);
+    expect(await executor.runOnce()).toEqual([]); // no automatic retry of a permanent failure
+
+    const reject = await t.http
+      .post(`/v1/review/${proposal.id}/reject`)
+      .set('Authorization', `Bearer ${t.token(company, ACCOUNTANT)}`)
+      .send({ reason: 'no such account' });
+    expect(reject.status).toBe(200);
+    expect(await statusOf(company, proposal.id)).toBe('REJECTED');
+  });
+
+  it('refuses a reject once the execution is in flight: booked, and the reject gets 409 invalid_transition', async () => {
+    const company = await t.newCompany('race');
+    await t.connect(company, 'fiken', 2);
+    const proposal = await t.approvedProposal(company);
+    let reject: Promise<{ status: number; body: { code?: string } }> | null = null;
+    hosted.setHook((req, _res, next) => {
+      if (req.method === 'POST' && req.path.endsWith('/purchases') && reject === null) {
+        reject = Promise.resolve(
+          t.http
+            .post(`/v1/review/${proposal.id}/reject`)
+            .set('Authorization', `Bearer ${t.token(company, ACCOUNTANT)}`)
+            .send({ reason: 'changed my mind' }),
+        );
+        void reject.then(() => next());
+        return;
+      }
+      next();
+    });
+    try {
+      expect(await executor.runOnce()).toEqual(['executed']);
+    } finally {
+      hosted.setHook(null);
+    }
+    const refused = await reject!;
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'invalid_transition' });
+    expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
+    expect(hosted.sandbox.control.bookings('fiken', 2).filter((p) => JSON.stringify(p).includes(proposal.id))).toHaveLength(1);
+  });
+
+  it('never books a proposal rejected before the executor claims it', async () => {
+    const company = await t.newCompany('rej');
+    await t.connect(company, 'tripletex', 1);
+    const proposal = await t.approvedProposal(company);
+    const reject = await t.http
+      .post(`/v1/review/${proposal.id}/reject`)
+      .set('Authorization', `Bearer ${t.token(company, ACCOUNTANT)}`)
+      .send({ reason: 'duplicate' });
+    expect(reject.status).toBe(200);
+    expect(await executor.drain()).toMatchObject({ executed: 0 });
+    expect(hosted.sandbox.control.bookings('tripletex', 1).filter((v) => JSON.stringify(v).includes(proposal.id))).toHaveLength(0);
+  });
+});
