@@ -29,7 +29,7 @@ module.exports = {
     {
       name: 'application-only-domain',
       severity: 'error',
-      from: { path: '^libs/application/src', pathNot: '\\.spec\\.ts$' },
+      from: { path: '^libs/application/src', pathNot: '\\.spec\\.ts$|/testing/' },
       to: { path: ['^libs/(?!(application|domain)/)', '^apps/', '^node_modules/(typeorm|pg|express|@electric-sql)'] },
     },
     {

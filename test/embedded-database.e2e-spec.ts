@@ -35,7 +35,7 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
 
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-emb-'));
-    config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
   });
   afterAll(async () => {
     await stop();
@@ -63,7 +63,7 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
   it('lets the CLI work through the running service\'s socket', async () => {
     expect(await cli('company', 'create', 'acme', '--name', 'Acme AS')).toEqual(['created company acme (Acme AS)']);
     const listed = await cli('company', 'list', '--json');
-    expect(JSON.parse(listed[0]!).map((c: { id: string }) => c.id)).toEqual(['acme', 'demo']);
+    expect(JSON.parse(listed[0]!).map((c: { id: string }) => c.id)).toEqual(['acme', 'demo', 'demo-fiken']);
     await expect(cli('company', 'create', 'acme', '--name', 'Again')).rejects.toThrow(/already exists/);
     await expect(cli('company', 'create', 'Not Valid!', '--name', 'x')).rejects.toThrow(/company id/);
     expect(await cli('db', 'migrate')).toEqual(['the database is up to date']);
@@ -106,7 +106,7 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
     );
     expect(readLiveLock(dataDir)).toBeNull();
     const listed = await cli('company', 'list', '--json');
-    expect(JSON.parse(listed[0]!).map((c: { id: string }) => c.id)).toEqual(['acme', 'demo']);
+    expect(JSON.parse(listed[0]!).map((c: { id: string }) => c.id)).toEqual(['acme', 'demo', 'demo-fiken']);
     expect(readLiveLock(dataDir)).toBeNull(); // the CLI released the directory again
     const http = await start();
     expect((await http.get('/health')).status).toBe(200);

@@ -30,6 +30,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Tests drive the executor, the daily check and the outbox themselves unless they turn them on. */
+export const BACKGROUND_JOBS_OFF = {
+  EXECUTOR_ENABLED: 'false',
+  DAILY_CHECK_ENABLED: 'false',
+  OUTBOX_DISPATCH_ENABLED: 'false',
+  // Seal explicitly (EventSealer) where a test needs seals.
+  EVENT_SEAL_INTERVAL_MS: '0',
+};
+
 export interface TestAppOptions {
   env?: Record<string, string>;
   /** Extra controllers (probes exercising the guard and the error filter). */
@@ -50,6 +59,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATA_DIR: dataDir,
     GATEWAY_JWKS: jwksFile,
     LOG_LEVEL: 'silent',
+    ...BACKGROUND_JOBS_OFF,
     SEED_DEMO_COMPANY: 'false',
     MIGRATE_ON_BOOT: 'false',
     DB_POOL_SIZE: '4',

@@ -3,6 +3,8 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
 import { Clock, IdGenerator } from '@app/domain';
 import { PersistenceModule } from '@app/persistence';
 import { AppConfig } from './config/app-config';
@@ -19,11 +21,28 @@ import { HttpMetrics } from './metrics/http-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { HealthController } from './health/health.controller';
 import { WhoamiController } from './whoami/whoami.controller';
+import { ApplicationModule } from '@app/application';
+import { ProposalsController } from './proposals/proposals.controller';
+import { ReviewController } from './review/review.controller';
+import { EventsController } from './events/events.controller';
+import { EventSealerWorker } from './events/event-sealer.worker';
+import { PatternsController } from './patterns/patterns.controller';
+import { CompanyConfigController } from './company-config/company-config.controller';
+import { ProviderAccessModule } from './onboarding/provider-access.module';
+import { OnboardingModule } from './onboarding/onboarding.module';
+import { ExecutionModule } from './execution/execution.module';
+import { ChecksModule } from './checks/checks.module';
+import { OutboxDeliveryModule } from './notifications/outbox-delivery.module';
+import { DailyCheckModule } from './daily-check/daily-check.module';
 
 export interface AppModuleOptions {
   config: AppConfig;
   /** Replaces the system clock (tests of expiry and key rotation). */
   clock?: Clock;
+  /** Where logs go instead of stdout (tests that read what the service logged). */
+  logDestination?: DestinationStream;
+  /** 'client' for the CLI: with embedded PostgreSQL it goes through the running service's socket. Default 'service'. */
+  databaseRole?: 'service' | 'client';
 }
 
 /**
@@ -32,7 +51,8 @@ export interface AppModuleOptions {
  */
 @Module({})
 export class AppModule {
-  static forRoot({ config, clock }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, clock, logDestination, databaseRole }: AppModuleOptions): DynamicModule {
+    const logging = loggerParams(config);
     const platform: Provider[] = [
       { provide: AppConfig, useValue: config },
       clock ? { provide: Clock, useValue: clock } : { provide: Clock, useClass: SystemClock },
@@ -43,25 +63,48 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
-        LoggerModule.forRoot(loggerParams(config)),
+        LoggerModule.forRoot(
+          logDestination ? { ...logging, pinoHttp: [logging.pinoHttp as PinoHttpOptions, logDestination] } : logging,
+        ),
         PassportModule,
         ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }] }),
         PersistenceModule.forRoot({
           useFactory: () => ({
             url: config.databaseUrl,
             dataDir: config.dataDir,
-            role: 'service',
+            role: databaseRole ?? 'service',
             poolSize: config.dbPoolSize,
             runMigrations: config.migrateOnBoot,
           }),
         }),
+        ApplicationModule.forRoot({ receiptMaxBytes: config.receiptMaxBytes, strictWebhookTargets: config.production }),
+        // Vault, sealed provider connections, sandbox; then onboarding, context, employees, balance (last route).
+        ProviderAccessModule.forRoot(config),
+        OnboardingModule.forRoot(config),
+        // The executor, the checks and the daily 07:00 job (EXECUTOR_*, DAILY_CHECK_*).
+        ExecutionModule.forRoot(config.executor),
+        ChecksModule,
+        // Delivery of the notification outbox to the companies' channels (OUTBOX_*).
+        OutboxDeliveryModule.forRoot(config),
+        DailyCheckModule.forRoot(config.dailyCheck),
       ],
-      controllers: [HealthController, MetricsController, WhoamiController],
+      controllers: [
+        HealthController,
+        MetricsController,
+        WhoamiController,
+        ProposalsController,
+        ReviewController,
+        EventsController,
+        PatternsController,
+        CompanyConfigController,
+      ],
       providers: [
         ...platform,
         GatewayKeyStore,
         GatewayJwtStrategy,
         KnownCompanies,
+        // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS); not in CLI contexts.
+        ...(databaseRole === 'client' ? [] : [EventSealerWorker]),
         // Guards run in this order: who is calling (§2), then how often (per company + sub).
         { provide: APP_GUARD, useClass: GatewayAuthGuard },
         { provide: APP_GUARD, useClass: CompanyThrottlerGuard },

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { json } from 'express';
+import { json, urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { CompanyRepository, type Clock } from '@app/domain';
 import { AppModule } from './app.module';
@@ -10,6 +10,7 @@ import { requestId, requireJsonBodies } from './http/middleware';
 import { createValidationPipe } from './http/validation';
 import { mountOpenApi } from './http/openapi';
 import { HttpMetrics } from './metrics/http-metrics';
+import { DemoConnections } from './sandbox/demo-connections';
 
 export interface CreateAppOptions {
   clock?: Clock;
@@ -46,11 +47,15 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   app.use(app.get(HttpMetrics).middleware);
   app.use(requireJsonBodies);
   app.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  // The Tripletex token form posts to the OAuth callback as a form (the only non-JSON body).
+  app.use('/v1/oauth', urlencoded({ extended: false, limit: '16kb' }));
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   mountOpenApi(app);
   if (config.seedDemoCompany) {
     const created = await app.get(CompanyRepository).create({ id: 'demo', name: 'Demo AS' });
     if (created) app.get(Logger).log('created the demo company "demo"');
+    // Sandbox mode: `demo` on the Tripletex sandbox, `demo-fiken` on the Fiken sandbox.
+    if (config.providerSandbox) await app.get(DemoConnections).seed();
   }
 }

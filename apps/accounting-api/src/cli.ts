@@ -11,9 +11,18 @@ import {
   type Permission,
   type Role,
 } from '@app/domain';
-import { Database, TypeOrmCompanyRepository, runMigrations } from '@app/persistence';
+import {
+  Database,
+  EventSealer,
+  TypeOrmCompanyRepository,
+  TypeOrmWrappedDekRepository,
+  runMigrations,
+  verifyChain,
+} from '@app/persistence';
+import { createKms, rotateKek } from '@app/vault';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { ensureDevKeys, rotateDevKeys, signDevToken } from './auth/dev-keys';
+import { webhookSecretText } from './notifications/outbox-delivery.module';
 
 /**
  * The operators' CLI (contract §5): `npm run cli -- <command>`. With embedded PostgreSQL it goes
@@ -40,6 +49,14 @@ function refuseWithRealJwks(config: AppConfig, what: string): void {
     throw new Error(
       `${what} works only with the dev key set; this service trusts the gateway JWKS at ${config.gatewayJwks}`,
     );
+  }
+}
+
+/** `events verify` found a break: reported line by line above, and the exit status is 3. */
+export class ChainBroken extends Error {
+  readonly exitCode = 3;
+  constructor(companies: number) {
+    super(`the event hash chain is broken in ${companies} company(ies)`);
   }
 }
 
@@ -124,6 +141,42 @@ export function buildCli(config: () => AppConfig, out: (line: string) => void = 
     });
 
   program
+    .command('events')
+    .description('the event store')
+    .command('verify')
+    .description("check every company's event hash chain (or one company's); exit non-zero on a break")
+    .option('--company <id>', 'only this company')
+    .option('--seal', 'seal pending events first (when no service runs the sealer); otherwise verify only reads')
+    .action(async (options: { company?: string; seal?: boolean }) => {
+      await withDatabase(config(), async (db) => {
+        if (options.seal) {
+          const sealed = await new EventSealer(db.dataSource.manager).sealPending({ companyId: options.company });
+          out(`sealed ${sealed.sealed} event(s) of ${sealed.companies} company(ies)`);
+        }
+        const report = await verifyChain(db.dataSource, options.company);
+        const pending = report.pending > 0 ? `; ${report.pending} recent event(s) not sealed yet` : '';
+        if (report.ok) {
+          out(`ok: ${report.eventsChecked} event(s) of ${report.companiesChecked} company(ies), no break${pending}`);
+          return;
+        }
+        for (const b of report.breaks) {
+          const where = `${b.chainIndex === null ? 'unsealed' : `chain_index=${b.chainIndex}`} position=${b.position ?? '-'}`;
+          out(`BREAK company=${b.companyId} event=${b.eventId} ${where}: ${b.reason}`);
+        }
+        throw new ChainBroken(report.breaks.length);
+      });
+    });
+
+  program
+    .command('webhook-secret')
+    .description("print the secret a company's webhook receiver checks X-Signature with (HMAC-SHA256 of the body)")
+    .requiredOption('--company <id>', 'the company')
+    .action((options: { company: string }) => {
+      assertCompanyId(options.company);
+      out(webhookSecretText(config(), options.company));
+    });
+
+  program
     .command('db')
     .description('the database')
     .command('migrate')
@@ -133,6 +186,36 @@ export function buildCli(config: () => AppConfig, out: (line: string) => void = 
         const ran = await runMigrations(db.dataSource);
         out(ran.length ? `ran ${ran.length} migration(s): ${ran.join(', ')}` : 'the database is up to date');
       });
+    });
+
+  program
+    .command('kek')
+    .description('the key-encryption key that wraps the company DEKs (KEK_SOURCE)')
+    .command('rotate')
+    .description("re-wrap every company's DEK under a new KEK (the local keyring gets a new KEK version first); tokens stay as they are")
+    .action(async () => {
+      const cfg = config();
+      await withDatabase(cfg, async (db) => {
+        await runMigrations(db.dataSource);
+        const result = await rotateKek(createKms(cfg.kek), new TypeOrmWrappedDekRepository(db.dataSource.manager));
+        out(
+          `KEK ${result.kekId}: ${result.rewrapped} re-wrapped, ${result.alreadyCurrent} already current, ` +
+            `${result.skipped} changed meanwhile, ${result.failed.length} failed (of ${result.total})`,
+        );
+        if (result.failed.length > 0) throw new Error(`could not re-wrap the DEK of ${result.failed.join(', ')}`);
+      });
+    });
+
+  program
+    .command('checks')
+    .description('the daily check (missing receipts, overdue invoices)')
+    .command('run')
+    .description("run today's daily check now, with a progress bar; companies already checked today are skipped")
+    .option('--company <id>', 'only this company')
+    .action(async (options: { company?: string }) => {
+      const { runDailyCheckNow } = await import('./daily-check/run-daily-check-now');
+      const summary = await runDailyCheckNow(config(), { companyId: options.company }, out);
+      if (summary.failed > 0) throw new Error(`the daily check failed for ${summary.failed} compan${summary.failed === 1 ? 'y' : 'ies'}`);
     });
 
   return program;
@@ -149,7 +232,7 @@ async function main(): Promise<void> {
     const message =
       error instanceof ConfigError || error instanceof DomainError || error instanceof Error ? error.message : String(error);
     process.stderr.write(`error: ${message}\n`);
-    process.exit(1);
+    process.exit(error instanceof ChainBroken ? error.exitCode : 1);
   }
 }
 

@@ -1,8 +1,49 @@
-import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject, Injectable, type Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CompanyRepository } from '@app/domain';
+import {
+  Clock,
+  CompanyRepository,
+  CompanySettingsStore,
+  EventStore,
+  IdGenerator,
+  PatternStore,
+  ProposalRepository,
+  UnitOfWork,
+  AuthorizationRequestStore,
+  CompanyContextStore,
+  EmployeeMappingRepository,
+} from '@app/domain';
+import { OutboxRepository } from '@app/notifications';
+import { WrappedDekRepository } from '@app/vault';
+import { ApplicationUnitOfWork, ReceiptStore } from '@app/application';
+import { DailyCheckRuns, ExecutionQueue, ExecutionUnitOfWork } from '@app/application';
 import { Database, type DatabaseOptions } from './database/database';
 import { TypeOrmCompanyRepository } from './company/typeorm-company.repository';
+import { TypeOrmEventStore } from './event-store/typeorm-event-store';
+import { EventChainVerifier } from './event-store/event-chain-verifier';
+import { EventSealer } from './event-store/event-sealer';
+import { TypeOrmProposalRepository } from './proposal/typeorm-proposal.repository';
+import { TypeOrmPatternStore } from './pattern/typeorm-pattern.store';
+import { TypeOrmCompanySettingsStore } from './settings/typeorm-company-settings.store';
+import { TypeOrmOutboxRepository } from './outbox/typeorm-outbox.repository';
+import { TypeOrmWrappedDekRepository } from './vault/typeorm-wrapped-dek.repository';
+import { TypeOrmUnitOfWork } from './unit-of-work/typeorm-unit-of-work';
+import { TypeOrmApplicationUnitOfWork } from './idempotency/typeorm-application-unit-of-work';
+import { TypeOrmReceiptStore } from './receipts/typeorm-receipt.store';
+import { TypeOrmExecutionQueue } from './execution/typeorm-execution.queue';
+import { TypeOrmExecutionUnitOfWork } from './execution/typeorm-execution.unit-of-work';
+import { TypeOrmDailyCheckRuns } from './daily-check/typeorm-daily-check-runs';
+import { TypeOrmAuthorizationRequestStore } from './provider-connection/typeorm-authorization-request.store';
+import { TypeOrmCompanyContextStore } from './context/typeorm-company-context.store';
+import { TypeOrmEmployeeMappingRepository } from './employees/typeorm-employee-mapping.repository';
+
+/** A port bound to its TypeORM adapter over the data source's (non-transactional) manager. */
+function overManager<T>(
+  port: abstract new (...args: never[]) => T,
+  adapter: new (manager: DataSource['manager']) => T,
+): Provider {
+  return { provide: port, useFactory: (dataSource: DataSource) => new adapter(dataSource.manager), inject: [DataSource] };
+}
 
 /** Closes the database (and the embedded server) when the application shuts down. */
 @Injectable()
@@ -18,6 +59,11 @@ class DatabaseLifecycle implements OnApplicationShutdown {
  * The persistence adapters. `forRoot` opens the database (real PostgreSQL or embedded PGlite),
  * runs migrations under the advisory lock when asked, and binds each domain port to its
  * TypeORM adapter.
+ *
+ * The standalone adapters work over `dataSource.manager` (each call its own statement or
+ * transaction). Writes that must commit together go through `UnitOfWork.run`, which hands out
+ * transaction-bound instances. The unit of work's outbox notifier takes Clock and IdGenerator from
+ * the application when it provides them (system time and random UUIDs otherwise).
  */
 @Global()
 @Module({})
@@ -34,8 +80,68 @@ export class PersistenceModule {
         { provide: DataSource, useFactory: (db: Database) => db.dataSource, inject: [Database] },
         DatabaseLifecycle,
         { provide: CompanyRepository, useClass: TypeOrmCompanyRepository },
+        overManager(EventStore, TypeOrmEventStore),
+        overManager(ProposalRepository, TypeOrmProposalRepository),
+        overManager(PatternStore, TypeOrmPatternStore),
+        overManager(CompanySettingsStore, TypeOrmCompanySettingsStore),
+        overManager(OutboxRepository, TypeOrmOutboxRepository),
+        overManager(WrappedDekRepository, TypeOrmWrappedDekRepository),
+        overManager(EventChainVerifier, EventChainVerifier),
+        // One per process: it keeps the low-water mark of its incremental scan.
+        overManager(EventSealer, EventSealer),
+        overManager(AuthorizationRequestStore, TypeOrmAuthorizationRequestStore),
+        overManager(CompanyContextStore, TypeOrmCompanyContextStore),
+        overManager(EmployeeMappingRepository, TypeOrmEmployeeMappingRepository),
+        {
+          provide: UnitOfWork,
+          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) =>
+            new TypeOrmUnitOfWork(dataSource, clock, ids),
+          inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
+        },
+        overManager(ReceiptStore, TypeOrmReceiptStore),
+        {
+          provide: ApplicationUnitOfWork,
+          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) => new TypeOrmApplicationUnitOfWork(dataSource, clock, ids),
+          inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
+        },
+        {
+          provide: ExecutionQueue,
+          useFactory: (dataSource: DataSource) => new TypeOrmExecutionQueue(dataSource),
+          inject: [DataSource],
+        },
+        {
+          provide: ExecutionUnitOfWork,
+          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) => new TypeOrmExecutionUnitOfWork(dataSource, clock, ids),
+          inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
+        },
+        {
+          provide: DailyCheckRuns,
+          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) => new TypeOrmDailyCheckRuns(dataSource, clock, ids),
+          inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
+        },
       ],
-      exports: [Database, DataSource, CompanyRepository],
+      exports: [
+        Database,
+        DataSource,
+        CompanyRepository,
+        EventStore,
+        ProposalRepository,
+        PatternStore,
+        CompanySettingsStore,
+        OutboxRepository,
+        WrappedDekRepository,
+        EventChainVerifier,
+        EventSealer,
+        UnitOfWork,
+        AuthorizationRequestStore,
+        CompanyContextStore,
+        EmployeeMappingRepository,
+        ReceiptStore,
+        ApplicationUnitOfWork,
+        ExecutionQueue,
+        ExecutionUnitOfWork,
+        DailyCheckRuns,
+      ],
     };
   }
 }

@@ -42,6 +42,13 @@ describe('configuration', () => {
     expect(loadConfig({ TRIPLETEX_CONSUMER_TOKEN: 'abc', PROVIDER_SANDBOX: 'on' }).providerSandbox).toBe(true);
   });
 
+  it('seals events every second by default, not at all with EVENT_SEAL_INTERVAL_MS=0 or under jest, and refuses a bad interval', () => {
+    expect(loadConfig({}).eventSealIntervalMs).toBe(1000);
+    expect(loadConfig({ EVENT_SEAL_INTERVAL_MS: '0' }).eventSealIntervalMs).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'test' }).eventSealIntervalMs).toBe(0);
+    expect(() => loadConfig({ EVENT_SEAL_INTERVAL_MS: 'soon' })).toThrow(/EVENT_SEAL_INTERVAL_MS/);
+  });
+
   it('does not seed the demo company on real PostgreSQL unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).seedDemoCompany).toBe(false);
   });

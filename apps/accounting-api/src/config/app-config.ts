@@ -1,10 +1,22 @@
 import * as path from 'node:path';
+import { DailyCheckSettings } from '../daily-check/daily-check.settings';
+import { ExecutorSettings } from '../execution/executor.settings';
+import { EnvSettings } from './env-settings';
 
 /**
  * The service's configuration, read from the environment once at boot (contract §5). Every bad
  * variable is reported together; the rest of the code receives this typed, injectable object.
  */
 export class AppConfig {
+  /** The proposal executor (EXECUTOR_*). */
+  executor!: ExecutorSettings;
+  /** The daily 07:00 UTC check (DAILY_CHECK_*). */
+  dailyCheck!: DailyCheckSettings;
+  /** Whether this instance delivers the notification outbox (OUTBOX_DISPATCH_ENABLED), and how often it looks. */
+  outboxDispatch!: boolean;
+  outboxPollMs!: number;
+  /** Master key from which each company's webhook signing secret is derived; undefined → DATA_DIR/webhook-signing-key. */
+  webhookSigningKey?: string;
   /** HTTP port. */
   port!: number;
   /** Origin under which the service is reachable, for links it hands out (OAuth redirect, docs). */
@@ -23,10 +35,33 @@ export class AppConfig {
   /** How often a JWKS URL is re-fetched (a file is re-read as soon as it changes). */
   jwksRefreshSeconds!: number;
   kekSource?: string;
+  /** Where the key-encryption key comes from (KEK_SOURCE parsed; see `kekSettings`). */
+  kek!: KekSettings;
   providerSandbox!: boolean;
+  /** Port of the in-process sandbox in sandbox mode; 0 = any free port. */
+  providerSandboxPort!: number;
+  /** The application's Tripletex consumer token (secret). */
+  tripletexConsumerToken?: string;
+  /** Tripletex API root. */
+  tripletexApiUrl!: string;
+  /** The Fiken OAuth client (the secret is secret). */
+  fikenClientId?: string;
+  fikenClientSecret?: string;
+  /** Fiken API root. */
+  fikenApiUrl!: string;
+  /** Fiken OAuth root: `{url}/authorize`, `{url}/token`. */
+  fikenOAuthUrl!: string;
+  /** Key of the HMAC that signs onboarding `state`s; undefined → generated into dataDir. */
+  stateSecret?: string;
+  /** Per-attempt timeout of provider calls. */
+  providerTimeoutMs!: number;
+  /** Retries of transient provider failures. */
+  providerRetries!: number;
   rateLimitPerMinute!: number;
   bodyLimitBytes!: number;
   receiptMaxBytes!: number;
+  /** How often the event sealer chains new events into the hash chain; 0 = not in this instance. */
+  eventSealIntervalMs!: number;
   logLevel!: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production!: boolean;
 
@@ -39,6 +74,11 @@ export class AppConfig {
     return this.gatewayJwks === undefined;
   }
 }
+
+/** The KMS that wraps the companies' DEKs: a local keyring file, or AWS KMS. */
+export type KekSettings =
+  | { readonly kind: 'local'; readonly keyringPath: string }
+  | { readonly kind: 'aws'; readonly keyId: string; readonly region: string; readonly endpoint?: string };
 
 export function devKeysDir(dataDir: string): string {
   return path.join(dataDir, 'dev-keys');
@@ -113,17 +153,48 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   config.jwksRefreshSeconds = int('JWKS_REFRESH_SECONDS', 60, 1, 86_400);
   config.kekSource = str('KEK_SOURCE');
+  config.kek = kekSettings(config.kekSource, config.dataDir, str('AWS_REGION'), url('AWS_ENDPOINT_URL', ['http:', 'https:']), problems);
   const hasProviderCredentials =
     str('TRIPLETEX_CONSUMER_TOKEN') !== undefined || str('FIKEN_CLIENT_ID') !== undefined;
   config.providerSandbox = bool('PROVIDER_SANDBOX', !hasProviderCredentials);
+  config.providerSandboxPort = int('PROVIDER_SANDBOX_PORT', 0, 0, 65535);
+  config.tripletexConsumerToken = str('TRIPLETEX_CONSUMER_TOKEN');
+  config.tripletexApiUrl = (url('TRIPLETEX_BASE_URL', ['http:', 'https:']) ?? 'https://tripletex.no/v2').replace(/\/+$/, '');
+  config.fikenClientId = str('FIKEN_CLIENT_ID');
+  config.fikenClientSecret = str('FIKEN_CLIENT_SECRET');
+  if ((config.fikenClientId === undefined) !== (config.fikenClientSecret === undefined)) {
+    problems.push('FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET must be set together');
+  }
+  config.fikenApiUrl = (url('FIKEN_API_URL', ['http:', 'https:']) ?? 'https://api.fiken.no/api/v2').replace(/\/+$/, '');
+  config.fikenOAuthUrl = (url('FIKEN_OAUTH_URL', ['http:', 'https:']) ?? 'https://fiken.no/oauth').replace(/\/+$/, '');
+  config.stateSecret = str('STATE_SECRET');
+  if (config.stateSecret !== undefined && Buffer.byteLength(config.stateSecret) < 32) {
+    problems.push('STATE_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)');
+  }
+  config.providerTimeoutMs = int('PROVIDER_TIMEOUT_MS', 10_000, 100, 300_000);
+  config.providerRetries = int('PROVIDER_RETRIES', 3, 0, 10);
   config.rateLimitPerMinute = int('RATE_LIMIT_PER_MINUTE', 300, 1, 10_000_000);
   config.bodyLimitBytes = int('BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024);
   config.receiptMaxBytes = int('RECEIPT_MAX_BYTES', 7 * 1024 * 1024, 1024, 100 * 1024 * 1024);
+  // A background job like the executor's: off by default under jest (NODE_ENV=test), where tests seal explicitly.
+  config.eventSealIntervalMs = int('EVENT_SEAL_INTERVAL_MS', str('NODE_ENV') === 'test' ? 0 : 1000, 0, 3_600_000);
   const level = (str('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`);
   }
   config.logLevel = (LOG_LEVELS as readonly string[]).includes(level) ? (level as AppConfig['logLevel']) : 'info';
+  config.webhookSigningKey = str('WEBHOOK_SIGNING_KEY');
+  if (config.webhookSigningKey !== undefined && Buffer.byteLength(config.webhookSigningKey) < 32) {
+    problems.push('WEBHOOK_SIGNING_KEY must be at least 32 characters (e.g. openssl rand -base64 48)');
+  }
+
+  // The background jobs (on by default, off under jest's NODE_ENV=test), in the same report.
+  const jobs = new EnvSettings(env, problems);
+  const embedded = config.databaseUrl === undefined;
+  config.executor = ExecutorSettings.read(jobs, embedded);
+  config.dailyCheck = DailyCheckSettings.read(jobs, embedded);
+  config.outboxDispatch = jobs.flag('OUTBOX_DISPATCH_ENABLED');
+  config.outboxPollMs = jobs.int('OUTBOX_POLL_MS') ?? 1_000;
 
   if (config.production) {
     if (config.usesDevKeys) problems.push('GATEWAY_JWKS is required when NODE_ENV=production (dev keys are for development)');
@@ -131,4 +202,29 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * KEK_SOURCE: unset → a local keyring file `keyring.json` in DATA_DIR (development, embedded);
+ * `local:<path>` → that keyring file; `aws-kms:<key id, ARN or alias>` → AWS KMS in AWS_REGION
+ * (AWS_ENDPOINT_URL overrides the endpoint: a VPC endpoint, LocalStack).
+ */
+function kekSettings(
+  source: string | undefined,
+  dataDir: string,
+  region: string | undefined,
+  endpoint: string | undefined,
+  problems: string[],
+): KekSettings {
+  const local: KekSettings = { kind: 'local', keyringPath: path.join(dataDir, 'keyring.json') };
+  if (source === undefined) return local;
+  if (source.startsWith('local:') && source.length > 'local:'.length) {
+    return { kind: 'local', keyringPath: path.resolve(source.slice('local:'.length)) };
+  }
+  if (source.startsWith('aws-kms:') && source.length > 'aws-kms:'.length) {
+    if (region === undefined) problems.push('AWS_REGION is required with KEK_SOURCE=aws-kms:<keyId>');
+    return { kind: 'aws', keyId: source.slice('aws-kms:'.length), region: region ?? '', endpoint };
+  }
+  problems.push('KEK_SOURCE must be local:<keyring path> or aws-kms:<key id> (unset: a keyring in DATA_DIR)');
+  return local;
 }

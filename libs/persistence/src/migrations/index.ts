@@ -1,4 +1,30 @@
 import { CreateCompanies1763773200000 } from './1763773200000-create-companies';
+import { CreateEvents1763780000001 } from './1763780000001-create-events';
+import { CreateProposals1763780000002 } from './1763780000002-create-proposals';
+import { CreatePatterns1763780000003 } from './1763780000003-create-patterns';
+import { CreateCompanySettings1763780000004 } from './1763780000004-create-company-settings';
+import { CreateNotificationOutbox1763780000005 } from './1763780000005-create-notification-outbox';
+import { CreateCompanyKeys1763780000006 } from './1763780000006-create-company-keys';
+import { SealEventsAsynchronously1763780000007 } from './1763780000007-seal-events-asynchronously';
+import { CreateProviderConnections1763790000001 } from './1763790000001-create-provider-connections';
+import { CreateEmployeeMappings1763790000002 } from './1763790000002-create-employee-mappings';
 
+import { CreateIdempotencyKeys1763790000050 } from './1763790000050-create-idempotency-keys';
+import { CreateProposalExecutions1763800000001 } from './1763800000001-create-proposal-executions';
+import { CreateDailyCheckRuns1763800000002 } from './1763800000002-create-daily-check-runs';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
-export const MIGRATIONS = [CreateCompanies1763773200000];
+export const MIGRATIONS = [
+  CreateCompanies1763773200000,
+  CreateEvents1763780000001,
+  CreateProposals1763780000002,
+  CreatePatterns1763780000003,
+  CreateCompanySettings1763780000004,
+  CreateNotificationOutbox1763780000005,
+  CreateCompanyKeys1763780000006,
+  SealEventsAsynchronously1763780000007,
+  CreateProviderConnections1763790000001,
+  CreateEmployeeMappings1763790000002,
+  CreateIdempotencyKeys1763790000050,
+  CreateProposalExecutions1763800000001,
+  CreateDailyCheckRuns1763800000002,
+];
