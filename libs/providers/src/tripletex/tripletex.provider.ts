@@ -112,7 +112,8 @@ export class TripletexProvider extends AccountingProvider {
     const query = {
       dateFrom: from,
       dateTo: addDays(last, 1),
-      fields: 'id,number,date,description,attachment,postings(*)',
+      // Only what the checks read: the gross amounts and whether a document is attached.
+      fields: 'id,number,date,description,attachment(id),postings(amountGross)',
     };
     for await (const voucher of this.client.list(tripletex(conn), VOUCHER_PATH, query, recorderOf(options))) {
       yield toLedgerVoucher(voucher);
