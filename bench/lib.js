@@ -13,8 +13,8 @@ const autocannon = require('autocannon');
 const ROOT = path.resolve(__dirname, '..');
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-function psql(sql) {
-  execFileSync('psql', [PG_ADMIN_URL, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { stdio: 'inherit' });
+function psql(sql, url = PG_ADMIN_URL) {
+  execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { stdio: 'inherit' });
 }
 
 async function startService({ env = {}, port = 3900 } = {}) {
