@@ -3,6 +3,7 @@ import { DailyCheckScheduler } from '../apps/accounting-api/src/daily-check/dail
 import { HttpMetrics } from '../apps/accounting-api/src/metrics/http-metrics';
 import { ManualClock } from './support/manual-clock';
 import { hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
 const JOBS_ENV = { DAILY_CHECK_RETRY_MS: '3600000', DAILY_CHECK_MAX_ATTEMPTS: '3', DAILY_CHECK_ITEMS_PER_MESSAGE: '5' };
 
@@ -28,13 +29,16 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
   const apps: JobsApp[] = [];
   let companies: string[];
   let failing: string;
+  let database: IsolatedTestDatabase;
 
   beforeAll(async () => {
+    // The job checks every connected company: this suite gets a database of its own.
+    database = await isolatedTestDatabase('daily');
     hosted = await hostSandbox({ seed: 31, companies: 6, entriesPerCompany: 300, invoicesPerCompany: 40 });
-    const first = await startJobsApp({ hosted, jobsEnv: JOBS_ENV, clock: new ManualClock(at(today, '07:00:00')) });
+    const first = await startJobsApp({ hosted, databaseUrl: database.url, jobsEnv: JOBS_ENV, clock: new ManualClock(at(today, '07:00:00')) });
     apps.push(first);
     for (let i = 0; i < 2; i++) {
-      apps.push(await startJobsApp({ hosted, jobsEnv: JOBS_ENV, dataDir: first.dataDir, clock: new ManualClock(at(today, '07:00:00')) }));
+      apps.push(await startJobsApp({ hosted, databaseUrl: database.url, jobsEnv: JOBS_ENV, dataDir: first.dataDir, clock: new ManualClock(at(today, '07:00:00')) }));
     }
     companies = [];
     for (let i = 1; i <= 4; i++) {
@@ -49,6 +53,7 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
   afterAll(async () => {
     for (const app of apps.reverse()) await app.close();
     await hosted?.close();
+    await database?.dispose();
   });
 
   const mine = () => [...companies, failing];
@@ -121,6 +126,7 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
   it('catches up a day missed while the service was down when it starts', async () => {
     const late = await startJobsApp({
       hosted,
+      databaseUrl: database.url,
       jobsEnv: { ...JOBS_ENV, DAILY_CHECK_ENABLED: 'true' },
       dataDir: apps[0].dataDir,
       clock: new ManualClock(at(tomorrow, '09:15:00')),

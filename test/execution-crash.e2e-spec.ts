@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Request, Response, NextFunction } from 'express';
 import { hostSandbox, pgliteJobsEnv, sandboxEnv, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
 /** How many times the executor is killed (CRASH_ITERATIONS; at least 50 in CI). */
 const ITERATIONS = Number(process.env.CRASH_ITERATIONS ?? 50);
@@ -23,11 +24,14 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
   let t: JobsApp;
   let tripletexCompany: string;
   let fikenCompany: string;
+  let database: IsolatedTestDatabase;
   const proposals: { company: string; id: string; provider: 'tripletex' | 'fiken' }[] = [];
 
   beforeAll(async () => {
     hosted = await hostSandbox({ seed: 5, companies: 2, entriesPerCompany: 20, invoicesPerCompany: 2, latencyMs: 15 });
-    t = await startJobsApp({ hosted });
+    // The executor claims every company's due proposals: this suite gets a database of its own.
+    database = await isolatedTestDatabase('crash');
+    t = await startJobsApp({ hosted, databaseUrl: database.url });
     tripletexCompany = await t.newCompany('crash-tx');
     fikenCompany = await t.newCompany('crash-fk');
     await t.connect(tripletexCompany, 'tripletex', 1);
@@ -41,13 +45,14 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
     hosted?.setHook(null);
     await t?.close();
     await hosted?.close();
+    await database?.dispose();
   });
 
   function childEnv(): NodeJS.ProcessEnv {
     return {
       ...process.env,
       NODE_ENV: 'production',
-      DATABASE_URL: process.env.DATABASE_URL,
+      DATABASE_URL: database.url,
       DATA_DIR: t.dataDir,
       GATEWAY_JWKS: path.join(t.dataDir, 'gateway-jwks.json'),
       LOG_LEVEL: 'silent',

@@ -1,5 +1,6 @@
 import { ProposalExecutor } from '@app/application';
 import { hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
 const onPostgres = process.env.TEST_DATABASE_KIND === 'postgresql';
 const PROPOSALS = 80;
@@ -9,18 +10,22 @@ const PROPOSALS = 80;
   let hosted: HostedSandbox;
   let a: JobsApp;
   let b: JobsApp;
+  let database: IsolatedTestDatabase;
 
   beforeAll(async () => {
     hosted = await hostSandbox({ seed: 17, companies: 2, entriesPerCompany: 20, invoicesPerCompany: 2, latencyMs: 5 });
     const jobsEnv = { EXECUTOR_CONCURRENCY: '4', EXECUTOR_BATCH_SIZE: '5' };
-    a = await startJobsApp({ hosted, jobsEnv });
-    b = await startJobsApp({ hosted, jobsEnv, dataDir: a.dataDir });
+    // The executors claim every company's due proposals: this suite gets a database of its own.
+    database = await isolatedTestDatabase('instances');
+    a = await startJobsApp({ hosted, jobsEnv, databaseUrl: database.url });
+    b = await startJobsApp({ hosted, jobsEnv, databaseUrl: database.url, dataDir: a.dataDir });
   });
 
   afterAll(async () => {
     await b?.close();
     await a?.close();
     await hosted?.close();
+    await database?.dispose();
   });
 
   it(`books each of ${PROPOSALS} proposals exactly once while both claim at the same time`, async () => {

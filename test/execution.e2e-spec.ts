@@ -1,5 +1,6 @@
 import { ProposalExecutor } from '@app/application';
 import { ACCOUNTANT, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
 /** Executor settings of these tests: quick retries, three transient failures before ExecutionFailed. */
 const JOBS_ENV = {
@@ -13,16 +14,20 @@ describe('executing approved proposals (api-contract §4.4)', () => {
   let hosted: HostedSandbox;
   let t: JobsApp;
   let executor: ProposalExecutor;
+  let database: IsolatedTestDatabase;
 
   beforeAll(async () => {
     hosted = await hostSandbox({ seed: 11, companies: 4, entriesPerCompany: 40, invoicesPerCompany: 5 });
-    t = await startJobsApp({ hosted, jobsEnv: JOBS_ENV, env: { PROVIDER_RETRIES: '0', PROVIDER_TIMEOUT_MS: '2000' } });
+    // The executor claims every company's due proposals: this suite gets a database of its own.
+    database = await isolatedTestDatabase('exec');
+    t = await startJobsApp({ hosted, databaseUrl: database.url, jobsEnv: JOBS_ENV, env: { PROVIDER_RETRIES: '0', PROVIDER_TIMEOUT_MS: '2000' } });
     executor = t.app.get(ProposalExecutor);
   });
 
   afterAll(async () => {
     await t?.close();
     await hosted?.close();
+    await database?.dispose();
   });
 
   afterEach(() => hosted.sandbox.control.clearFaults());

@@ -102,6 +102,8 @@ export interface JobsAppOptions {
   env?: Record<string, string>;
   /** The jobs' environment (EXECUTOR_*, DAILY_CHECK_*, OUTBOX_*), part of the service configuration. */
   jobsEnv?: Record<string, string>;
+  /** The database (default: the shared test database). */
+  databaseUrl?: string;
   /** Share a data directory (the KEK keyring) between instances; a fresh one otherwise. */
   dataDir?: string;
   clock?: ManualClock;
@@ -124,7 +126,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
   const jwksFile = path.join(dataDir, 'gateway-jwks.json');
   if (!fs.existsSync(jwksFile)) writeJwks(jwksFile, [TEST_KEY]);
   const config = loadConfig({
-    DATABASE_URL: process.env.DATABASE_URL,
+    DATABASE_URL: options.databaseUrl ?? process.env.DATABASE_URL,
     DATA_DIR: dataDir,
     GATEWAY_JWKS: jwksFile,
     LOG_LEVEL: 'silent',

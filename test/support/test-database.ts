@@ -32,3 +32,45 @@ export async function startEphemeralPostgres(): Promise<EphemeralPostgres> {
     },
   };
 }
+
+export interface IsolatedTestDatabase {
+  url: string;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A migrated database of its own, for suites whose workers act on every company's rows (the
+ * executor claims every due proposal, the daily job every company): real PostgreSQL gets a
+ * throwaway database beside the shared one, PGlite a fresh in-memory server. Other suites running
+ * in parallel on the shared database then cannot hand them work, nor see theirs.
+ */
+export async function isolatedTestDatabase(label: string): Promise<IsolatedTestDatabase> {
+  const { Database } = await import('../../libs/persistence/src/database/database');
+  const migrate = async (url: string) => {
+    const db = await Database.open({ url, dataDir: '/nonexistent', role: 'client', poolSize: 2, runMigrations: true });
+    await db.close();
+  };
+  const shared = process.env.DATABASE_URL;
+  if (process.env.TEST_DATABASE_KIND !== 'postgresql' || !shared) {
+    const pg = await startEphemeralPostgres();
+    await migrate(pg.url);
+    return { url: pg.url, dispose: () => pg.stop() };
+  }
+  const { Client } = await import('pg');
+  const admin = new URL(shared);
+  const name = `${admin.pathname.slice(1)}_${label}_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`.toLowerCase();
+  const run = async (sql: string) => {
+    const client = new Client({ connectionString: shared });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE DATABASE ${name}`);
+  const url = new URL(shared);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  return { url: url.toString(), dispose: () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
