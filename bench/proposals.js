@@ -23,6 +23,8 @@ async function main() {
       FROM generate_series(1, ${PATTERNS}) AS g`,
       service.databaseUrl,
     );
+    // Statistics, as autovacuum keeps them on a live table after a bulk load.
+    psql('ANALYZE patterns', service.databaseUrl);
     const admin = { authorization: `Bearer ${service.token({ role: 'accountant' })}`, 'content-type': 'application/json' };
     const created = await fetch(`${service.url}/v1/patterns`, {
       method: 'POST',

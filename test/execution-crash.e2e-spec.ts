@@ -70,6 +70,8 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
       EXECUTOR_CONCURRENCY: '2',
       ...pgliteJobsEnv(),
       DAILY_CHECK_ENABLED: 'false',
+      // The executor alone: a sealer killed mid-transaction is not what this test is about.
+      EVENT_SEAL_INTERVAL_MS: '0',
     };
   }
 

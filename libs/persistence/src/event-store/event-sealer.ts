@@ -63,8 +63,8 @@ export class EventSealer {
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH) {
       throw new RangeError(`batchSize must be an integer from 1 to ${MAX_BATCH} (got ${batchSize})`);
     }
-    // Read before looking for events: whatever this pass cannot see was inserted by this
-    // transaction or a later one, so it is ≥ `oldestRunning` and the next pass looks at it.
+    // Read before looking for events: whatever this pass cannot see was inserted by a transaction
+    // still running now or started later, whose id is ≥ `oldestRunning`; the next pass looks there.
     const [{ xmin }] = await select<{ xmin: string }>(
       this.manager,
       'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
