@@ -142,7 +142,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.publicUrl = url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${config.port}`;
   config.databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
   config.dataDir = path.resolve(str('DATA_DIR') ?? './data');
-  config.dbPoolSize = int('DB_POOL_SIZE', 10, 1, 200);
+  // Embedded PGlite serves every connection on one session, and pglite-socket can interleave the
+  // protocol messages of concurrent connections (seen as failed statements under load): the
+  // embedded service therefore talks to it over a single connection.
+  config.dbPoolSize = int('DB_POOL_SIZE', config.databaseUrl === undefined ? 1 : 10, 1, 200);
   config.migrateOnBoot = bool('MIGRATE_ON_BOOT', true);
   config.seedDemoCompany = bool('SEED_DEMO_COMPANY', config.databaseUrl === undefined);
   config.gatewayIssuer = str('GATEWAY_ISSUER') ?? 'agent-gateway';
