@@ -1,6 +1,7 @@
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { EventSealer } from '@app/persistence';
 import { AppConfig } from '../config/app-config';
+import { PollingLoop } from '../platform/polling-loop';
 
 /**
  * Seals new events into their companies' hash chains every EVENT_SEAL_INTERVAL_MS (0: not in this
@@ -12,15 +13,24 @@ import { AppConfig } from '../config/app-config';
  */
 @Injectable()
 export class EventSealerWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(EventSealerWorker.name);
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly loop: PollingLoop;
 
   constructor(
-    private readonly sealer: EventSealer,
+    sealer: EventSealer,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    // The first pass comes one interval after start, not amid the start-up of the other jobs.
+    this.loop = new PollingLoop({
+      pass: async () => {
+        await sealer.sealPending();
+        return false;
+      },
+      intervalMs: config.eventSealIntervalMs,
+      pauseFirst: true,
+      logger: new Logger(EventSealerWorker.name),
+      label: 'sealing events',
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.eventSealIntervalMs > 0) this.start();
@@ -31,41 +41,11 @@ export class EventSealerWorker implements OnApplicationBootstrap, BeforeApplicat
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** Stops the loop and waits for the pass in progress. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
-  }
-
-  /** The first pass comes one interval after start, not amid the start-up of the other jobs. */
-  private async run(): Promise<void> {
-    while (this.running) {
-      await this.pause(this.config.eventSealIntervalMs);
-      if (!this.running) return;
-      try {
-        await this.sealer.sealPending();
-      } catch (error) {
-        this.logger.error(`sealing events failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-    });
+    await this.loop.stop();
   }
 }

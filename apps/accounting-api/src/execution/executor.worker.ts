@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ProposalExecutor } from '@app/application';
+import { PollingLoop } from '../platform/polling-loop';
 import { ExecutorSettings } from './executor.settings';
 
 /**
@@ -9,15 +10,20 @@ import { ExecutorSettings } from './executor.settings';
  */
 @Injectable()
 export class ExecutorWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(ExecutorWorker.name);
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly loop: PollingLoop;
 
   constructor(
-    private readonly executor: ProposalExecutor,
+    executor: ProposalExecutor,
     private readonly settings: ExecutorSettings,
-  ) {}
+  ) {
+    this.loop = new PollingLoop({
+      pass: async () => (await executor.runOnce()).length > 0,
+      intervalMs: settings.pollMs,
+      pauseFirst: false,
+      logger: new Logger(ExecutorWorker.name),
+      label: 'execution round',
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (this.settings.enabled) this.start();
@@ -28,40 +34,10 @@ export class ExecutorWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let claimed = 0;
-      try {
-        claimed = (await this.executor.runOnce()).length;
-      } catch (error) {
-        this.logger.error(`execution round failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (claimed === 0 && this.running) await this.pause(this.settings.pollMs);
-    }
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done(): void {
-        clearTimeout(timer);
-        self.wake = null;
-        resolve();
-      }
-      this.wake = done;
-    });
+    await this.loop.stop();
   }
 }
