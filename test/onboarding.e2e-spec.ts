@@ -373,6 +373,13 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       const res = await balance(co, 'fiken');
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'provider_not_connected' });
       expect(await connection(co)).toMatchObject({ status: 'needs_reauthorization' });
+      // The review channel is told once, however many calls are refused afterwards.
+      expect((await balance(co, 'fiken')).status).toBe(409);
+      const told: Array<{ target: string; payload: { provider: string; reason: string } }> = await t.app
+        .get(DataSource)
+        .query(`SELECT target, payload FROM notification_outbox WHERE company_id = $1 AND kind = 'provider_reauthorisation_needed'`, [co]);
+      expect(told).toHaveLength(1);
+      expect(told[0]).toMatchObject({ target: 'review', payload: { provider: 'fiken', reason: expect.stringContaining('invalid_grant') } });
       // Reconnecting clears the mark.
       await connect(co, 'fiken');
       expect(await connection(co)).toMatchObject({ status: 'connected' });

@@ -10,6 +10,7 @@ import {
 } from '@app/domain';
 import { connectionLockKey, KeyedMutex, PROCESS_CONNECTION_LOCKS } from './connection-locks';
 import { CONNECTION_COLUMNS, toRecord, type ConnectionSqlRow } from './provider-connection.mapper';
+import { markNeedsReauthorization } from './reauthorization';
 
 /**
  * Provider connections in `provider_connections`. Tokens are sealed with the company's DEK before
@@ -97,11 +98,7 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
   }
 
   async markNeedsReauthorization(companyId: string, reason: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE provider_connections SET status = 'needs_reauthorization', reauthorization_reason = $2, updated_at = $3
-        WHERE company_id = $1`,
-      [companyId, reason.slice(0, 500), this.clock.now()],
-    );
+    await this.dataSource.transaction((manager) => markNeedsReauthorization(manager, companyId, reason, this.clock.now()));
   }
 }
 

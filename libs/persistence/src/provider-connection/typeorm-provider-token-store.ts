@@ -9,6 +9,7 @@ import {
   type TokenRefreshDecision,
 } from '@app/domain';
 import { connectionLockKey, KeyedMutex, PROCESS_CONNECTION_LOCKS, sharesOneSession } from './connection-locks';
+import { markNeedsReauthorization } from './reauthorization';
 
 interface TokenSqlRow {
   provider: string;
@@ -88,12 +89,7 @@ export class TypeOrmProviderTokenStore extends ProviderTokenStore {
       }
       case 'revoked':
         if (row && row.provider === provider) {
-          await manager.query(
-            `UPDATE provider_connections
-                SET status = 'needs_reauthorization', reauthorization_reason = $2, updated_at = $3
-              WHERE company_id = $1`,
-            [companyId, decision.reason.slice(0, 500), this.clock.now()],
-          );
+          await markNeedsReauthorization(manager, companyId, decision.reason, this.clock.now());
         }
         return null;
     }
