@@ -45,4 +45,30 @@ describe('npm run cli -- kek rotate', () => {
     expect(await kekOf()).toBe('local:v3');
     await expect(t.app.get(ProviderConnectionRepository).employeeToken(company)).resolves.toBe(tripletexEmployeeToken(2));
   });
+
+  it('deletes a company by destroying its DEK first: its sealed tokens can no longer be opened', async () => {
+    const company = await t.newCompany('gone');
+    const connections = t.app.get(ProviderConnectionRepository);
+    await connections.connect({
+      companyId: company,
+      grant: { provider: 'tripletex', employeeToken: tripletexEmployeeToken(3) },
+      externalCompanyId: null,
+      externalCompanyName: null,
+      connectedBy: 'admin@gone.no',
+    });
+    const db = t.app.get(DataSource);
+    const sealed = ((await db.query('SELECT employee_token FROM provider_connections WHERE company_id = $1', [company])) as Array<{ employee_token: Buffer }>)[0]!
+      .employee_token;
+    const lines: string[] = [];
+    await buildCli(() => t.config, (line) => lines.push(line)).parseAsync(['node', 'cli', 'company', 'delete', company, '--yes']);
+    expect(lines).toEqual([`deleted company ${company}; its DEK is destroyed`]);
+    expect(await db.query('SELECT 1 FROM company_keys WHERE company_id = $1', [company])).toEqual([]);
+    expect(await db.query('SELECT 1 FROM companies WHERE id = $1', [company])).toEqual([]);
+    // A copy of the ciphertext (a backup) is worthless without the DEK.
+    const { TokenVault } = await import('@app/domain');
+    await expect(t.app.get(TokenVault).open(company, 'tripletex', 'employee_token', { ciphertext: sealed })).rejects.toThrow();
+    await expect(
+      buildCli(() => t.config, () => undefined).parseAsync(['node', 'cli', 'company', 'delete', company, '--yes']),
+    ).rejects.toThrow(/no company/);
+  });
 });

@@ -19,7 +19,7 @@ import {
   runMigrations,
   verifyChain,
 } from '@app/persistence';
-import { createKms, rotateKek } from '@app/vault';
+import { createKms, EnvelopeTokenVault, rotateKek } from '@app/vault';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { ensureDevKeys, rotateDevKeys, signDevToken } from './auth/dev-keys';
 import { webhookSecretText } from './notifications/outbox-delivery.module';
@@ -95,6 +95,35 @@ export function buildCli(config: () => AppConfig, out: (line: string) => void = 
         const companies = await new TypeOrmCompanyRepository(db.dataSource).list();
         if (options.json) out(JSON.stringify(companies));
         else for (const c of companies) out(`${c.id}\t${c.name}\t${c.createdAt.toISOString()}`);
+      });
+    });
+
+  company
+    .command('delete <id>')
+    .description(
+      "destroy the company's DEK (its provider tokens become unreadable, backups included) and its provider " +
+        'connection; the company record goes too unless it has audit events, which are kept',
+    )
+    .requiredOption('--yes', 'confirm')
+    .action(async (id: string) => {
+      assertCompanyId(id);
+      const cfg = config();
+      await withDatabase(cfg, async (db) => {
+        await runMigrations(db.dataSource);
+        if (!(await new TypeOrmCompanyRepository(db.dataSource).findById(id))) throw new Error(`no company "${id}"`);
+        const vault = new EnvelopeTokenVault(createKms(cfg.kek), new TypeOrmWrappedDekRepository(db.dataSource.manager));
+        await vault.destroyCompanyKey(id);
+        const kept = await db.dataSource.transaction(async (tx) => {
+          await tx.query('DELETE FROM provider_connections WHERE company_id = $1', [id]);
+          const [{ events }] = (await tx.query('SELECT count(*)::int AS events FROM events WHERE company_id = $1', [id])) as [{ events: number }];
+          if (events === 0) await tx.query('DELETE FROM companies WHERE id = $1', [id]);
+          return events;
+        });
+        out(
+          kept === 0
+            ? `deleted company ${id}; its DEK is destroyed`
+            : `destroyed the DEK and the provider connection of ${id}; the company record stays with its ${kept} audit event(s)`,
+        );
       });
     });
 
