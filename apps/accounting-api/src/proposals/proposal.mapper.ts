@@ -1,5 +1,5 @@
 import type { ProposalView } from '@app/application';
-import { formatMoney } from '@app/domain';
+import { proposalContent } from '@app/domain';
 import { eventJson } from '../events/event.mapper';
 import type { ProposalDto } from './proposal.dto';
 
@@ -13,17 +13,7 @@ export function proposalJson({ proposal, events }: ProposalView): ProposalDto {
     route: proposal.route,
     reasons: [...proposal.reasons],
     executeAfter: proposal.executeAfter ? proposal.executeAfter.toISOString() : null,
-    kind: proposal.kind,
-    merchant: proposal.merchant,
-    amount: formatMoney(proposal.amount),
-    currency: proposal.currency,
-    date: proposal.date,
-    accountCode: proposal.accountCode,
-    vatRate: proposal.vatRate,
-    description: proposal.description,
-    receipt: proposal.receipt ? { ...proposal.receipt } : null,
-    thread: proposal.thread ? { ...proposal.thread } : null,
-    resubmissionOf: proposal.resubmissionOf,
+    ...proposalContent(proposal),
     submittedBy: proposal.submittedBy,
     submittedAt: proposal.submittedAt.toISOString(),
     updatedAt: proposal.updatedAt.toISOString(),

@@ -80,18 +80,8 @@ export function submitProposal(input: SubmitProposalInput, ctx: DomainContext): 
     lastExecutionError: null,
   };
   const event = proposalEvent(proposal, 'Proposed', origin, [], now, ctx, {
-    kind: proposal.kind,
-    merchant: proposal.merchant,
+    ...proposalContent(proposal),
     merchantKey: proposal.merchantKey,
-    amount: formatMoney(proposal.amount),
-    currency: proposal.currency,
-    date: proposal.date,
-    accountCode: proposal.accountCode,
-    vatRate: proposal.vatRate,
-    description: proposal.description,
-    receipt: proposal.receipt ? { ...proposal.receipt } : null,
-    thread: proposal.thread ? { ...proposal.thread } : null,
-    resubmissionOf: proposal.resubmissionOf,
     route: proposal.route,
     reasons: [...proposal.reasons],
   });
@@ -342,4 +332,21 @@ function proposalEvent<T extends ProposalEvent['type']>(
   };
   // TypeScript cannot correlate `type` with `data` through the generic; both come from T.
   return event as DomainEventOf<T>;
+}
+
+/** What was proposed, JSON-safe with money as a decimal string: the Proposed event's data and the API's view. */
+export function proposalContent(proposal: Proposal) {
+  return {
+    kind: proposal.kind,
+    merchant: proposal.merchant,
+    amount: formatMoney(proposal.amount),
+    currency: proposal.currency,
+    date: proposal.date,
+    accountCode: proposal.accountCode,
+    vatRate: proposal.vatRate,
+    description: proposal.description,
+    receipt: proposal.receipt ? { ...proposal.receipt } : null,
+    thread: proposal.thread ? { ...proposal.thread } : null,
+    resubmissionOf: proposal.resubmissionOf,
+  };
 }
