@@ -9,11 +9,13 @@ import {
   normalizeMerchant,
   NotFound,
   parseExpenseDetails,
+  PatternStore,
   submitProposal,
   transitionProposal,
   type CompanyContext,
   type ExpenseDetails,
   type OutboundMessage,
+  type Pattern,
   type ProposalEvent,
 } from '@app/domain';
 import { ApplicationOptions } from '../application.options';
@@ -36,6 +38,7 @@ interface Submission {
   readonly resubmissionOf: string | null;
   readonly context: CompanyContext | null;
   readonly executionDelayMinutes: number;
+  readonly candidates: readonly Pattern[];
 }
 
 /**
@@ -53,6 +56,7 @@ export class SubmitProposalHandler {
     private readonly unitOfWork: ApplicationUnitOfWork,
     private readonly settings: CompanySettingsStore,
     private readonly contexts: CompanyContextStore,
+    private readonly patterns: PatternStore,
     private readonly idempotency: IdempotentExecution,
     private readonly engine: ConfidenceEngine,
     private readonly ctx: ApplicationContext,
@@ -62,13 +66,17 @@ export class SubmitProposalHandler {
   async execute(command: SubmitProposalCommand): Promise<IdempotentOutcome<ProposalView>> {
     const { caller, submission } = command;
     const validated = this.validate(submission);
-    // Read before the unit of work: inside it, only its own ports may touch the database.
-    const [settings, context] = await Promise.all([this.settings.get(caller.company), this.contexts.get(caller.company)]);
+    // Read before the unit of work: inside it, only its own ports may touch the database. The
+    // patterns are read there too: scoring needs no transaction, and the unit of work stays short.
+    const [settings, context, candidates] = await Promise.all([
+      this.settings.get(caller.company),
+      this.contexts.get(caller.company),
+      this.patterns.findCandidates(caller.company, normalizeMerchant(validated.details.merchant)),
+    ]);
     const scope = { companyId: caller.company, actor: caller.actor };
+    const stored = { caller, ...validated, context, candidates, executionDelayMinutes: settings.executionDelayMinutes };
     return this.unitOfWork.run((ports) =>
-      this.idempotency.run(ports.idempotency, command.idempotency, scope, submission, () =>
-        this.store(ports, { caller, ...validated, context, executionDelayMinutes: settings.executionDelayMinutes }),
-      ),
+      this.idempotency.run(ports.idempotency, command.idempotency, scope, submission, () => this.store(ports, stored)),
     );
   }
 
@@ -79,8 +87,7 @@ export class SubmitProposalHandler {
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
 
     const origin = originOf(caller, context);
-    const candidates = await ports.patterns.findCandidates(caller.company, normalizeMerchant(details.merchant));
-    const assessment = this.engine.score(details, candidates);
+    const assessment = this.engine.score(details, submission.candidates);
     const submitted = submitProposal({ companyId: caller.company, origin, details, assessment, resubmissionOf: previous }, this.ctx);
     let proposal = submitted.proposal;
     const events: ProposalEvent[] = [...submitted.events];

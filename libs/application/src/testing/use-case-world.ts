@@ -87,6 +87,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       applicationUnitOfWork,
       adapters.settings,
       contexts,
+      adapters.patterns,
       new IdempotentExecution(adapters.clock),
       new ConfidenceEngine(),
       ctx,

@@ -12,6 +12,7 @@ import { CreateEmployeeMappings1763790000002 } from './1763790000002-create-empl
 import { CreateIdempotencyKeys1763790000050 } from './1763790000050-create-idempotency-keys';
 import { CreateProposalExecutions1763800000001 } from './1763800000001-create-proposal-executions';
 import { CreateDailyCheckRuns1763800000002 } from './1763800000002-create-daily-check-runs';
+import { PatternCandidatesFunction1763810000001 } from './1763810000001-pattern-candidates-function';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   CreateIdempotencyKeys1763790000050,
   CreateProposalExecutions1763800000001,
   CreateDailyCheckRuns1763800000002,
+  PatternCandidatesFunction1763810000001,
 ];

@@ -102,16 +102,19 @@ describe('TypeOrmPatternStore', () => {
       expect(candidates.every((p) => p.companyId === big && p.retiredAt === null)).toBe(true);
     });
 
-    it('plans the candidate query on a (company_id, merchant_key) btree and the trigram index, never a sequential scan', async () => {
-      const plan = (await database.dataSource.query(`EXPLAIN ${CANDIDATES_SQL}`, [big, 'spotify', 20])) as {
-        'QUERY PLAN': string;
-      }[];
-      const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+    it('answers the candidate query from indexes, never a sequential scan of patterns', async () => {
+      // The scans of this transaction, counted by the statistics collector before they are flushed:
+      // EXPLAIN cannot see inside pattern_candidates(), the counts can.
+      const scans = await database.dataSource.transaction(async (tx) => {
+        await tx.query(CANDIDATES_SQL, [big, 'spotify', 20]);
+        const [row] = (await tx.query(
+          `SELECT seq_scan::int AS seq, idx_scan::int AS idx FROM pg_stat_xact_user_tables WHERE relname = 'patterns'`,
+        )) as { seq: number; idx: number }[];
+        return row;
+      });
 
-      // Exact keys: either btree that leads with (company_id, merchant_key) answers them.
-      expect(text).toMatch(/Index Scan using patterns_(active_key_key|company_key_idx) on patterns/);
-      expect(text).toMatch(/Bitmap Index Scan on patterns_active_key_trgm_idx/);
-      expect(text).not.toMatch(/Seq Scan on patterns/);
+      expect(scans.seq).toBe(0);
+      expect(scans.idx).toBeGreaterThanOrEqual(2);
     });
   });
 });

@@ -10,7 +10,7 @@ import {
   parseVatRate,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { conflictOnUniqueViolation, execute, inTransaction, select } from '../shared/sql';
+import { conflictOnUniqueViolation, execute, select } from '../shared/sql';
 import {
   PATTERN_COLUMN_NAMES,
   PATTERN_SELECT,
@@ -23,19 +23,13 @@ import {
 const ACTIVE_KEY_INDEX = 'patterns_active_key_key';
 
 /**
- * The candidate query: every active pattern with exactly the key (a btree lookup on
- * (company_id, merchant_key)), plus the most similar other
- * keys by trigram similarity. `%` is pg_trgm's index-friendly "similarity ≥ threshold" operator
- * (pg_trgm.similarity_threshold, default 0.3), answered by the partial GIN trigram index; the
- * ranking by similarity() then runs on those matches only. $1 company, $2 key, $3 limit.
+ * The candidate query: every active pattern with exactly the key, plus the most similar other keys
+ * by trigram similarity, through the `pattern_candidates` function (migration
+ * 1763810000001: it keeps the lookup on the trigram index). $1 company, $2 key, $3 limit.
  */
 export const CANDIDATES_SQL = `
-  (SELECT ${PATTERN_SELECT}, 1::real AS rank FROM patterns
-    WHERE company_id = $1 AND merchant_key = $2 AND retired_at IS NULL)
-  UNION ALL
-  (SELECT ${PATTERN_SELECT}, similarity(merchant_key, $2) AS rank FROM patterns
-    WHERE company_id = $1 AND retired_at IS NULL AND merchant_key % $2 AND merchant_key <> $2
-    ORDER BY rank DESC, id LIMIT $3)`;
+  SELECT ${PATTERN_SELECT}, similarity(merchant_key, $2) AS rank FROM pattern_candidates($1, $2, $3)
+   ORDER BY rank DESC, id`;
 
 /**
  * The PatternStore over `patterns` (pg_trgm for look-alike merchants). Company-scoped throughout;
@@ -50,17 +44,11 @@ export class TypeOrmPatternStore extends PatternStore {
 
   async findCandidates(companyId: string, merchantKey: string, options: { limit?: number } = {}): Promise<Pattern[]> {
     const limit = Math.max(0, options.limit ?? DEFAULT_CANDIDATE_LIMIT);
-    // pg_trgm's `%` is costed as a cheap operator, so with some thousands of patterns the planner
-    // prefers a sequential scan computing the similarity of every key (40 ms at 10 000 patterns)
-    // to the trigram index (under 1 ms). Rule the scan out for this one statement.
-    const rows = await inTransaction(this.manager, async (tx) => {
-      await tx.query('SET LOCAL enable_seqscan = off');
-      try {
-        return await select<PatternRecord & { rank: number }>(tx, CANDIDATES_SQL, [companyId, merchantKey, limit]);
-      } finally {
-        await tx.query('SET LOCAL enable_seqscan = on');
-      }
-    });
+    const rows = await select<PatternRecord & { rank: number }>(this.manager, CANDIDATES_SQL, [
+      companyId,
+      merchantKey,
+      limit,
+    ]);
     const exact = rows.filter((row) => row.merchant_key === merchantKey).sort((a, b) => compareText(a.id, b.id));
     // Exact keys always come back, even past the limit; look-alikes fill what room is left.
     const similar = rows.filter((row) => row.merchant_key !== merchantKey).slice(0, Math.max(0, limit - exact.length));
