@@ -22,7 +22,9 @@ async function startService({ env = {}, port = 3900 } = {}) {
   psql(`CREATE DATABASE ${db}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-bench-'));
   const databaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/accounting-api/src/main.js')], {
+  // BENCH_NODE_ARGS: extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/apps/accounting-api/src/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),

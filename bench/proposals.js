@@ -23,8 +23,10 @@ async function main() {
       FROM generate_series(1, ${PATTERNS}) AS g`,
       service.databaseUrl,
     );
-    // Statistics, as autovacuum keeps them on a live table after a bulk load.
-    psql('ANALYZE patterns', service.databaseUrl);
+    // What autovacuum does to a live table after a bulk load: statistics, and the trigram index's
+    // pending list merged (GIN's fast-update list is scanned linearly by every lookup until then:
+    // 0.9 ms per lookup at 10 000 fresh patterns, 0.03 ms once merged).
+    psql('VACUUM ANALYZE patterns', service.databaseUrl);
     const admin = { authorization: `Bearer ${service.token({ role: 'accountant' })}`, 'content-type': 'application/json' };
     const created = await fetch(`${service.url}/v1/patterns`, {
       method: 'POST',

@@ -1,16 +1,30 @@
 import type { EntityManager } from 'typeorm';
 import { DomainEvent, EventQuery, EventStore, Page } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { conflictOnUniqueViolation, select } from '../shared/sql';
+import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
+import { select, uniqueViolationAs } from '../shared/sql';
 import { EVENT_COLUMNS, type EventRecord } from './event.entity';
 import { eventFromRecord, eventParameters } from './event.mapper';
 
 /** Constraints whose violation means "someone else stored this event or this position first". */
 const POSITION_TAKEN = ['events_chain_position_key', 'events_pkey'];
 
-const INSERT_COLUMNS = `(id, company_id, correlation_id, sequence, type, status, proposal_id, actor, channel, provider,
-  api_calls, confidence, data, occurred_at)`;
-const COLUMNS_PER_EVENT = 14;
+const INSERT_COLUMNS = [
+  'id',
+  'company_id',
+  'correlation_id',
+  'sequence',
+  'type',
+  'status',
+  'proposal_id',
+  'actor',
+  'channel',
+  'provider',
+  'api_calls',
+  'confidence',
+  'data',
+  'occurred_at',
+];
 
 /**
  * The EventStore over the append-only `events` table.
@@ -25,29 +39,26 @@ const COLUMNS_PER_EVENT = 14;
  * - Immutability is the database's job (triggers, and a role without UPDATE/DELETE in production).
  *
  * Constructed over an EntityManager: `dataSource.manager` for standalone use (each append is its
- * own statement, hence atomic), or a unit of work's transactional manager (the append joins that
- * transaction).
+ * own statement, hence atomic), or a unit of work's manager and writer (the append joins that unit
+ * and may be held until it commits: a conflict then fails the unit's commit).
  */
 export class TypeOrmEventStore extends EventStore {
-  constructor(private readonly manager: EntityManager) {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly writer: InsertWriter = immediateInserts(manager),
+  ) {
     super();
   }
 
   async append(events: readonly DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const parameters: unknown[] = [];
-    const tuples: string[] = [];
-    for (const event of events) {
-      const base = parameters.length;
-      parameters.push(...eventParameters(event));
-      tuples.push(`(${Array.from({ length: COLUMNS_PER_EVENT }, (_, i) => `$${base + i + 1}`).join(', ')})`);
-    }
     // One multi-row INSERT: the batch is atomic, and rows take their positions in batch order.
-    await conflictOnUniqueViolation(
-      POSITION_TAKEN,
-      () => conflictMessage(events),
-      () => this.manager.query(`INSERT INTO events ${INSERT_COLUMNS} VALUES ${tuples.join(', ')}`, parameters),
-    );
+    await this.writer.insert({
+      table: 'events',
+      columns: INSERT_COLUMNS,
+      rows: events.map(eventParameters),
+      translateError: uniqueViolationAs(POSITION_TAKEN, () => conflictMessage(events)),
+    });
   }
 
   async readChain(companyId: string, correlationId: string): Promise<DomainEvent[]> {

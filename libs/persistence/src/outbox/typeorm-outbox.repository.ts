@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { OutboxRepository, type NewOutboxMessage, type OutboxMessage } from '@app/notifications';
+import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
 import { execute, select } from '../shared/sql';
 
 interface OutboxRecord {
@@ -44,31 +45,30 @@ function fromRecord(row: OutboxRecord): OutboxMessage {
  * fenced by the attempt number the claim returned. Nothing is ever deleted.
  */
 export class TypeOrmOutboxRepository extends OutboxRepository {
-  constructor(private readonly manager: EntityManager) {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly writer: InsertWriter = immediateInserts(manager),
+  ) {
     super();
   }
 
   override async enqueue(messages: readonly NewOutboxMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const parameters: unknown[] = [];
-    const tuples = messages.map((m) => {
-      parameters.push(
+    await this.writer.insert({
+      table: 'notification_outbox',
+      columns: ['id', 'company_id', 'target', 'kind', 'payload', 'attempts', 'next_attempt_at', 'created_at'],
+      rows: messages.map((m) => [
         m.id,
         m.companyId,
         m.target,
         m.kind,
         JSON.stringify(m.payload),
+        0,
         m.nextAttemptAt ?? m.createdAt,
         m.createdAt,
-      );
-      const n = parameters.length;
-      return `($${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, 0, $${n - 1}, $${n})`;
+      ]),
+      skipConflictsOn: ['id'],
     });
-    await this.manager.query(
-      `INSERT INTO notification_outbox (id, company_id, target, kind, payload, attempts, next_attempt_at, created_at)
-       VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`,
-      parameters,
-    );
   }
 
   override async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<OutboxMessage[]> {

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { ConcurrencyConflict, Page, PageRequest, Proposal, ProposalRepository, ProposalStatus } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { conflictOnUniqueViolation, execute, select } from '../shared/sql';
+import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
+import { execute, select, uniqueViolationAs } from '../shared/sql';
 import {
   PROPOSAL_COLUMN_NAMES,
   PROPOSAL_SELECT,
@@ -10,7 +11,6 @@ import {
   type ProposalRecord,
 } from './proposal.mapper';
 
-const placeholders = PROPOSAL_COLUMN_NAMES.map((_, i) => `$${i + 1}`).join(', ');
 /** Every column but the key ones, for UPDATE … SET. */
 const assignments = PROPOSAL_COLUMN_NAMES.map((column, i) => ({ column, i }))
   .filter(({ column }) => column !== 'id' && column !== 'company_id')
@@ -26,7 +26,10 @@ const assignments = PROPOSAL_COLUMN_NAMES.map((column, i) => ({ column, i }))
  * Every read is scoped by company; another company's id reads as absent.
  */
 export class TypeOrmProposalRepository extends ProposalRepository {
-  constructor(private readonly manager: EntityManager) {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly writer: InsertWriter = immediateInserts(manager),
+  ) {
     super();
   }
 
@@ -40,15 +43,12 @@ export class TypeOrmProposalRepository extends ProposalRepository {
   }
 
   async insert(proposal: Proposal): Promise<void> {
-    await conflictOnUniqueViolation(
-      ['proposals_pkey'],
-      () => `proposal ${proposal.id} already exists`,
-      () =>
-        this.manager.query(
-          `INSERT INTO proposals (${PROPOSAL_COLUMN_NAMES.join(', ')}) VALUES (${placeholders})`,
-          proposalParameters(proposal),
-        ),
-    );
+    await this.writer.insert({
+      table: 'proposals',
+      columns: PROPOSAL_COLUMN_NAMES,
+      rows: [proposalParameters(proposal)],
+      translateError: uniqueViolationAs(['proposals_pkey'], () => `proposal ${proposal.id} already exists`),
+    });
   }
 
   async update(proposal: Proposal, expectedVersion: number): Promise<void> {

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { ReceiptStore, type StoredReceipt } from '@app/application';
-import { conflictOnUniqueViolation, select } from '../shared/sql';
+import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
+import { select, uniqueViolationAs } from '../shared/sql';
 
 interface ReceiptRecord {
   proposal_id: string;
@@ -16,15 +17,18 @@ interface ReceiptRecord {
  * proposal (the row references it); over the data source's manager it serves the executor's reads.
  */
 export class TypeOrmReceiptStore extends ReceiptStore {
-  constructor(private readonly manager: EntityManager) {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly writer: InsertWriter = immediateInserts(manager),
+  ) {
     super();
   }
 
   async save(receipt: StoredReceipt): Promise<void> {
-    await conflictOnUniqueViolation(['receipts_pkey'], () => `proposal ${receipt.proposalId} already has a receipt`, () =>
-      this.manager.query(
-        `INSERT INTO receipts (proposal_id, company_id, filename, content_type, size_bytes, sha256, bytes)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    await this.writer.insert({
+      table: 'receipts',
+      columns: ['proposal_id', 'company_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'bytes'],
+      rows: [
         [
           receipt.proposalId,
           receipt.companyId,
@@ -34,8 +38,9 @@ export class TypeOrmReceiptStore extends ReceiptStore {
           receipt.sha256,
           Buffer.from(receipt.bytes.buffer, receipt.bytes.byteOffset, receipt.bytes.byteLength),
         ],
-      ),
-    );
+      ],
+      translateError: uniqueViolationAs(['receipts_pkey'], () => `proposal ${receipt.proposalId} already has a receipt`),
+    });
   }
 
   async find(companyId: string, proposalId: string): Promise<StoredReceipt | null> {

@@ -20,9 +20,18 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 }
 
 /**
- * Runs `work` and turns a unique violation of one of `constraints` into the domain's
- * ConcurrencyConflict (someone else wrote first); every other error passes through unchanged.
+ * A translation of errors: a unique violation of one of `constraints` becomes the domain's
+ * ConcurrencyConflict (someone else wrote first); every other error stays itself.
  */
+export function uniqueViolationAs(constraints: readonly string[], message: () => string): (error: unknown) => unknown {
+  return (error) => {
+    const pg = pgErrorOf(error);
+    const ours = pg.code === UNIQUE_VIOLATION && pg.constraint !== undefined && constraints.includes(pg.constraint);
+    return ours ? new ConcurrencyConflict(message()) : error;
+  };
+}
+
+/** Runs `work`, a unique violation of one of `constraints` turned into ConcurrencyConflict. */
 export async function conflictOnUniqueViolation<T>(
   constraints: readonly string[],
   message: () => string,
@@ -31,11 +40,7 @@ export async function conflictOnUniqueViolation<T>(
   try {
     return await work();
   } catch (error) {
-    const pg = pgErrorOf(error);
-    if (pg.code === UNIQUE_VIOLATION && pg.constraint !== undefined && constraints.includes(pg.constraint)) {
-      throw new ConcurrencyConflict(message());
-    }
-    throw error;
+    throw uniqueViolationAs(constraints, message)(error);
   }
 }
 

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { QueryRunner } from 'typeorm';
+import { ConcurrencyConflict } from '@app/domain';
+import { aChainEvent, aProposal } from '@app/testing';
+import type { Database } from '../database/database';
+import { TypeOrmEventStore } from '../event-store/typeorm-event-store';
+import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
+import { inTransaction } from '../shared/sql';
+import { createCompany, openTestDatabase } from '../testing/test-database';
+import { WriteBehindTransaction } from './write-behind-transaction';
+
+let database: Database;
+let company: string;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+
+afterAll(async () => {
+  await database.close();
+});
+
+beforeEach(async () => {
+  company = await createCompany(database);
+});
+
+/** Every statement the units of work of this test send, in order, by their first words. */
+function recordStatements(): string[] {
+  const sent: string[] = [];
+  const create = database.dataSource.createQueryRunner.bind(database.dataSource);
+  jest.spyOn(database.dataSource, 'createQueryRunner').mockImplementation((...args) => {
+    const runner: QueryRunner = create(...args);
+    const query = runner.query.bind(runner);
+    runner.query = ((sql: string, ...rest: unknown[]) => {
+      sent.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
+      return (query as (...a: unknown[]) => Promise<unknown>)(sql, ...rest);
+    }) as QueryRunner['query'];
+    return runner;
+  });
+  return sent;
+}
+
+afterEach(() => jest.restoreAllMocks());
+
+const storesOf = (tx: WriteBehindTransaction) => ({
+  events: new TypeOrmEventStore(tx.manager, tx.writer),
+  proposals: new TypeOrmProposalRepository(tx.manager, tx.writer),
+});
+
+const aNewProposal = () => ({ ...aProposal('PROPOSED', { companyId: company }), id: randomUUID() });
+
+const countOf = async (table: string, column: string, value: string): Promise<number> => {
+  const [row] = (await database.dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [
+    value,
+  ])) as { n: number }[];
+  return row.n;
+};
+
+describe('WriteBehindTransaction', () => {
+  it('commits a unit that only inserts as ONE statement, without BEGIN and COMMIT', async () => {
+    const sent = recordStatements();
+    const proposal = aNewProposal();
+
+    await WriteBehindTransaction.run(database.dataSource, async (tx) => {
+      const { events, proposals } = storesOf(tx);
+      await proposals.insert(proposal);
+      await events.append([aChainEvent(company, proposal.id, 1), aChainEvent(company, proposal.id, 2)]);
+    });
+
+    expect(sent).toEqual(['WITH w1 AS']);
+    expect(await countOf('proposals', 'id', proposal.id)).toBe(1);
+    expect(await countOf('events', 'correlation_id', proposal.id)).toBe(2);
+  });
+
+  it('opens the transaction at the first read, writes what it held first, and reads its own writes', async () => {
+    const sent = recordStatements();
+    const proposal = aNewProposal();
+
+    const seen = await WriteBehindTransaction.run(database.dataSource, async (tx) => {
+      const { events, proposals } = storesOf(tx);
+      await proposals.insert(proposal);
+      const found = await proposals.findById(company, proposal.id);
+      await events.append([aChainEvent(company, proposal.id, 1)]);
+      return found;
+    });
+
+    expect(seen?.id).toBe(proposal.id);
+    expect(sent).toEqual(['START TRANSACTION', 'INSERT INTO proposals', 'SELECT id, company_id,', 'INSERT INTO events', 'COMMIT']);
+    expect(await countOf('events', 'correlation_id', proposal.id)).toBe(1);
+  });
+
+  it('sends nothing for a unit that throws before it needed the database', async () => {
+    const sent = recordStatements();
+    const proposal = aNewProposal();
+    const failure = new Error('boom');
+
+    await expect(
+      WriteBehindTransaction.run(database.dataSource, async (tx) => {
+        await storesOf(tx).proposals.insert(proposal);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+
+    expect(sent).toEqual([]);
+    expect(await countOf('proposals', 'id', proposal.id)).toBe(0);
+  });
+
+  it('rolls back what it sent when the unit throws after opening the transaction', async () => {
+    const proposal = aNewProposal();
+
+    await expect(
+      WriteBehindTransaction.run(database.dataSource, async (tx) => {
+        const { proposals } = storesOf(tx);
+        await proposals.insert(proposal);
+        await proposals.findById(company, proposal.id);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+
+    expect(await countOf('proposals', 'id', proposal.id)).toBe(0);
+  });
+
+  it('fails the whole unit with the held insert’s own error: a taken event position is a ConcurrencyConflict', async () => {
+    const chain = randomUUID();
+    await new TypeOrmEventStore(database.dataSource.manager).append([aChainEvent(company, chain, 1)]);
+    const proposal = { ...aNewProposal(), correlationId: chain };
+
+    await expect(
+      WriteBehindTransaction.run(database.dataSource, async (tx) => {
+        const { events, proposals } = storesOf(tx);
+        await proposals.insert(proposal);
+        await events.append([aChainEvent(company, chain, 1)]);
+      }),
+    ).rejects.toBeInstanceOf(ConcurrencyConflict);
+
+    expect(await countOf('proposals', 'id', proposal.id)).toBe(0);
+  });
+
+  it('keeps the transaction to itself: stores join it, and may not start, commit or roll back their own', async () => {
+    await WriteBehindTransaction.run(database.dataSource, async (tx) => {
+      expect(await inTransaction(tx.manager, async (joined) => joined === tx.manager)).toBe(true);
+      expect(() => tx.manager.queryRunner!.commitTransaction()).toThrow('the unit of work owns the transaction');
+      await expect(tx.manager.transaction(async () => undefined)).rejects.toThrow('the unit of work owns the transaction');
+    });
+  });
+});

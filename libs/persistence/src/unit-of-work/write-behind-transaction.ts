@@ -1,0 +1,111 @@
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { writeInserts, type Insert, type InsertWriter } from '../shared/insert-writer';
+
+/**
+ * The transaction of one unit of work, opened only when the unit needs it.
+ *
+ * Stores hand their INSERTs to `writer`, which holds them; anything else sent through `manager` (a
+ * read, an UPDATE, an INSERT … RETURNING) first opens the transaction and writes the held inserts,
+ * in order, so the unit reads its own writes exactly as in a transaction opened up front. At
+ * `commit`:
+ * - a transaction was opened: the held inserts are written, then COMMIT;
+ * - none was (the unit only inserted, e.g. a submitted proposal with its events and outbox rows):
+ *   every held insert goes out as ONE statement (`insertSql`), atomic by itself, so the unit costs
+ *   one round trip instead of BEGIN, one per insert, and COMMIT.
+ * A held insert's failure (a unique violation → ConcurrencyConflict) therefore surfaces from
+ * `commit`, and the unit of work fails as a whole, as it would have at the insert.
+ *
+ * The transaction belongs to the unit of work: stores that ask the manager to start, commit or roll
+ * back one are refused (`inTransaction` sees it as already active and joins it).
+ */
+export class WriteBehindTransaction {
+  readonly manager: EntityManager;
+  readonly writer: InsertWriter;
+  private readonly runner: QueryRunner;
+  private readonly held: Insert[] = [];
+  private opened = false;
+
+  constructor(dataSource: DataSource) {
+    // A query runner takes its pool connection at its first query, not here. Held inserts go
+    // straight to it: its `manager` becomes the guarded one below, which would open the transaction.
+    this.runner = dataSource.createQueryRunner();
+    this.manager = dataSource.createEntityManager(this.guardedRunner());
+    this.writer = {
+      insert: (insert) => {
+        if (this.opened) return writeInserts(this.runner, [insert]);
+        this.held.push(insert);
+        return Promise.resolve();
+      },
+    };
+  }
+
+  async commit(): Promise<void> {
+    await writeInserts(this.runner, this.held.splice(0));
+    if (this.opened) await this.runner.commitTransaction();
+  }
+
+  /** Undoes what was sent and drops what was held. */
+  async rollback(): Promise<void> {
+    this.held.length = 0;
+    if (this.opened && this.runner.isTransactionActive) await this.runner.rollbackTransaction();
+  }
+
+  async release(): Promise<void> {
+    if (!this.runner.isReleased) await this.runner.release();
+  }
+
+  /** Before anything the stores send: open the transaction and write what is held, in order. */
+  private async open(): Promise<void> {
+    if (!this.opened) {
+      this.opened = true;
+      await this.runner.startTransaction();
+    }
+    await writeInserts(this.runner, this.held.splice(0));
+  }
+
+  /** The runner the stores' manager uses: `query` opens the transaction first; the transaction is ours. */
+  private guardedRunner(): QueryRunner {
+    const runner = this.runner;
+    const refuse = (what: string) => () => {
+      throw new Error(`${what}: the unit of work owns the transaction`);
+    };
+    return new Proxy(runner, {
+      get: (target, property) => {
+        switch (property) {
+          case 'query':
+            return async (...args: Parameters<QueryRunner['query']>) => {
+              await this.open();
+              return target.query(...args);
+            };
+          case 'isTransactionActive':
+            return true;
+          case 'startTransaction':
+            return refuse('startTransaction');
+          case 'commitTransaction':
+            return refuse('commitTransaction');
+          case 'rollbackTransaction':
+            return refuse('rollbackTransaction');
+          default: {
+            const value: unknown = Reflect.get(target, property, target);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          }
+        }
+      },
+    });
+  }
+
+  /** Runs `work` with this transaction: committed when it succeeds, rolled back when it throws. */
+  static async run<T>(dataSource: DataSource, work: (tx: WriteBehindTransaction) => Promise<T>): Promise<T> {
+    const tx = new WriteBehindTransaction(dataSource);
+    try {
+      const result = await work(tx);
+      await tx.commit();
+      return result;
+    } catch (error) {
+      await tx.rollback();
+      throw error;
+    } finally {
+      await tx.release();
+    }
+  }
+}
