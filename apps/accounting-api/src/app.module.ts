@@ -76,6 +76,7 @@ export class AppModule {
             poolSize: config.dbPoolSize,
             runMigrations: config.migrateOnBoot,
           }),
+          companyCacheTtlMs: config.companyCacheTtlMs,
         }),
         ApplicationModule.forRoot({ receiptMaxBytes: config.receiptMaxBytes, strictWebhookTargets: config.production }),
         // Vault, sealed provider connections, sandbox; then onboarding, context, employees, balance (last route).

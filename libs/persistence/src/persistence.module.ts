@@ -25,6 +25,7 @@ import { EventSealer } from './event-store/event-sealer';
 import { TypeOrmProposalRepository } from './proposal/typeorm-proposal.repository';
 import { TypeOrmPatternStore } from './pattern/typeorm-pattern.store';
 import { TypeOrmCompanySettingsStore } from './settings/typeorm-company-settings.store';
+import { CachedCompanyContextStore, CachedCompanySettingsStore } from './cache/cached-company-stores';
 import { TypeOrmOutboxRepository } from './outbox/typeorm-outbox.repository';
 import { TypeOrmWrappedDekRepository } from './vault/typeorm-wrapped-dek.repository';
 import { TypeOrmUnitOfWork } from './unit-of-work/typeorm-unit-of-work';
@@ -63,12 +64,19 @@ class DatabaseLifecycle implements OnApplicationShutdown {
  * The standalone adapters work over `dataSource.manager` (each call its own statement or
  * transaction). Writes that must commit together go through `UnitOfWork.run`, which hands out
  * transaction-bound instances. The unit of work's outbox notifier takes Clock and IdGenerator from
- * the application when it provides them (system time and random UUIDs otherwise).
+ * the application when it provides them (system time and random UUIDs otherwise). Company settings
+ * and context, read by every proposal, go through a per-process cache of `companyCacheTtlMs`.
  */
 @Global()
 @Module({})
 export class PersistenceModule {
-  static forRoot(options: { useFactory: (...deps: never[]) => DatabaseOptions; inject?: unknown[] }): DynamicModule {
+  static forRoot(options: {
+    useFactory: (...deps: never[]) => DatabaseOptions;
+    inject?: unknown[];
+    /** How long company settings and context are cached per process (0: not cached). */
+    companyCacheTtlMs?: number;
+  }): DynamicModule {
+    const cacheTtlMs = options.companyCacheTtlMs ?? 0;
     return {
       module: PersistenceModule,
       providers: [
@@ -83,14 +91,24 @@ export class PersistenceModule {
         overManager(EventStore, TypeOrmEventStore),
         overManager(ProposalRepository, TypeOrmProposalRepository),
         overManager(PatternStore, TypeOrmPatternStore),
-        overManager(CompanySettingsStore, TypeOrmCompanySettingsStore),
+        {
+          provide: CompanySettingsStore,
+          useFactory: (dataSource: DataSource) =>
+            new CachedCompanySettingsStore(new TypeOrmCompanySettingsStore(dataSource.manager), cacheTtlMs),
+          inject: [DataSource],
+        },
         overManager(OutboxRepository, TypeOrmOutboxRepository),
         overManager(WrappedDekRepository, TypeOrmWrappedDekRepository),
         overManager(EventChainVerifier, EventChainVerifier),
         // One per process: it keeps the low-water mark of its incremental scan.
         overManager(EventSealer, EventSealer),
         overManager(AuthorizationRequestStore, TypeOrmAuthorizationRequestStore),
-        overManager(CompanyContextStore, TypeOrmCompanyContextStore),
+        {
+          provide: CompanyContextStore,
+          useFactory: (dataSource: DataSource) =>
+            new CachedCompanyContextStore(new TypeOrmCompanyContextStore(dataSource.manager), cacheTtlMs),
+          inject: [DataSource],
+        },
         overManager(EmployeeMappingRepository, TypeOrmEmployeeMappingRepository),
         {
           provide: UnitOfWork,

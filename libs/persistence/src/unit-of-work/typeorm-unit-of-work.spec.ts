@@ -162,7 +162,8 @@ describe('PersistenceModule', () => {
         [EventStore, 'TypeOrmEventStore'],
         [ProposalRepository, 'TypeOrmProposalRepository'],
         [PatternStore, 'TypeOrmPatternStore'],
-        [CompanySettingsStore, 'TypeOrmCompanySettingsStore'],
+        // Read through the per-process cache (TtlCache) over TypeOrmCompanySettingsStore.
+        [CompanySettingsStore, 'CachedCompanySettingsStore'],
         [UnitOfWork, 'TypeOrmUnitOfWork'],
         [OutboxRepository, 'TypeOrmOutboxRepository'],
         [WrappedDekRepository, 'TypeOrmWrappedDekRepository'],
