@@ -5,6 +5,8 @@
  * Requires `npm run build` first and PostgreSQL on 127.0.0.1:5432 (BENCH_PG_URL to override).
  */
 const { spawn, execFileSync } = require('node:child_process');
+const http = require('node:http');
+const { performance } = require('node:perf_hooks');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -36,7 +38,7 @@ async function startService({ env = {}, port = 3900 } = {}) {
       NODE_ENV: 'development',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'pipe', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 120; i++) {
@@ -71,6 +73,68 @@ function run(options) {
   });
 }
 
+/**
+ * Open-loop load at a fixed rate: requests evenly spaced (not autocannon's `overallRate`, which
+ * releases each second's budget in a burst at the start of the second, so that its latencies are
+ * those of a burst of 50 at once, not of the rate). Each latency is measured from the moment the
+ * request was due, so a stalled server is not hidden by requests that were sent late.
+ */
+async function runAtRate({ url, method = 'GET', headers = {}, body, rate, duration }) {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  const payload = body === undefined ? undefined : Buffer.from(body);
+  const requestHeaders = payload ? { ...headers, 'content-length': String(payload.length) } : headers;
+  const interval = 1000 / rate;
+  const total = Math.floor(rate * duration);
+  const latencies = [];
+  let non2xx = 0;
+  let errors = 0;
+  let sent = 0;
+  const inFlight = new Set();
+  const start = performance.now();
+  const send = (due) => {
+    const done = new Promise((resolve) => {
+      const request = http.request(
+        { agent, hostname: target.hostname, port: target.port, path: target.pathname + target.search, method, headers: requestHeaders },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            latencies.push(performance.now() - due);
+            if (response.statusCode < 200 || response.statusCode >= 300) non2xx++;
+            resolve();
+          });
+        },
+      );
+      request.on('error', () => {
+        errors++;
+        resolve();
+      });
+      request.end(payload);
+    });
+    inFlight.add(done);
+    done.then(() => inFlight.delete(done));
+  };
+  await new Promise((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + sent * interval <= now) send(start + sent++ * interval);
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+      else Promise.all(inFlight).then(resolve);
+    };
+    tick();
+  });
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const percentile = (q) => +latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
+  return {
+    requests: { average: latencies.length / elapsed },
+    latency: { p50: percentile(0.5), p90: percentile(0.9), p99: percentile(0.99), max: percentile(1) },
+    non2xx,
+    errors,
+  };
+}
+
 function summarize(name, result) {
   return {
     name,
@@ -88,4 +152,4 @@ function writeResults(file, data) {
   fs.writeFileSync(path.join(dir, file), JSON.stringify(data, null, 2));
 }
 
-module.exports = { startService, run, summarize, writeResults, psql };
+module.exports = { startService, run, runAtRate, summarize, writeResults, psql };
