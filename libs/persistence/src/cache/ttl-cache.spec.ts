@@ -121,7 +121,7 @@ describe('the cached company stores', () => {
     const context: CompanyContext = {
       companyId: 'acme',
       provider: 'tripletex',
-      accounts: [{ number: '6540', name: 'Inventar' } as CompanyContext['accounts'][number]],
+      accounts: [{ code: '6540', name: 'Inventar' }],
       departments: [],
       vatTypes: [],
       employees: [],
