@@ -37,6 +37,8 @@ async function sandboxProcess(options) {
   const { createSandbox } = require(path.join(DIST, 'apps/provider-sandbox/src/sandbox.js'));
   const sandbox = createSandbox(options);
   const running = await sandbox.start(0);
+  // A clean exit, so that --cpu-prof (BENCH_SANDBOX_NODE_ARGS) can write its profile.
+  process.once('SIGTERM', () => process.exit(0));
   process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
 }
 
@@ -50,7 +52,8 @@ function startSandbox(tripletexCompanies, fikenCompanies) {
     tripletex: { companies: Math.max(tripletexCompanies, 1), rateLimit: { limit: 10_000, windowSeconds: 60 } },
     fiken: { companies: Math.max(fikenCompanies, 1), requestsPerSecond: FIKEN_RPS, accessTokenTtlSeconds: 7200 },
   };
-  const child = spawn(process.execPath, ['--max-old-space-size=4096', __filename, '--sandbox', JSON.stringify(options)], {
+  const nodeArgs = (process.env.BENCH_SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, ['--max-old-space-size=4096', ...nodeArgs, __filename, '--sandbox', JSON.stringify(options)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -137,6 +140,16 @@ async function setUp(env, sandboxUrl, tripletexCompanies, fikenCompanies) {
   await app.close();
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 function rssOf(pid) {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -164,11 +177,14 @@ async function main() {
     await setUp(env, sandbox.url, tripletexCompanies, fikenCompanies);
     const callsBefore = (await (await fetch(`${sandbox.url}/_sandbox/calls`)).json()).length;
 
-    service = spawn(process.execPath, [path.join(DIST, 'apps/accounting-api/src/main.js')], {
+    // BENCH_NODE_ARGS: extra node flags for the service (e.g. --cpu-prof); BENCH_SANDBOX_NODE_ARGS for the sandbox.
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    service = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'apps/accounting-api/src/main.js')], {
       env: { ...env, DAILY_CHECK_ENABLED: 'true' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     await pg.connect();
+    const sandboxCpuBefore = cpuSecondsOf(sandbox.child.pid);
     let peak = 0;
     const sampler = setInterval(() => {
       peak = Math.max(peak, rssOf(service.pid).rss);
@@ -187,6 +203,7 @@ async function main() {
     process.stderr.write('\n');
     clearInterval(sampler);
     peak = Math.max(peak, rssOf(service.pid).hwm);
+    const cpuSeconds = { service: cpuSecondsOf(service.pid), sandbox: +(cpuSecondsOf(sandbox.child.pid) - sandboxCpuBefore).toFixed(2) };
     const { rows } = await pg.query(
       `SELECT count(*) FILTER (WHERE status = 'succeeded') AS succeeded, count(*) FILTER (WHERE status = 'failed') AS failed,
               sum(items_found) AS items, extract(epoch FROM max(finished_at) - min(started_at)) AS wall
@@ -229,6 +246,8 @@ async function main() {
       floorSeconds: +floor.toFixed(2),
       ratioToFloor: +(wall / floor).toFixed(2),
       peakRssMB: Math.round(peak / 1024 / 1024),
+      // The service's includes its start-up (about 1.5 s); the sandbox's, only the run.
+      cpuSeconds,
       perProvider: Object.fromEntries(
         perProvider.rows.map((r) => [r.provider, { avgRunSeconds: Number(r.avg_run), maxRunSeconds: Number(r.max_run), spanSeconds: Number(r.span) }]),
       ),

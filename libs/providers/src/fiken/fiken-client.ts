@@ -4,7 +4,7 @@ import { KeyedSerialQueue } from '../http/keyed-serial-queue';
 import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
 import { RetryMode } from '../http/resilience';
 import { isUnauthorized } from '../http/transport-error';
-import { asArray, asObject, Json } from '../shared/json';
+import { asArray, drainPage, Json } from '../shared/json';
 import { buildUrl, Query } from '../shared/url';
 import { ResolvedFikenConfig } from './fiken.config';
 import { FikenTokens } from './fiken-tokens';
@@ -58,12 +58,11 @@ export class FikenClient {
     for (let page = 0; ; page++) {
       const response = await this.request(conn, { method: 'GET', path, query: { ...query, page, pageSize } }, recorder);
       const items = asArray(response.body);
-      for (const item of items) {
-        yield asObject(item);
-      }
+      const size = items.length;
+      yield* drainPage(items);
       const pageCount = Number(response.headers.get('fiken-api-page-count'));
       const lastByCount = Number.isInteger(pageCount) && response.headers.has('fiken-api-page-count') && page + 1 >= pageCount;
-      if (items.length === 0 || lastByCount || items.length < pageSize) {
+      if (size === 0 || lastByCount || size < pageSize) {
         return;
       }
     }

@@ -13,14 +13,23 @@ import { TransportError } from '../http/transport-error';
 import { asNumber, asObject, asString } from '../shared/json';
 import { ResolvedFikenConfig } from './fiken.config';
 
+/** How long a token read from the store is reused in memory before the store is read again. */
+const REMEMBER_MS = 60_000;
+
 /**
  * Fiken access tokens: read from the token store, refreshed shortly before `expires_in` runs out
  * or when the API answers 401. A refresh runs under the store's per-company lock (across
  * processes) and re-reads the tokens there: when another caller has already refreshed, its tokens
  * are used and the token endpoint is not called. In-process callers also join one refresh.
+ *
+ * A token read or refreshed here is remembered for up to a minute (never past its freshness), so
+ * that paging through a ledger does not read and decrypt the connection for every page. A token
+ * another instance replaced meanwhile is still valid until it expires; if Fiken refuses it (401),
+ * the refresh path above re-reads the store. A company found disconnected is forgotten at once.
  */
 export class FikenTokens {
   private readonly refreshing = new SingleFlight<OAuthTokens>();
+  private readonly remembered = new Map<string, { tokens: OAuthTokens; until: number }>();
 
   constructor(
     private readonly store: ProviderTokenStore,
@@ -31,11 +40,17 @@ export class FikenTokens {
 
   /** A usable access token, refreshed first when it is about to expire. */
   async accessToken(conn: FikenConnection, recorder: ApiCallRecorder): Promise<string> {
+    const remembered = this.remembered.get(conn.companyId);
+    if (remembered && remembered.until > this.clock.now().getTime() && this.isFresh(remembered.tokens)) {
+      return remembered.tokens.accessToken;
+    }
     const current = await this.store.current(conn.companyId, 'fiken');
     if (!current) {
+      this.remembered.delete(conn.companyId);
       throw notConnected(conn, 'the company has no Fiken connection or it needs re-authorisation');
     }
     if (this.isFresh(current)) {
+      this.remember(conn.companyId, current);
       return current.accessToken;
     }
     return (await this.refresh(conn, current.accessToken, recorder)).accessToken;
@@ -59,10 +74,17 @@ export class FikenTokens {
         return decision;
       });
       if (!stored) {
+        this.remembered.delete(conn.companyId);
         throw notConnected(conn, revokedReason ?? 'the company has no Fiken connection or it needs re-authorisation');
       }
+      this.remember(conn.companyId, stored);
       return stored;
     });
+  }
+
+  private remember(companyId: string, tokens: OAuthTokens): void {
+    if (this.remembered.size >= 10_000) this.remembered.clear();
+    this.remembered.set(companyId, { tokens, until: this.clock.now().getTime() + REMEMBER_MS });
   }
 
   private isFresh(tokens: OAuthTokens): boolean {

@@ -240,6 +240,30 @@ describe('FikenProvider against the Fiken sandbox', () => {
       expect(tokenCalls()).toHaveLength(1);
     });
 
+    it('reads the stored tokens once while paging through a ledger, and again after a minute', async () => {
+      const reads = jest.spyOn(store, 'current');
+      const fk = provider({ pageSize: 20 });
+      let entries = 0;
+      for await (const _ of fk.vouchersSince(conn, addDays(TODAY, -300))) entries++;
+      expect(entries).toBeGreaterThan(100);
+      expect(reads).toHaveBeenCalledTimes(1);
+
+      clock.advance(61_000);
+      await fk.fetchContext(conn);
+      expect(reads).toHaveBeenCalledTimes(2);
+    });
+
+    it('forgets a remembered token as soon as the company turns out to be disconnected', async () => {
+      const fk = provider();
+      await fk.fetchContext(conn);
+      sandbox.control.revokeRefreshTokens();
+      sandbox.control.expireTokens('fiken');
+      await expect(fk.fetchContext(conn)).rejects.toMatchObject({ code: 'provider_not_connected' });
+
+      await connect();
+      await expect(fk.fetchContext(conn)).resolves.toMatchObject({ accounts: expect.any(Array) });
+    });
+
     it('does not leak tokens into the recorded calls', async () => {
       const tokens = await store.current(COMPANY, 'fiken');
       clock.advance(3_600_000);

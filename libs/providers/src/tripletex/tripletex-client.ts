@@ -5,7 +5,7 @@ import { SingleFlight } from '../http/single-flight';
 import { sleep } from '../http/sleep';
 import { isUnauthorized, TransportError } from '../http/transport-error';
 import { addDays, osloDate } from '../shared/dates';
-import { asArray, asObject, asString, Json } from '../shared/json';
+import { asArray, asObject, asString, drainPage, Json } from '../shared/json';
 import { buildUrl, Query } from '../shared/url';
 import { ResolvedTripletexConfig } from './tripletex.config';
 import { describeTripletexError } from './tripletex-errors';
@@ -87,13 +87,12 @@ export class TripletexClient {
     for (let from = 0; ; ) {
       const response = await this.request(conn, { method: 'GET', path, query: { ...query, from, count } }, recorder);
       const values = asArray(asObject(response.body).values);
-      for (const value of values) {
-        yield asObject(value);
-      }
-      if (values.length < count) {
+      const size = values.length;
+      yield* drainPage(values);
+      if (size < count) {
         return;
       }
-      from += values.length;
+      from += size;
     }
   }
 
