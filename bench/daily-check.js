@@ -9,10 +9,10 @@
  * paced at 4 requests/s per company, as the real one slows clients above that). BENCH_COMPANIES
  * companies (default 1 000, half Tripletex, half Fiken), BENCH_ENTRIES vouchers / journal entries
  * each (default 2 000, over a year), and the daily check reading the whole year
- * (DAILY_CHECK_LOOKBACK_DAYS=365) so that every voucher is read. The service is the built one,
+ * (DAILY_CHECK_LOOKBACK_DAYS=365, or BENCH_LOOKBACK_DAYS) so that every voucher is read. The service is the built one,
  * started on PostgreSQL (BENCH_PG_URL) with the job enabled: it catches up the latest 07:00 slot
  * at start. Wall time = first run started → last run finished (daily_check_runs).
- * Floor = the slowest company alone: Fiken (n − 1) / 4 s + latency, Tripletex n × latency, n being
+ * Floor = the slowest company alone: Fiken (n − 1) × max(1/4 s, latency) + latency, Tripletex n × latency, n being
  * the requests the company needed (from the sandbox's call log) — what the per-company limits
  * allow with every company checked at once.
  */
@@ -82,7 +82,7 @@ function serviceEnv(databaseUrl, dataDir, sandboxUrl, extra = {}) {
     PROVIDER_TIMEOUT_MS: '30000',
     DB_POOL_SIZE: '20',
     EXECUTOR_ENABLED: 'false',
-    DAILY_CHECK_LOOKBACK_DAYS: '365',
+    DAILY_CHECK_LOOKBACK_DAYS: process.env.BENCH_LOOKBACK_DAYS ?? '365',
     DAILY_CHECK_CONCURRENCY_FIKEN: String(Math.max(1, Math.ceil(COMPANIES * FIKEN_SHARE))),
     DAILY_CHECK_CONCURRENCY_TRIPLETEX: process.env.BENCH_TRIPLETEX_CONCURRENCY ?? '32',
     ...extra,
@@ -181,7 +181,7 @@ async function main() {
     const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
     service = spawn(process.execPath, [...nodeArgs, path.join(DIST, 'apps/accounting-api/src/main.js')], {
       env: { ...env, DAILY_CHECK_ENABLED: 'true' },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'ignore', 'inherit'],
     });
     await pg.connect();
     const sandboxCpuBefore = cpuSecondsOf(sandbox.child.pid);
@@ -226,7 +226,10 @@ async function main() {
     let requests = 0;
     for (const [key, n] of perCompany) {
       requests += n;
-      const seconds = key.startsWith('fiken:') ? (n - 1) / FIKEN_RPS + LATENCY_MS / 1000 : (n * LATENCY_MS) / 1000;
+      // Fiken: one request at a time, at most FIKEN_RPS a second: a request every max(1/rps, latency).
+      const seconds = key.startsWith('fiken:')
+        ? (n - 1) * Math.max(1 / FIKEN_RPS, LATENCY_MS / 1000) + LATENCY_MS / 1000
+        : (n * LATENCY_MS) / 1000;
       floor = Math.max(floor, seconds);
     }
     const wall = Number(rows[0].wall);
@@ -235,6 +238,7 @@ async function main() {
       node: process.version,
       companies: { tripletex: tripletexCompanies, fiken: fikenCompanies },
       entriesPerCompany: ENTRIES,
+      lookbackDays: Number(env.DAILY_CHECK_LOOKBACK_DAYS),
       latencyMs: LATENCY_MS,
       fikenRequestsPerSecond: FIKEN_RPS,
       concurrency: { tripletex: Number(env.DAILY_CHECK_CONCURRENCY_TRIPLETEX), fiken: Number(env.DAILY_CHECK_CONCURRENCY_FIKEN) },
