@@ -1,4 +1,7 @@
+import { Writable } from 'node:stream';
+import { DataSource } from 'typeorm';
 import { DailyCheckRunner } from '@app/application';
+import { runDailyCheckNow } from '../apps/accounting-api/src/daily-check/run-daily-check-now';
 import { DailyCheckScheduler } from '../apps/accounting-api/src/daily-check/daily-check.scheduler';
 import { HttpMetrics } from '../apps/accounting-api/src/metrics/http-metrics';
 import { ManualClock } from './support/manual-clock';
@@ -121,6 +124,34 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
     expect(summary.failures.map((f) => f.companyId)).not.toContain(failing);
     expect((await runs(today)).find((r) => r.company_id === failing)).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect((await posted(today)).filter((m) => m.company_id === failing)).toHaveLength(1);
+  });
+
+  it('runs now from the CLI (`checks run --company`), with a progress line, and refuses an unknown company', async () => {
+    const company = await apps[0].newCompany('daily-cli');
+    await apps[0].connect(company, 'tripletex', 0);
+    const lines: string[] = [];
+    const progress: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        progress.push(chunk.toString());
+        done();
+      },
+    });
+
+    const summary = await runDailyCheckNow(apps[0].config, { companyId: company }, (line) => lines.push(line), stream);
+
+    expect(summary).toMatchObject({ total: 1, succeeded: 1, failed: 0 });
+    expect(progress.join('')).toMatch(new RegExp(`\\[#+\\] 1/1 ${company} ok`));
+    expect(lines[0]).toMatch(/^daily check \d{4}-\d{2}-\d{2}: 1 succeeded, 0 failed, \d+ items found \(1 due\)$/);
+    const [row] = (await apps[0].app.get(DataSource).query(
+      'SELECT status FROM daily_check_runs WHERE company_id = $1',
+      [company],
+    )) as { status: string }[];
+    expect(row.status).toBe('succeeded');
+
+    await expect(runDailyCheckNow(apps[0].config, { companyId: 'no-such-company' }, () => undefined, stream)).rejects.toThrow(
+      'company no-such-company was not found',
+    );
   });
 
   it('catches up a day missed while the service was down when it starts', async () => {

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { DailyCheckRunner, utcDay, type DailyCheckProgress, type DailyCheckSummary } from '@app/application';
-import { Clock } from '@app/domain';
+import { Clock, CompanyRepository, NotFound } from '@app/domain';
 import { AppModule } from '../app.module';
 import type { AppConfig } from '../config/app-config';
 
@@ -17,7 +17,7 @@ export function progressLine(progress: DailyCheckProgress): string {
  * `checks run [--company <id>]`: today's daily check now, for every company with a connected
  * provider (or one company), in this process — the service's wiring without HTTP and without its
  * background jobs. Companies already checked today are left alone (one run per company per day);
- * failed ones are tried again at once.
+ * failed ones are tried again at once. An unknown `--company` is an error, not "0 due".
  */
 export async function runDailyCheckNow(
   config: AppConfig,
@@ -30,6 +30,9 @@ export async function runDailyCheckNow(
   const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, databaseRole: 'client' }), { logger: false, abortOnError: false });
   try {
     await app.init();
+    if (options.companyId !== undefined && !(await app.get(CompanyRepository).exists(options.companyId))) {
+      throw new NotFound('company', options.companyId);
+    }
     const day = utcDay(app.get(Clock).now());
     const tty = (progress as { isTTY?: boolean }).isTTY === true;
     const summary = await app.get(DailyCheckRunner).runDay(day, {
