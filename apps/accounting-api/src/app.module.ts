@@ -26,6 +26,7 @@ import { ProposalsController } from './proposals/proposals.controller';
 import { ReviewController } from './review/review.controller';
 import { EventsController } from './events/events.controller';
 import { EventSealerWorker } from './events/event-sealer.worker';
+import { IdempotencyPurgeWorker } from './idempotency/idempotency-purge.worker';
 import { PatternsController } from './patterns/patterns.controller';
 import { CompanyConfigController } from './company-config/company-config.controller';
 import { ProviderAccessModule } from './onboarding/provider-access.module';
@@ -104,8 +105,9 @@ export class AppModule {
         GatewayKeyStore,
         GatewayJwtStrategy,
         KnownCompanies,
-        // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS); not in CLI contexts.
-        ...(databaseRole === 'client' ? [] : [EventSealerWorker]),
+        // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS), deletes expired
+        // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS); not in CLI contexts.
+        ...(databaseRole === 'client' ? [] : [EventSealerWorker, IdempotencyPurgeWorker]),
         // Guards run in this order: who is calling (§2), then how often (per company + sub).
         { provide: APP_GUARD, useClass: GatewayAuthGuard },
         { provide: APP_GUARD, useClass: CompanyThrottlerGuard },

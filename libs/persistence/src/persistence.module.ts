@@ -15,7 +15,7 @@ import {
 } from '@app/domain';
 import { OutboxRepository } from '@app/notifications';
 import { WrappedDekRepository } from '@app/vault';
-import { ApplicationUnitOfWork, ReceiptStore } from '@app/application';
+import { ApplicationUnitOfWork, IdempotencyStore, ReceiptStore } from '@app/application';
 import { DailyCheckRuns, ExecutionQueue, ExecutionUnitOfWork } from '@app/application';
 import { Database, type DatabaseOptions } from './database/database';
 import { TypeOrmCompanyRepository } from './company/typeorm-company.repository';
@@ -31,6 +31,7 @@ import { TypeOrmWrappedDekRepository } from './vault/typeorm-wrapped-dek.reposit
 import { TypeOrmUnitOfWork } from './unit-of-work/typeorm-unit-of-work';
 import { TypeOrmApplicationUnitOfWork } from './idempotency/typeorm-application-unit-of-work';
 import { TypeOrmReceiptStore } from './receipts/typeorm-receipt.store';
+import { TypeOrmIdempotencyStore } from './idempotency/typeorm-idempotency.store';
 import { TypeOrmExecutionQueue } from './execution/typeorm-execution.queue';
 import { TypeOrmExecutionUnitOfWork } from './execution/typeorm-execution.unit-of-work';
 import { TypeOrmDailyCheckRuns } from './daily-check/typeorm-daily-check-runs';
@@ -117,6 +118,8 @@ export class PersistenceModule {
           inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
         },
         overManager(ReceiptStore, TypeOrmReceiptStore),
+        // Standalone, for the purge of expired keys; requests use the unit of work's.
+        overManager(IdempotencyStore, TypeOrmIdempotencyStore),
         {
           provide: ApplicationUnitOfWork,
           useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) => new TypeOrmApplicationUnitOfWork(dataSource, clock, ids),
@@ -155,6 +158,7 @@ export class PersistenceModule {
         CompanyContextStore,
         EmployeeMappingRepository,
         ReceiptStore,
+        IdempotencyStore,
         ApplicationUnitOfWork,
         ExecutionQueue,
         ExecutionUnitOfWork,

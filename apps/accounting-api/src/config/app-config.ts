@@ -64,6 +64,8 @@ export class AppConfig {
   receiptMaxBytes!: number;
   /** How often the event sealer chains new events into the hash chain; 0 = not in this instance. */
   eventSealIntervalMs!: number;
+  /** How often expired idempotency keys are deleted; 0 = not in this instance. */
+  idempotencyPurgeIntervalMs!: number;
   logLevel!: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production!: boolean;
 
@@ -184,6 +186,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.receiptMaxBytes = int('RECEIPT_MAX_BYTES', 7 * 1024 * 1024, 1024, 100 * 1024 * 1024);
   // A background job like the executor's: off by default under jest (NODE_ENV=test), where tests seal explicitly.
   config.eventSealIntervalMs = int('EVENT_SEAL_INTERVAL_MS', str('NODE_ENV') === 'test' ? 0 : 1000, 0, 3_600_000);
+  config.idempotencyPurgeIntervalMs = int('IDEMPOTENCY_PURGE_INTERVAL_MS', str('NODE_ENV') === 'test' ? 0 : 3_600_000, 0, 86_400_000);
   const level = (str('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`);

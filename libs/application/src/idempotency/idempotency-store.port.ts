@@ -45,4 +45,10 @@ export abstract class IdempotencyStore {
 
   /** Records the response of the request that claimed `record` (same unit of work). */
   abstract complete(record: IdempotencyRecord, response: RecordedResponse): Promise<void>;
+
+  /**
+   * Deletes up to `limit` keys whose `expiresAt` is at or before `now` (api-contract §1 keeps a key
+   * 24 h), oldest first, and says how many went. Keys another unit of work holds are skipped.
+   */
+  abstract purgeExpired(now: Date, limit: number): Promise<number>;
 }

@@ -151,6 +151,17 @@ export function describeApplicationUnitOfWorkContract(
         expect(await subject.unitOfWork.run(use({ ...later, createdAt: new Date(T0 + DAY + 1) }))).toMatchObject({ outcome: 'replay' });
       });
 
+      it('are purged once expired, not before', async () => {
+        const record = aKey();
+        await subject.unitOfWork.run(use(record));
+        const purge = (at: number) => subject.unitOfWork.run((ports) => ports.idempotency.purgeExpired(new Date(at), 10_000));
+
+        await purge(T0 + DAY - 1);
+        expect(await subject.unitOfWork.run(use({ ...record, createdAt: new Date(T0 + DAY - 1) }))).toMatchObject({ outcome: 'replay' });
+        expect(await purge(T0 + DAY)).toBeGreaterThanOrEqual(1);
+        expect(await subject.unitOfWork.run((ports) => ports.idempotency.purgeExpired(new Date(T0 + DAY), 0))).toBe(0);
+      });
+
       it('stay unused when the unit that claimed them fails', async () => {
         const record = aKey();
         await expect(

@@ -33,6 +33,15 @@ export class InMemoryIdempotencyStore extends IdempotencyStore {
     });
   }
 
+  async purgeExpired(now: Date, limit: number): Promise<number> {
+    const expired = [...this.entries]
+      .filter(([, entry]) => entry.expiresAt.getTime() <= now.getTime())
+      .sort(([, a], [, b]) => a.expiresAt.getTime() - b.expiresAt.getTime())
+      .slice(0, Math.max(0, limit));
+    for (const [key] of expired) this.entries.delete(key);
+    return expired.length;
+  }
+
   /** How many keys are recorded: for assertions. */
   get size(): number {
     return this.entries.size;

@@ -9,7 +9,8 @@ interface StoredKey {
 }
 
 /**
- * IdempotencyStore over `idempotency_keys`, bound to one unit of work's transaction.
+ * IdempotencyStore over `idempotency_keys`, bound to one unit of work's transaction (or, for the
+ * purge, to the data source's manager).
  *
  * `claim` inserts the key row first. The primary key is what serialises two requests with one key:
  * the second INSERT waits on the first's uncommitted row; when the first commits, ON CONFLICT finds
@@ -57,5 +58,19 @@ export class TypeOrmIdempotencyStore extends IdempotencyStore {
       [companyId, actor, key, record.requestHash, response.status, JSON.stringify(response.body)],
     );
     if (affected !== 1) throw new Error(`idempotency key "${key}" was not claimed in this unit of work`);
+  }
+
+  async purgeExpired(now: Date, limit: number): Promise<number> {
+    if (limit <= 0) return 0;
+    // On the expires_at index; SKIP LOCKED leaves a key a request is taking over to that request.
+    const { affected } = await execute(
+      this.manager,
+      `DELETE FROM idempotency_keys k
+        USING (SELECT company_id, actor, idempotency_key FROM idempotency_keys
+                WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED) expired
+        WHERE k.company_id = expired.company_id AND k.actor = expired.actor AND k.idempotency_key = expired.idempotency_key`,
+      [now, limit],
+    );
+    return affected;
   }
 }
