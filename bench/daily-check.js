@@ -5,7 +5,8 @@
  *
  *   npm run build && node bench/daily-check.js
  *
- * The sandbox runs in its own process (latency BENCH_LATENCY_MS, default 50 ms per call; Fiken
+ * Each company's invoices channel is a webhook receiver in this process, so the results are
+ * delivered as in production. The sandbox runs in its own process (latency BENCH_LATENCY_MS, default 50 ms per call; Fiken
  * paced at 4 requests/s per company, as the real one slows clients above that). BENCH_COMPANIES
  * companies (default 1 000, half Tripletex, half Fiken), BENCH_ENTRIES vouchers / journal entries
  * each (default 2 000, over a year), and the daily check reading the whole year
@@ -90,7 +91,22 @@ function serviceEnv(databaseUrl, dataDir, sandboxUrl, extra = {}) {
 }
 
 /** Companies and their connections, written through the built service's own adapters (vault included). */
-async function setUp(env, sandboxUrl, tripletexCompanies, fikenCompanies) {
+/** The companies' invoices channel: a webhook receiver in this process that answers 200 and counts. */
+async function startReceiver() {
+  const http = require('node:http');
+  let delivered = 0;
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      delivered++;
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/invoices`, delivered: () => delivered, close: () => server.close() };
+}
+
+async function setUp(env, sandboxUrl, tripletexCompanies, fikenCompanies, invoicesUrl) {
   Object.assign(process.env, env, { DAILY_CHECK_ENABLED: 'false' });
   require('reflect-metadata');
   const { NestFactory } = require('@nestjs/core');
@@ -101,6 +117,7 @@ async function setUp(env, sandboxUrl, tripletexCompanies, fikenCompanies) {
   await app.init();
   const companies = app.get(domain.CompanyRepository);
   const connections = app.get(domain.ProviderConnectionRepository);
+  const settings = app.get(domain.CompanySettingsStore);
   const tripletex = await (await fetch(`${sandboxUrl}/_sandbox/tripletex/companies`)).json();
   const fiken = await (await fetch(`${sandboxUrl}/_sandbox/fiken/companies`)).json();
   const jobs = [];
@@ -111,6 +128,7 @@ async function setUp(env, sandboxUrl, tripletexCompanies, fikenCompanies) {
     while (next < jobs.length) {
       const job = jobs[next++];
       await companies.create({ id: job.id, name: job.id });
+      await settings.save(job.id, { ...domain.DEFAULT_COMPANY_SETTINGS, invoicesChannel: { kind: 'webhook', url: invoicesUrl } });
       if (job.provider === 'tripletex') {
         await connections.connect({
           companyId: job.id,
@@ -169,12 +187,13 @@ async function main() {
   const databaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-bench-daily-'));
   const env = serviceEnv(databaseUrl, dataDir, sandbox.url);
+  const receiver = await startReceiver();
   const { Client } = require('pg');
   const pg = new Client({ connectionString: databaseUrl });
   let service;
   try {
     process.stderr.write(`setting up ${tripletexCompanies} Tripletex and ${fikenCompanies} Fiken companies…\n`);
-    await setUp(env, sandbox.url, tripletexCompanies, fikenCompanies);
+    await setUp(env, sandbox.url, tripletexCompanies, fikenCompanies, receiver.url);
     const callsBefore = (await (await fetch(`${sandbox.url}/_sandbox/calls`)).json()).length;
 
     // BENCH_NODE_ARGS: extra node flags for the service (e.g. --cpu-prof); BENCH_SANDBOX_NODE_ARGS for the sandbox.
@@ -245,6 +264,9 @@ async function main() {
       succeeded: Number(rows[0].succeeded),
       failed: Number(rows[0].failed),
       itemsFound: Number(rows[0].items ?? 0),
+      // Results posted to the invoices channels by the time the last run finished (the outbox
+      // dispatcher delivers them alongside the checks).
+      deliveredToInvoicesChannel: receiver.delivered(),
       providerRequests: requests,
       wallSeconds: +wall.toFixed(2),
       floorSeconds: +floor.toFixed(2),
@@ -265,6 +287,7 @@ async function main() {
       await new Promise((r) => service.once('exit', r));
     }
     sandbox.child.kill('SIGTERM');
+    receiver.close();
     psql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -83,10 +83,21 @@ export class DailyCheckRunner {
     const summary = { total, succeeded: 0, failed: 0, lost: 0, itemsFound: 0, failures: [] as { companyId: string; error: string }[] };
     if (total === 0) return summary;
     let done = 0;
+    const providers = Object.keys(this.options.concurrency) as (ProviderKind | 'none')[];
+    const lanesOf = (provider: ProviderKind | 'none') => (this.options.serial ? 1 : Math.min(this.options.concurrency[provider], total));
+    const feeds = new Map(
+      providers.map((provider) => {
+        const take = (limit: number) => {
+          const now = this.clock.now();
+          return this.runs.claim(now, new Date(now.getTime() + this.options.leaseMs), this.workerId, { ...scope, provider }, limit);
+        };
+        return [provider, new ClaimFeed(take, Math.min(CLAIM_BATCH, lanesOf(provider)))] as const;
+      }),
+    );
     const lane = async (provider: ProviderKind | 'none'): Promise<void> => {
+      const feed = feeds.get(provider)!;
       for (;;) {
-        const now = this.clock.now();
-        const claim = await this.runs.claim(now, new Date(now.getTime() + this.options.leaseMs), this.workerId, { ...scope, provider });
+        const claim = await feed.next();
         if (!claim) return;
         const result = await this.runOne(claim);
         summary[result.outcome]++;
@@ -96,12 +107,11 @@ export class DailyCheckRunner {
         onProgress?.({ done, total: Math.max(total, done), companyId: claim.companyId, outcome: result.outcome });
       }
     };
-    const providers = Object.keys(this.options.concurrency) as (ProviderKind | 'none')[];
     if (this.options.serial) {
       for (const provider of providers) await lane(provider);
       return summary;
     }
-    const lanes = providers.flatMap((provider) => Array.from({ length: Math.min(this.options.concurrency[provider], total) }, () => lane(provider)));
+    const lanes = providers.flatMap((provider) => Array.from({ length: lanesOf(provider) }, () => lane(provider)));
     await Promise.all(lanes);
     return summary;
   }
@@ -137,6 +147,45 @@ export class DailyCheckRunner {
         `daily check ${claim.day} of ${claim.companyId} failed (attempt ${claim.attempt}${retryAt ? `, retry at ${retryAt.toISOString()}` : ', giving up'}): ${message}`,
       );
       return { outcome: 'failed', itemsFound: 0, error: message };
+    }
+  }
+}
+
+/**
+ * Runs claimed per round trip, at most: lanes share one provider's claims instead of each claiming
+ * its own (with 500 lanes, single claims cost the database more than the checks' own writes).
+ */
+export const CLAIM_BATCH = 25;
+
+/**
+ * The claimed runs of one provider, handed to its lanes one at a time. An empty feed claims the
+ * next batch once for every lane waiting on it; a claim that finds nothing ends the feed. Runs wait
+ * here at most as long as a lane takes to free up: far less than their lease.
+ */
+export class ClaimFeed {
+  private readonly ready: DailyCheckClaim[] = [];
+  private refill: Promise<void> | null = null;
+  private finished = false;
+
+  constructor(
+    private readonly take: (limit: number) => Promise<DailyCheckClaim[]>,
+    private readonly batch: number,
+  ) {}
+
+  async next(): Promise<DailyCheckClaim | null> {
+    for (;;) {
+      const claim = this.ready.shift();
+      if (claim) return claim;
+      if (this.finished) return null;
+      this.refill ??= this.take(this.batch)
+        .then((claims) => {
+          if (claims.length === 0) this.finished = true;
+          this.ready.push(...claims);
+        })
+        .finally(() => {
+          this.refill = null;
+        });
+      await this.refill;
     }
   }
 }

@@ -60,7 +60,11 @@ export abstract class DailyCheckRuns {
   /** How many runs in scope are due now (pending, failed and due, or running with a lapsed lease). */
   abstract countDue(now: Date, scope: Omit<DailyCheckScope, 'provider'>): Promise<number>;
 
-  abstract claim(now: Date, leaseUntil: Date, worker: string, scope: DailyCheckScope): Promise<DailyCheckClaim | null>;
+  /**
+   * Takes up to `limit` due runs in scope for `worker` until `leaseUntil`, oldest due first; none
+   * when nothing is due (or every due run is held by another worker).
+   */
+  abstract claim(now: Date, leaseUntil: Date, worker: string, scope: DailyCheckScope, limit: number): Promise<DailyCheckClaim[]>;
 
   abstract succeed(claim: DailyCheckClaim, counts: DailyCheckCounts, message: OutboundMessage, now: Date): Promise<void>;
 

@@ -8,7 +8,7 @@ import {
   type DailyCheckRunStatus,
   type DailyCheckScope,
 } from '@app/application';
-import { ConcurrencyConflict, isProviderKind, type Clock, type IdGenerator, type OutboundMessage, type ProviderKind } from '@app/domain';
+import { ConcurrencyConflict, isProviderKind, type Clock, type IdGenerator, type OutboundMessage } from '@app/domain';
 import { OutboxNotifier } from '@app/notifications';
 import { TypeOrmOutboxRepository } from '../outbox/typeorm-outbox.repository';
 import { execute, select, toNullableNumber, toNumber } from '../shared/sql';
@@ -54,8 +54,12 @@ function scopeFilter(scope: Omit<DailyCheckScope, 'provider'>, first: number): {
 
 /** A run is due: pending or failed with its time come (or any time, ignoring backoff), or running with its lease lapsed. */
 function dueCondition(now: string, ignoreBackoff: boolean): string {
-  const failed = ignoreBackoff ? `(r.status = 'failed' AND r.next_attempt_at IS NOT NULL)` : `(r.status = 'failed' AND r.next_attempt_at <= ${now})`;
-  return `((r.status IN ('pending', 'running') AND r.next_attempt_at <= ${now}) OR ${failed})`;
+  if (ignoreBackoff) {
+    return `((r.status IN ('pending', 'running') AND r.next_attempt_at <= ${now}) OR (r.status = 'failed' AND r.next_attempt_at IS NOT NULL))`;
+  }
+  // Written as the partial index daily_check_runs_due_order_idx is, so that a claim walks it in
+  // (next_attempt_at, company_id) order and stops at the first run it can lock.
+  return `(r.status IN ('pending', 'running', 'failed') AND r.next_attempt_at <= ${now})`;
 }
 
 /** The daily check's run records over `daily_check_runs`. */
@@ -100,16 +104,18 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
     return toNumber(row?.due ?? 0);
   }
 
-  async claim(now: Date, leaseUntil: Date, worker: string, scope: DailyCheckScope): Promise<DailyCheckClaim | null> {
-    const token = randomUUID();
-    const parameters: unknown[] = [now, leaseUntil, token, worker];
+  async claim(now: Date, leaseUntil: Date, worker: string, scope: DailyCheckScope, limit: number): Promise<DailyCheckClaim[]> {
+    if (limit <= 0) return [];
+    const parameters: unknown[] = [now, leaseUntil, worker];
     let providerFilter = `(c.company_id IS NULL OR c.status <> 'connected')`;
     if (scope.provider !== 'none') {
       parameters.push(scope.provider);
-      providerFilter = `c.provider = $5 AND c.status = 'connected'`;
+      providerFilter = `c.provider = $${parameters.length} AND c.status = 'connected'`;
     }
     const filter = scopeFilter(scope, parameters.length + 1);
-    const rows = await select<{ company_id: string; day: string; attempts: number | string; provider: string | null }>(
+    parameters.push(...filter.parameters, limit);
+    // Each claimed run gets a token of its own (gen_random_uuid): only its holder may finish it.
+    const rows = await select<{ company_id: string; day: string; attempts: number | string; provider: string | null; claim_token: string }>(
       this.dataSource.manager,
       `WITH due AS (
          SELECT r.company_id, r.day, c.provider
@@ -117,21 +123,24 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
            LEFT JOIN provider_connections c ON c.company_id = r.company_id
           WHERE ${dueCondition('$1', scope.ignoreBackoff ?? false)} AND ${providerFilter}${filter.sql}
           ORDER BY r.next_attempt_at, r.company_id
-          LIMIT 1
+          LIMIT $${parameters.length}
           FOR UPDATE OF r SKIP LOCKED
        )
        UPDATE daily_check_runs r
-          SET status = 'running', attempts = r.attempts + 1, next_attempt_at = $2, claim_token = $3, claimed_by = $4,
-              provider = due.provider, started_at = $1, finished_at = NULL
+          SET status = 'running', attempts = r.attempts + 1, next_attempt_at = $2, claim_token = gen_random_uuid()::text,
+              claimed_by = $3, provider = due.provider, started_at = $1, finished_at = NULL
          FROM due
         WHERE r.company_id = due.company_id AND r.day = due.day
-       RETURNING r.company_id, r.day::text AS day, r.attempts, r.provider`,
-      [...parameters, ...filter.parameters],
+       RETURNING r.company_id, r.day::text AS day, r.attempts, r.provider, r.claim_token`,
+      parameters,
     );
-    const row = rows[0];
-    if (!row) return null;
-    const provider: ProviderKind | null = scope.provider === 'none' || row.provider === null || !isProviderKind(row.provider) ? null : row.provider;
-    return { companyId: row.company_id, day: row.day, attempt: toNumber(row.attempts), provider, token };
+    return rows.map((row) => ({
+      companyId: row.company_id,
+      day: row.day,
+      attempt: toNumber(row.attempts),
+      provider: scope.provider === 'none' || row.provider === null || !isProviderKind(row.provider) ? null : row.provider,
+      token: row.claim_token,
+    }));
   }
 
   async succeed(claim: DailyCheckClaim, counts: DailyCheckCounts, message: OutboundMessage, now: Date): Promise<void> {

@@ -13,6 +13,7 @@ import { CreateIdempotencyKeys1763790000050 } from './1763790000050-create-idemp
 import { CreateProposalExecutions1763800000001 } from './1763800000001-create-proposal-executions';
 import { CreateDailyCheckRuns1763800000002 } from './1763800000002-create-daily-check-runs';
 import { PatternCandidatesFunction1763810000001 } from './1763810000001-pattern-candidates-function';
+import { DailyCheckClaimOrderIndex1763810000002 } from './1763810000002-daily-check-claim-order-index';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   CreateProposalExecutions1763800000001,
   CreateDailyCheckRuns1763800000002,
   PatternCandidatesFunction1763810000001,
+  DailyCheckClaimOrderIndex1763810000002,
 ];
