@@ -85,7 +85,7 @@ function serviceEnv(databaseUrl, dataDir, sandboxUrl, extra = {}) {
     EXECUTOR_ENABLED: 'false',
     DAILY_CHECK_LOOKBACK_DAYS: process.env.BENCH_LOOKBACK_DAYS ?? '365',
     DAILY_CHECK_CONCURRENCY_FIKEN: String(Math.max(1, Math.ceil(COMPANIES * FIKEN_SHARE))),
-    DAILY_CHECK_CONCURRENCY_TRIPLETEX: process.env.BENCH_TRIPLETEX_CONCURRENCY ?? '32',
+    DAILY_CHECK_CONCURRENCY_TRIPLETEX: process.env.BENCH_TRIPLETEX_CONCURRENCY ?? '64',
     ...extra,
   };
 }
