@@ -113,6 +113,9 @@ const EVENT_COLUMN_NAMES = [
 
 export const EVENT_COLUMNS = EVENT_COLUMN_NAMES.join(', ');
 
+/** What an append writes, in `eventParameters` order: every column but the generated `position`. */
+export const EVENT_INSERT_COLUMNS = EVENT_COLUMN_NAMES.filter((column) => column !== 'position');
+
 /** EVENT_COLUMNS qualified by a table alias, for joins. */
 export function eventColumnsOf(alias: string): string {
   return EVENT_COLUMN_NAMES.map((column) => `${alias}.${column}`).join(', ');

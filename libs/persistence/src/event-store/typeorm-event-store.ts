@@ -3,28 +3,11 @@ import { DomainEvent, EventQuery, EventStore, Page } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
 import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
 import { select, uniqueViolationAs } from '../shared/sql';
-import { EVENT_COLUMNS, type EventRecord } from './event.entity';
+import { EVENT_COLUMNS, EVENT_INSERT_COLUMNS, type EventRecord } from './event.entity';
 import { eventFromRecord, eventParameters } from './event.mapper';
 
 /** Constraints whose violation means "someone else stored this event or this position first". */
 const POSITION_TAKEN = ['events_chain_position_key', 'events_pkey'];
-
-const INSERT_COLUMNS = [
-  'id',
-  'company_id',
-  'correlation_id',
-  'sequence',
-  'type',
-  'status',
-  'proposal_id',
-  'actor',
-  'channel',
-  'provider',
-  'api_calls',
-  'confidence',
-  'data',
-  'occurred_at',
-];
 
 /**
  * The EventStore over the append-only `events` table.
@@ -55,7 +38,7 @@ export class TypeOrmEventStore extends EventStore {
     // One multi-row INSERT: the batch is atomic, and rows take their positions in batch order.
     await this.writer.insert({
       table: 'events',
-      columns: INSERT_COLUMNS,
+      columns: EVENT_INSERT_COLUMNS,
       rows: events.map(eventParameters),
       translateError: uniqueViolationAs(POSITION_TAKEN, () => conflictMessage(events)),
     });
