@@ -75,6 +75,7 @@ export class AppModule {
             dataDir: config.dataDir,
             role: databaseRole ?? 'service',
             poolSize: config.dbPoolSize,
+            preparedStatements: config.dbPreparedStatements,
             runMigrations: config.migrateOnBoot,
           }),
           companyCacheTtlMs: config.companyCacheTtlMs,

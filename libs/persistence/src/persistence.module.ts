@@ -91,7 +91,11 @@ export class PersistenceModule {
         { provide: CompanyRepository, useClass: TypeOrmCompanyRepository },
         overManager(EventStore, TypeOrmEventStore),
         overManager(ProposalRepository, TypeOrmProposalRepository),
-        overManager(PatternStore, TypeOrmPatternStore),
+        {
+          provide: PatternStore,
+          useFactory: (db: Database) => new TypeOrmPatternStore(db.dataSource.manager, db.statements),
+          inject: [Database],
+        },
         {
           provide: CompanySettingsStore,
           useFactory: (dataSource: DataSource) =>
@@ -122,8 +126,9 @@ export class PersistenceModule {
         overManager(IdempotencyStore, TypeOrmIdempotencyStore),
         {
           provide: ApplicationUnitOfWork,
-          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) => new TypeOrmApplicationUnitOfWork(dataSource, clock, ids),
-          inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
+          useFactory: (db: Database, clock?: Clock, ids?: IdGenerator) =>
+            new TypeOrmApplicationUnitOfWork(db.dataSource, clock, ids, db.statements),
+          inject: [Database, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
         },
         {
           provide: ExecutionQueue,

@@ -25,6 +25,8 @@ export class AppConfig {
   databaseUrl?: string;
   dataDir!: string;
   dbPoolSize!: number;
+  /** Hot statements as named (prepared) statements; off behind a transaction-pooling proxy. */
+  dbPreparedStatements!: boolean;
   migrateOnBoot!: boolean;
   /** Create the `demo` company on start when it does not exist (default: on with embedded PostgreSQL). */
   seedDemoCompany!: boolean;
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // protocol messages of concurrent connections (seen as failed statements under load): the
   // embedded service therefore talks to it over a single connection.
   config.dbPoolSize = int('DB_POOL_SIZE', config.databaseUrl === undefined ? 1 : 10, 1, 200);
+  config.dbPreparedStatements = bool('DB_PREPARED_STATEMENTS', true);
   config.migrateOnBoot = bool('MIGRATE_ON_BOOT', true);
   config.seedDemoCompany = bool('SEED_DEMO_COMPANY', config.databaseUrl === undefined);
   config.gatewayIssuer = str('GATEWAY_ISSUER') ?? 'agent-gateway';

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ApplicationUnitOfWork, type ApplicationTransactionalPorts } from '@app/application';
 import type { Clock, IdGenerator } from '@app/domain';
 import { TypeOrmReceiptStore } from '../receipts/typeorm-receipt.store';
+import { PreparedStatements } from '../shared/prepared-statements';
 import { transactionalPorts } from '../unit-of-work/typeorm-unit-of-work';
 import { WriteBehindTransaction } from '../unit-of-work/write-behind-transaction';
 import { TypeOrmIdempotencyStore } from './typeorm-idempotency.store';
@@ -21,17 +22,21 @@ export class TypeOrmApplicationUnitOfWork extends ApplicationUnitOfWork {
     private readonly dataSource: DataSource,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
     private readonly ids: Pick<IdGenerator, 'next'> = randomIds,
+    private readonly statements: PreparedStatements = PreparedStatements.disabled,
   ) {
     super();
   }
 
   run<T>(work: (ports: ApplicationTransactionalPorts) => Promise<T>): Promise<T> {
-    return WriteBehindTransaction.run(this.dataSource, (tx) =>
-      work({
-        ...transactionalPorts(tx, this.clock, this.ids),
-        receipts: new TypeOrmReceiptStore(tx.manager, tx.writer),
-        idempotency: new TypeOrmIdempotencyStore(tx.manager),
-      }),
+    return WriteBehindTransaction.run(
+      this.dataSource,
+      (tx) =>
+        work({
+          ...transactionalPorts(tx, this.clock, this.ids),
+          receipts: new TypeOrmReceiptStore(tx.manager, tx.writer),
+          idempotency: new TypeOrmIdempotencyStore(tx.manager),
+        }),
+      this.statements,
     );
   }
 }

@@ -10,6 +10,7 @@ import {
   parseVatRate,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
+import { PreparedStatements } from '../shared/prepared-statements';
 import { conflictOnUniqueViolation, execute, select } from '../shared/sql';
 import {
   PATTERN_COLUMN_NAMES,
@@ -38,17 +39,22 @@ export const CANDIDATES_SQL = `
  * any loser gets ConcurrencyConflict.
  */
 export class TypeOrmPatternStore extends PatternStore {
-  constructor(private readonly manager: EntityManager) {
+  constructor(
+    private readonly manager: EntityManager,
+    /** The candidate query runs for every proposal: named, when allowed. */
+    private readonly statements: PreparedStatements = PreparedStatements.disabled,
+  ) {
     super();
   }
 
   async findCandidates(companyId: string, merchantKey: string, options: { limit?: number } = {}): Promise<Pattern[]> {
     const limit = Math.max(0, options.limit ?? DEFAULT_CANDIDATE_LIMIT);
-    const rows = await select<PatternRecord & { rank: number }>(this.manager, CANDIDATES_SQL, [
-      companyId,
-      merchantKey,
-      limit,
-    ]);
+    const rows = await select<PatternRecord & { rank: number }>(
+      this.manager,
+      CANDIDATES_SQL,
+      [companyId, merchantKey, limit],
+      this.statements,
+    );
     const exact = rows.filter((row) => row.merchant_key === merchantKey).sort((a, b) => compareText(a.id, b.id));
     // Exact keys always come back, even past the limit; look-alikes fill what room is left.
     const similar = rows.filter((row) => row.merchant_key !== merchantKey).slice(0, Math.max(0, limit - exact.length));

@@ -1,5 +1,6 @@
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import { ConcurrencyConflict } from '@app/domain';
+import { PreparedStatements } from './prepared-statements';
 
 /** PostgreSQL SQLSTATE of a unique or exclusion constraint violation. */
 export const UNIQUE_VIOLATION = '23505';
@@ -53,19 +54,19 @@ export interface QueryOutcome<T> {
 /**
  * Runs one statement on the manager's connection (its transaction, when it has one) and returns
  * both the rows and the affected-row count, whatever the statement. `EntityManager.query` returns
- * `[rows, count]` for UPDATE/DELETE but bare rows otherwise, which is easy to misread.
+ * `[rows, count]` for UPDATE/DELETE but bare rows otherwise, which is easy to misread. With
+ * `statements`, a hot statement goes as a named (prepared) one.
  */
 export async function execute<T = Record<string, unknown>>(
   manager: EntityManager,
   sql: string,
   parameters: unknown[] = [],
+  statements: PreparedStatements = PreparedStatements.disabled,
 ): Promise<QueryOutcome<T>> {
   const own = manager.queryRunner ? undefined : manager.connection.createQueryRunner();
   const runner = manager.queryRunner ?? own!;
   try {
-    const result = await runner.query(sql, parameters, true);
-    const rows = (result.records ?? []) as T[];
-    return { rows, affected: result.affected ?? rows.length };
+    return await statements.query<T>(runner, sql, parameters);
   } finally {
     await own?.release();
   }
@@ -76,8 +77,9 @@ export async function select<T = Record<string, unknown>>(
   manager: EntityManager,
   sql: string,
   parameters: unknown[] = [],
+  statements?: PreparedStatements,
 ): Promise<T[]> {
-  return (await execute<T>(manager, sql, parameters)).rows;
+  return (await execute<T>(manager, sql, parameters, statements)).rows;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { writeInserts, type Insert, type InsertWriter } from '../shared/insert-writer';
+import { writeInserts, type Insert, type InsertWriter, type SqlTarget } from '../shared/insert-writer';
+import { PreparedStatements } from '../shared/prepared-statements';
 
 /**
  * The transaction of one unit of work, opened only when the unit needs it.
@@ -13,7 +14,9 @@ import { writeInserts, type Insert, type InsertWriter } from '../shared/insert-w
  *   every held insert goes out as ONE statement (`insertSql`), atomic by itself, so the unit costs
  *   one round trip instead of BEGIN, one per insert, and COMMIT.
  * A held insert's failure (a unique violation → ConcurrencyConflict) therefore surfaces from
- * `commit`, and the unit of work fails as a whole, as it would have at the insert.
+ * `commit`, and the unit of work fails as a whole, as it would have at the insert. Held inserts go
+ * as named statements when `statements` allows: their shapes are few (a submission's, an
+ * approval's…), so each connection plans each of them once.
  *
  * The transaction belongs to the unit of work: stores that ask the manager to start, commit or roll
  * back one are refused (`inTransaction` sees it as already active and joins it).
@@ -22,17 +25,20 @@ export class WriteBehindTransaction {
   readonly manager: EntityManager;
   readonly writer: InsertWriter;
   private readonly runner: QueryRunner;
+  /** Where held inserts are written: the runner itself, with named statements when allowed. */
+  private readonly inserts: SqlTarget;
   private readonly held: Insert[] = [];
   private opened = false;
 
-  constructor(dataSource: DataSource) {
+  constructor(dataSource: DataSource, statements: PreparedStatements = PreparedStatements.disabled) {
     // A query runner takes its pool connection at its first query, not here. Held inserts go
     // straight to it: its `manager` becomes the guarded one below, which would open the transaction.
     this.runner = dataSource.createQueryRunner();
+    this.inserts = { query: (sql, parameters = []) => statements.query(this.runner, sql, parameters) };
     this.manager = dataSource.createEntityManager(this.guardedRunner());
     this.writer = {
       insert: (insert) => {
-        if (this.opened) return writeInserts(this.runner, [insert]);
+        if (this.opened) return writeInserts(this.inserts, [insert]);
         this.held.push(insert);
         return Promise.resolve();
       },
@@ -40,7 +46,7 @@ export class WriteBehindTransaction {
   }
 
   async commit(): Promise<void> {
-    await writeInserts(this.runner, this.held.splice(0));
+    await writeInserts(this.inserts, this.held.splice(0));
     if (this.opened) await this.runner.commitTransaction();
   }
 
@@ -60,7 +66,7 @@ export class WriteBehindTransaction {
       this.opened = true;
       await this.runner.startTransaction();
     }
-    await writeInserts(this.runner, this.held.splice(0));
+    await writeInserts(this.inserts, this.held.splice(0));
   }
 
   /** The runner the stores' manager uses: `query` opens the transaction first; the transaction is ours. */
@@ -76,6 +82,12 @@ export class WriteBehindTransaction {
             return async (...args: Parameters<QueryRunner['query']>) => {
               await this.open();
               return target.query(...args);
+            };
+          case 'connect':
+            // Whoever asks for the connection itself is about to send something on it.
+            return async () => {
+              await this.open();
+              return target.connect();
             };
           case 'isTransactionActive':
             return true;
@@ -95,8 +107,12 @@ export class WriteBehindTransaction {
   }
 
   /** Runs `work` with this transaction: committed when it succeeds, rolled back when it throws. */
-  static async run<T>(dataSource: DataSource, work: (tx: WriteBehindTransaction) => Promise<T>): Promise<T> {
-    const tx = new WriteBehindTransaction(dataSource);
+  static async run<T>(
+    dataSource: DataSource,
+    work: (tx: WriteBehindTransaction) => Promise<T>,
+    statements?: PreparedStatements,
+  ): Promise<T> {
+    const tx = new WriteBehindTransaction(dataSource, statements);
     try {
       const result = await work(tx);
       await tx.commit();
