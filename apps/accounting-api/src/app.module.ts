@@ -16,6 +16,7 @@ import { GatewayJwtStrategy } from './auth/gateway-jwt.strategy';
 import { GatewayAuthGuard } from './auth/gateway-auth.guard';
 import { KnownCompanies } from './auth/known-companies';
 import { CompanyThrottlerGuard } from './http/company-throttler.guard';
+import { SlidingWindowThrottlerStorage } from './http/sliding-window-throttler.storage';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { HttpMetrics } from './metrics/http-metrics';
 import { MetricsController } from './metrics/metrics.controller';
@@ -68,7 +69,10 @@ export class AppModule {
           logDestination ? { ...logging, pinoHttp: [logging.pinoHttp as PinoHttpOptions, logDestination] } : logging,
         ),
         PassportModule,
-        ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }] }),
+        ThrottlerModule.forRoot({
+          throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
+          storage: new SlidingWindowThrottlerStorage(),
+        }),
         PersistenceModule.forRoot({
           useFactory: () => ({
             url: config.databaseUrl,
