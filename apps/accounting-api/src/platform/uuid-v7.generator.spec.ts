@@ -10,4 +10,13 @@ describe('UUIDv7 ids', () => {
     expect(new Set(many).size).toBe(many.length);
     expect(parseInt(many[0]!.replace(/-/g, '').slice(0, 12), 16)).toBe(fixed.getTime());
   });
+
+  it('keep drawing fresh random bits across refills of the random pool', () => {
+    let ms = Date.parse('2026-11-20T10:00:00.000Z');
+    const generator = new UuidV7Generator({ now: () => new Date(ms++) });
+    // 2 000 ids span four pools of 512; each id's random tail (rand_b) is its own.
+    const tails = Array.from({ length: 2000 }, () => generator.next().slice(19));
+    expect(new Set(tails).size).toBe(tails.length);
+    expect(tails.filter((tail) => /^[89ab]000-0{12}$/.test(tail))).toEqual([]);
+  });
 });

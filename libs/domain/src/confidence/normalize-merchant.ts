@@ -22,6 +22,17 @@
  * similar names (review recommended), never as the same merchant.
  */
 export function normalizeMerchant(name: string): string {
+  // One submission asks for the same name's key several times (validation, the candidate lookup,
+  // scoring, the proposal itself): the last answer is remembered. The function stays pure.
+  if (name === last.name) return last.key;
+  const key = computeKey(name);
+  last = { name, key };
+  return key;
+}
+
+let last: { readonly name: string | undefined; readonly key: string } = { name: undefined, key: '' };
+
+function computeKey(name: string): string {
   let text = foldLetters(name);
   text = stripCardNoise(text);
   text = text.replace(STORE_NUMBER_MARKERS, ' ');
