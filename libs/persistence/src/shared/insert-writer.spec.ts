@@ -26,6 +26,21 @@ describe('insertSql', () => {
     expect(insertSql([hostile]).sql).toBe('INSERT INTO events (id) VALUES ($1)');
   });
 
+  it('gives the same shape the same text (the same string), with each call’s own parameters', () => {
+    const first = insertSql([events, outbox]);
+    const second = insertSql([{ ...events, rows: [['e3', '{}'], ['e4', '{}']] }, { ...outbox, rows: [['m2']] }]);
+
+    expect(second.sql).toBe(first.sql);
+    expect(second.parameters).toEqual(['e3', '{}', 'e4', '{}', 'm2']);
+    expect(insertSql([{ ...events, rows: [['e5', '{}']] }, outbox]).sql).toBe(
+      'WITH w1 AS (INSERT INTO events (id, data) VALUES ($1, $2)) ' +
+        'INSERT INTO notification_outbox (id) VALUES ($3) ON CONFLICT (id) DO NOTHING',
+    );
+    expect(insertSql([{ ...events, columns: ['id', 'payload'] }]).sql).toBe(
+      'INSERT INTO events (id, payload) VALUES ($1, $2), ($3, $4)',
+    );
+  });
+
   it('refuses nothing to insert, a row without rows and a row of the wrong width', () => {
     expect(() => insertSql([])).toThrow('at least one insert');
     expect(() => insertSql([{ ...events, rows: [] }])).toThrow('without rows');

@@ -22,29 +22,52 @@ export interface InsertWriter {
   insert(insert: Insert): Promise<void>;
 }
 
+/** How many statement shapes `insertSql` remembers the text of. */
+const SHAPE_CACHE_CAPACITY = 256;
+const textOfShape = new Map<string, string>();
+
 /**
  * The SQL of `inserts` as one statement: a plain INSERT for one, data-modifying CTEs for several
  * (`WITH w1 AS (INSERT …), w2 AS (INSERT …) INSERT …`). One statement is atomic, and PostgreSQL
  * checks foreign keys at its end, so a row may reference another row inserted by the same
  * statement whatever their order. Values are always parameters, never spliced into the text.
+ *
+ * The text depends only on the inserts' shape (tables, columns, row counts, conflict targets), and
+ * the same few shapes come back all the time (a submission's, an approval's…): their texts are
+ * remembered, so that a hot statement is neither rebuilt nor, as a new string, hashed again to find
+ * its prepared name.
  */
 export function insertSql(inserts: readonly Insert[]): { sql: string; parameters: unknown[] } {
   if (inserts.length === 0) throw new Error('insertSql needs at least one insert');
   const parameters: unknown[] = [];
-  const statements = inserts.map((insert) => {
+  let shape = '';
+  for (const insert of inserts) {
     if (insert.rows.length === 0) throw new Error(`an insert into ${insert.table} without rows`);
-    const tuples = insert.rows.map((row) => {
+    for (const row of insert.rows) {
       if (row.length !== insert.columns.length) {
         throw new Error(`a row of ${row.length} values for the ${insert.columns.length} columns of ${insert.table}`);
       }
-      return `(${row.map((value) => `$${parameters.push(value)}`).join(', ')})`;
-    });
+      for (const value of row) parameters.push(value);
+    }
+    shape += `${insert.table}(${insert.columns.join(',')})x${insert.rows.length}/${insert.skipConflictsOn?.join(',') ?? ''};`;
+  }
+  let sql = textOfShape.get(shape);
+  if (sql === undefined) {
+    sql = sqlOfShape(inserts);
+    if (textOfShape.size < SHAPE_CACHE_CAPACITY) textOfShape.set(shape, sql);
+  }
+  return { sql, parameters };
+}
+
+function sqlOfShape(inserts: readonly Insert[]): string {
+  let next = 0;
+  const statements = inserts.map((insert) => {
+    const tuples = insert.rows.map(() => `(${insert.columns.map(() => `$${++next}`).join(', ')})`);
     const conflict = insert.skipConflictsOn ? ` ON CONFLICT (${insert.skipConflictsOn.join(', ')}) DO NOTHING` : '';
     return `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) VALUES ${tuples.join(', ')}${conflict}`;
   });
   const last = statements.pop()!;
-  const sql = statements.length === 0 ? last : `WITH ${statements.map((s, i) => `w${i + 1} AS (${s})`).join(', ')} ${last}`;
-  return { sql, parameters };
+  return statements.length === 0 ? last : `WITH ${statements.map((s, i) => `w${i + 1} AS (${s})`).join(', ')} ${last}`;
 }
 
 /** The error the failed statement means to the inserts it carried: the first translation that applies. */
