@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { QueryFailedError, type DataSource, type QueryRunner } from 'typeorm';
-import type { QueryOutcome } from './sql';
+
+export interface QueryOutcome<T> {
+  readonly rows: T[];
+  /** Rows inserted, updated or deleted (or returned, for SELECT). */
+  readonly affected: number;
+}
 
 /** How many distinct statements one process names at most; past that, statements go unnamed. */
 export const DEFAULT_PREPARED_STATEMENT_CAPACITY = 100;

@@ -1,6 +1,6 @@
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import { ConcurrencyConflict } from '@app/domain';
-import { PreparedStatements } from './prepared-statements';
+import { PreparedStatements, type QueryOutcome } from './prepared-statements';
 
 /** PostgreSQL SQLSTATE of a unique or exclusion constraint violation. */
 export const UNIQUE_VIOLATION = '23505';
@@ -45,11 +45,7 @@ export async function conflictOnUniqueViolation<T>(
   }
 }
 
-export interface QueryOutcome<T> {
-  readonly rows: T[];
-  /** Rows inserted, updated or deleted (or returned, for SELECT). */
-  readonly affected: number;
-}
+export type { QueryOutcome };
 
 /**
  * Runs one statement on the manager's connection (its transaction, when it has one) and returns
