@@ -21,7 +21,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { psql, writeResults } = require('./lib');
+const { psql, startReceiver, writeResults } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
@@ -91,21 +91,6 @@ function serviceEnv(databaseUrl, dataDir, sandboxUrl, extra = {}) {
 }
 
 /** Companies and their connections, written through the built service's own adapters (vault included). */
-/** The companies' invoices channel: a webhook receiver in this process that answers 200 and counts. */
-async function startReceiver() {
-  const http = require('node:http');
-  let delivered = 0;
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      delivered++;
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/invoices`, delivered: () => delivered, close: () => server.close() };
-}
-
 async function setUp(env, sandboxUrl, tripletexCompanies, fikenCompanies, invoicesUrl) {
   Object.assign(process.env, env, { DAILY_CHECK_ENABLED: 'false' });
   require('reflect-metadata');
@@ -187,7 +172,7 @@ async function main() {
   const databaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-bench-daily-'));
   const env = serviceEnv(databaseUrl, dataDir, sandbox.url);
-  const receiver = await startReceiver();
+  const receiver = await startReceiver('/invoices');
   const { Client } = require('pg');
   const pg = new Client({ connectionString: databaseUrl });
   let service;

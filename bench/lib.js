@@ -135,6 +135,23 @@ async function runAtRate({ url, method = 'GET', headers = {}, body, rate, durati
   };
 }
 
+/**
+ * A webhook receiver in the benchmark's process (a gateway callback, an invoices channel): answers
+ * 200 to every POST on `path` and counts them.
+ */
+async function startReceiver(path) {
+  let delivered = 0;
+  const server = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      delivered++;
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}${path}`, delivered: () => delivered, close: () => server.close() };
+}
+
 function summarize(name, result) {
   return {
     name,
@@ -152,4 +169,4 @@ function writeResults(file, data) {
   fs.writeFileSync(path.join(dir, file), JSON.stringify(data, null, 2));
 }
 
-module.exports = { startService, run, runAtRate, summarize, writeResults, psql };
+module.exports = { startService, run, runAtRate, startReceiver, summarize, writeResults, psql };

@@ -13,8 +13,7 @@
  * BENCH_WORKERS=off measures an API-only instance instead: dispatcher, sealer, executor and daily
  * job off (another instance runs them in that deployment).
  */
-const http = require('node:http');
-const { startService, run, runAtRate, summarize, writeResults, psql } = require('./lib');
+const { startService, run, runAtRate, startReceiver, summarize, writeResults, psql } = require('./lib');
 
 const PATTERNS = Number(process.env.BENCH_PATTERNS ?? 10000);
 const WORKERS = process.env.BENCH_WORKERS !== 'off';
@@ -32,24 +31,10 @@ function workerEnv() {
   return { OUTBOX_DISPATCH_ENABLED: 'false', EVENT_SEAL_INTERVAL_MS: '0', EXECUTOR_ENABLED: 'false', DAILY_CHECK_ENABLED: 'false' };
 }
 
-/** The gateway's callback endpoint: answers 200 and counts the notices. */
-async function startReceiver() {
-  let delivered = 0;
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      delivered++;
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/callback`, delivered: () => delivered, close: () => server.close() };
-}
-
 async function main() {
   const duration = Number(process.env.BENCH_SECONDS ?? 5);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-  const receiver = await startReceiver();
+  const receiver = await startReceiver('/callback');
   const service = await startService({ port: 3901, env: workerEnv() });
   try {
     // 10 000 patterns with varied, realistic-looking merchant keys (trigram-diverse).
