@@ -32,8 +32,6 @@ export class UuidV7Generator extends IdGenerator {
     }
     const bytes = Buffer.allocUnsafe(16);
     this.random.copy(bytes, 8, this.randomOffset, this.randomOffset + RANDOM_BYTES_PER_ID);
-    // Each random byte serves one id only.
-    this.random.fill(0, this.randomOffset, this.randomOffset + RANDOM_BYTES_PER_ID);
     this.randomOffset += RANDOM_BYTES_PER_ID;
     bytes.writeUIntBE(ms, 0, 6);
     bytes[6] = 0x70 | (this.counter >> 8);

@@ -34,7 +34,7 @@ async function preparedOnTheConnection(): Promise<Map<string, string>> {
 
 describe('PreparedStatements', () => {
   it('names the same text alike and different texts apart, and stops naming past its capacity', () => {
-    const statements = PreparedStatements.enabled(2);
+    const statements = PreparedStatements.named(2);
     const first = statements.nameOf('SELECT 1');
     expect(first).toMatch(/^acct_[0-9a-f]{32}$/);
     expect(statements.nameOf('SELECT 1')).toBe(first);
@@ -56,7 +56,7 @@ describe('PreparedStatements', () => {
   });
 
   onRealPostgres('prepares a named statement once on the connection and answers as an unnamed one does', async () => {
-    const statements = PreparedStatements.enabled();
+    const statements = PreparedStatements.named();
     const sql = 'SELECT $1::int + 1 AS n, $2::text AS label';
     const runner = database.dataSource.createQueryRunner();
     try {
@@ -73,7 +73,7 @@ describe('PreparedStatements', () => {
   });
 
   onRealPostgres('fails with the same QueryFailedError as TypeORM, so a unique violation still reads as one', async () => {
-    const statements = PreparedStatements.enabled();
+    const statements = PreparedStatements.named();
     const company = await createCompany(database);
     const runner = database.dataSource.createQueryRunner();
     try {
@@ -88,7 +88,7 @@ describe('PreparedStatements', () => {
   });
 
   onRealPostgres('sends a unit of work that only inserts as one named statement', async () => {
-    const statements = PreparedStatements.enabled();
+    const statements = PreparedStatements.named();
     const company = await createCompany(database);
     const proposal = { ...aProposal('PROPOSED', { companyId: company }), id: randomUUID() };
     const before = await preparedOnTheConnection();
