@@ -58,12 +58,13 @@ export class SlidingWindowThrottlerStorage implements ThrottlerStorage, OnApplic
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<{
-    totalHits: number;
-    timeToExpire: number;
-    isBlocked: boolean;
-    timeToBlockExpire: number;
-  }> {
+  increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): ReturnType<ThrottlerStorage['increment']> {
     this.startSweep();
     const now = this.now();
     const recordKey = `${throttlerName}\u0000${key}`;
