@@ -43,7 +43,7 @@ export class IdempotentExecution {
     if (!request) return { replayed: false, result: await work() };
     const now = this.clock.now();
     const record: IdempotencyRecord = {
-      scope: { ...scope, key: request.key },
+      scope: { key: request.key, ...scope },
       requestHash: requestFingerprint(body),
       createdAt: now,
       expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),

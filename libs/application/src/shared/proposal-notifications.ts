@@ -4,8 +4,12 @@ import { formatMoney, type OutboundMessage, type Proposal } from '@app/domain';
  * The outbound messages of the proposal lifecycle (api-contract §4.5), with the payload shapes
  * @app/notifications defines for each kind (`ProposalNeedsReviewPayload`, `ProposalAutoApprovedPayload`,
  * `ProposalRejectedPayload`): money as decimal strings, instants as RFC 3339 strings.
+ *
+ * `summary(proposal, extra)`: the fields every proposal message starts with, then `extra`, as one
+ * literal with `extra` spread last: V8 (Node 20) adds properties after a leading spread through a
+ * slow path (docs/performance.md), and these are built for every submission.
  */
-function summary(proposal: Proposal) {
+function summary<E extends object>(proposal: Proposal, extra: E) {
   return {
     proposalId: proposal.id,
     correlationId: proposal.correlationId,
@@ -16,6 +20,7 @@ function summary(proposal: Proposal) {
     accountCode: proposal.accountCode,
     vatRate: proposal.vatRate,
     ...(proposal.description !== null && { description: proposal.description }),
+    ...extra,
   };
 }
 
@@ -25,13 +30,12 @@ export function needsReviewMessage(proposal: Proposal): OutboundMessage {
     companyId: proposal.companyId,
     target: 'review',
     kind: 'proposal_needs_review',
-    payload: {
-      ...summary(proposal),
+    payload: summary(proposal, {
       confidence: proposal.confidence,
       route: proposal.route,
       reasons: [...proposal.reasons],
       submittedBy: proposal.submittedBy,
-    },
+    }),
   };
 }
 
@@ -41,14 +45,13 @@ export function autoApprovedMessage(proposal: Proposal): OutboundMessage {
     companyId: proposal.companyId,
     target: 'user_thread',
     kind: 'proposal_auto_approved',
-    payload: {
-      ...summary(proposal),
+    payload: summary(proposal, {
       confidence: proposal.confidence,
       reasons: [...proposal.reasons],
       executeAfter: proposal.executeAfter ? proposal.executeAfter.toISOString() : null,
       actor: proposal.submittedBy,
       thread: proposal.thread ? { ...proposal.thread } : null,
-    },
+    }),
   };
 }
 
@@ -58,12 +61,11 @@ export function rejectedMessage(proposal: Proposal): OutboundMessage {
     companyId: proposal.companyId,
     target: 'user_thread',
     kind: 'proposal_rejected',
-    payload: {
-      ...summary(proposal),
+    payload: summary(proposal, {
       reason: proposal.rejectionReason ?? '',
       rejectedBy: proposal.rejectedBy ?? '',
       actor: proposal.submittedBy,
       thread: proposal.thread ? { ...proposal.thread } : null,
-    },
+    }),
   };
 }
