@@ -1,3 +1,4 @@
+import { SUBMISSION_FIELDS } from '@app/application';
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, PDF, PEOPLE, proposalBody } from './support/proposals';
 
@@ -248,6 +249,40 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
       );
     });
 
+    it('refuses unknown fields inside the receipt and the thread too, with the content problems', async () => {
+      const res = await as.submit(
+        proposalBody({
+          amount: '-1',
+          receipt: { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: PDF.toString('base64'), url: 'http://x' },
+          thread: { channel: 'slack', threadId: 'C01/1', ts: '1' },
+        }),
+      );
+
+      expectProblem(res, 400, 'validation_failed');
+      expect(res.body.errors).toEqual(
+        expect.arrayContaining([
+          { field: 'receipt.url', message: 'receipt.url is not an allowed field' },
+          { field: 'thread.ts', message: 'thread.ts is not an allowed field' },
+          expect.objectContaining({ field: 'amount' }),
+        ]),
+      );
+    });
+
+    it.each([
+      ['an array', []],
+      ['a string', '"expense"'],
+      ['null', 'null'],
+    ])('refuses a body that is %s', async (_label, body) => {
+      const res = await t.http
+        .post('/v1/proposals')
+        .set('authorization', `Bearer ${t.token({ ...PEOPLE.employee })}`)
+        .set('content-type', 'application/json')
+        .send(typeof body === 'string' ? body : JSON.stringify(body));
+
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    });
+
     it.each([
       ['more than 2 fraction digits', { amount: '119.001' }, 'amount'],
       ['a zero amount', { amount: '0.00' }, 'amount'],
@@ -354,6 +389,18 @@ describe('the OpenAPI document of the proposal routes', () => {
     expect(operation).toMatchObject({ 'x-permission': permission, 'x-min-role': minRole });
     expect(operation.responses[status].content['application/json'].schema).toBeDefined();
     expect(operation.responses['403']).toBeDefined();
+  });
+
+  it('documents exactly the fields POST /v1/proposals accepts, nested ones included', async () => {
+    const document = (await t.http.get('/openapi.json')).body;
+    const body = document.paths['/v1/proposals'].post.requestBody.content['application/json'].schema;
+    const schemas = document.components.schemas;
+    const fieldsOf = (ref: string) => Object.keys(schemas[ref.split('/').pop() as string].properties).sort();
+
+    expect(fieldsOf(body.$ref)).toEqual([...SUBMISSION_FIELDS['']].sort());
+    expect(fieldsOf('SubmitProposalDto')).toContain('receipt');
+    expect(fieldsOf('ReceiptUploadDto')).toEqual([...SUBMISSION_FIELDS.receipt].sort());
+    expect(fieldsOf('ThreadDto')).toEqual([...SUBMISSION_FIELDS.thread].sort());
   });
 
   it('documents the Idempotency-Key header of POST /v1/proposals', async () => {

@@ -16,6 +16,7 @@ export * from './idempotency/idempotent-execution';
 
 export * from './submit-proposal/submit-proposal.command';
 export * from './submit-proposal/submit-proposal.handler';
+export { SUBMISSION_FIELDS } from './submit-proposal/submission-shape';
 export * from './get-proposal/get-proposal.handler';
 export * from './approve-proposal/approve-proposal.handler';
 export * from './reject-proposal/reject-proposal.handler';

@@ -27,6 +27,7 @@ import { ApplicationContext } from '../shared/domain-context.provider';
 import { autoApprovedMessage, needsReviewMessage } from '../shared/proposal-notifications';
 import type { ProposalView } from '../shared/proposal-view';
 import type { ProposalSubmission, SubmitProposalCommand } from './submit-proposal.command';
+import { refuseUnknownSubmissionFields } from './submission-shape';
 
 const MAX_ID_LENGTH = 255;
 
@@ -112,9 +113,10 @@ export class SubmitProposalHandler {
     return { proposal, events };
   }
 
-  /** Every problem of the request at once: the content (domain rules), the receipt file, the reference. */
+  /** Every problem of the request at once: unknown fields, the content (domain rules), the receipt file, the reference. */
   private validate(submission: ProposalSubmission) {
     const errors = new FieldErrorCollector();
+    refuseUnknownSubmissionFields(submission, errors);
     const upload = submission.receipt;
     const receipt = upload ? errors.check(() => decodeReceipt(upload, this.options.receiptMaxBytes)) : undefined;
     // Field by field rather than `{ ...submission, receipt }`: V8 (Node 20) adds a property after a
