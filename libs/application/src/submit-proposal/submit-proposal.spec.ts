@@ -2,6 +2,7 @@ import { ConcurrencyConflict, InvalidTransition, MAX_RECEIPT_BYTES, NotFound, Un
 import { aPattern, TEST_COMPANY } from '@app/testing';
 import { ApplicationOptions } from '../application.options';
 import { IdempotencyConflict } from '../idempotency/idempotent-execution';
+import type { ProposalSubmission } from './submit-proposal.command';
 import { aCompanyContext, aSubmission, aUseCaseWorld, ACCOUNTANT, EMPLOYEE, fieldsOf, OTHER_COMPANY, PDF_BYTES, submitted, type UseCaseWorld } from '../testing/use-case-world';
 
 const respond = (result: { proposal: { id: string; status: string } }) => ({
@@ -151,6 +152,22 @@ describe('SubmitProposal', () => {
     ]);
     expect(world.events.all()).toEqual([]);
     expect(world.notifier.messages()).toEqual([]);
+  });
+
+  it('refuses unknown fields, nested ones too, together with the content problems', async () => {
+    // What a client may send, beyond what the type allows.
+    const thread: Record<string, unknown> = { channel: 'slack', threadId: 'C01/1', ts: '1' };
+    const submission = { ...aSubmission({ amount: '0.00', thread }), tip: '10' } as ProposalSubmission;
+
+    expect(await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission }))).toEqual(['tip', 'thread.ts', 'amount']);
+    expect(world.events.all()).toEqual([]);
+  });
+
+  it('refuses a body that is not an object', async () => {
+    for (const body of [null, [], 'expense']) {
+      const submission = body as unknown as ProposalSubmission;
+      expect(await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission }))).toEqual(['body']);
+    }
   });
 
   it('stores nothing at all — events, proposal, receipt, key — when the unit fails', async () => {
