@@ -20,7 +20,7 @@ const MAX_BASE64_LENGTH = Math.ceil(MAX_RECEIPT_BYTES / 3) * 4;
 /*
  * The request body of POST /v1/proposals, for the OpenAPI document only. The global validation pipe
  * does not run on it: the submission handler refuses unknown fields (SUBMISSION_FIELDS, kept equal
- * to these classes by proposal.dto.spec.ts) and the domain checks every field's content
+ * to these classes by an e2e test of the OpenAPI document) and the domain checks every field's content
  * (parseExpenseDetails, decodeReceipt), reporting all problems at once as validation_failed.
  */
 
