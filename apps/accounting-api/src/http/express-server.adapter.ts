@@ -26,26 +26,24 @@ export class ExpressServerAdapter extends ExpressAdapter {
     }
     const express = this.getInstance<Express>();
     this.httpServer = http.createServer(
-      { IncomingMessage: requestClass(express), ServerResponse: responseClass(express) },
+      {
+        IncomingMessage: withPrototype(http.IncomingMessage, express.request),
+        ServerResponse: withPrototype(http.ServerResponse, express.response),
+      },
       express,
     );
   }
 }
 
-/** `new (requestClass(app))(socket)` is an http.IncomingMessage whose prototype is `app.request`. */
-function requestClass(app: Express): typeof http.IncomingMessage {
-  function ExpressRequest(this: http.IncomingMessage, socket: import('node:net').Socket): void {
-    http.IncomingMessage.call(this, socket);
+/**
+ * A constructor that builds what `base` builds, on `prototype` instead of `base.prototype`
+ * (Express's `app.request` and `app.response` inherit from http's own prototypes). The http
+ * module's constructors are plain functions, so they can be applied to the new object.
+ */
+function withPrototype<C extends object>(base: C, prototype: object): C {
+  function Constructor(this: object, ...args: unknown[]): void {
+    (base as unknown as (...a: unknown[]) => void).apply(this, args);
   }
-  ExpressRequest.prototype = app.request;
-  return ExpressRequest as unknown as typeof http.IncomingMessage;
-}
-
-/** `new (responseClass(app))(req)` is an http.ServerResponse whose prototype is `app.response`. */
-function responseClass(app: Express): typeof http.ServerResponse {
-  function ExpressResponse(this: http.ServerResponse, req: http.IncomingMessage, options?: unknown): void {
-    (http.ServerResponse as unknown as (this: http.ServerResponse, ...args: unknown[]) => void).call(this, req, options);
-  }
-  ExpressResponse.prototype = app.response;
-  return ExpressResponse as unknown as typeof http.ServerResponse;
+  Constructor.prototype = prototype;
+  return Constructor as unknown as C;
 }
