@@ -14,6 +14,7 @@ import { CreateProposalExecutions1763800000001 } from './1763800000001-create-pr
 import { CreateDailyCheckRuns1763800000002 } from './1763800000002-create-daily-check-runs';
 import { PatternCandidatesFunction1763810000001 } from './1763810000001-pattern-candidates-function';
 import { DailyCheckClaimOrderIndex1763810000002 } from './1763810000002-daily-check-claim-order-index';
+import { ExpectActivePatternsFunction1763820000001 } from './1763820000001-expect-active-patterns-function';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   CreateDailyCheckRuns1763800000002,
   PatternCandidatesFunction1763810000001,
   DailyCheckClaimOrderIndex1763810000002,
+  ExpectActivePatternsFunction1763820000001,
 ];

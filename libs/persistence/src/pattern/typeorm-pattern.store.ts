@@ -6,12 +6,14 @@ import {
   Pattern,
   PatternKey,
   PatternListQuery,
+  PatternsChanged,
   PatternStore,
   parseVatRate,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
+import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
 import { PreparedStatements } from '../shared/prepared-statements';
-import { conflictOnUniqueViolation, execute, select } from '../shared/sql';
+import { conflictOnUniqueViolation, execute, pgErrorOf, select } from '../shared/sql';
 import {
   PATTERN_COLUMN_NAMES,
   PATTERN_SELECT,
@@ -19,6 +21,9 @@ import {
   patternParameters,
   type PatternRecord,
 } from './pattern.mapper';
+
+/** What `expect_active_patterns` raises when a merchant's active patterns changed (migration 1763820000001). */
+const PATTERNS_CHANGED_SQLSTATE = 'UAP01';
 
 /** The partial unique index that allows one active pattern per (company, key, account, VAT rate). */
 const ACTIVE_KEY_INDEX = 'patterns_active_key_key';
@@ -43,6 +48,8 @@ export class TypeOrmPatternStore extends PatternStore {
     private readonly manager: EntityManager,
     /** The candidate query runs for every proposal: named, when allowed. */
     private readonly statements: PreparedStatements = PreparedStatements.disabled,
+    /** Where `expectActive` goes: at once, or with a unit of work's held inserts. */
+    private readonly writer: InsertWriter = immediateInserts(manager),
   ) {
     super();
   }
@@ -59,6 +66,14 @@ export class TypeOrmPatternStore extends PatternStore {
     // Exact keys always come back, even past the limit; look-alikes fill what room is left.
     const similar = rows.filter((row) => row.merchant_key !== merchantKey).slice(0, Math.max(0, limit - exact.length));
     return [...exact, ...similar].map(patternFromRecord);
+  }
+
+  expectActive(companyId: string, merchantKey: string, expected: readonly Pattern[]): Promise<void> {
+    return this.writer.expect({
+      function: 'expect_active_patterns',
+      arguments: [companyId, merchantKey, expected.map((p) => p.id), expected.map((p) => p.version)],
+      translateError: (error) => (pgErrorOf(error).code === PATTERNS_CHANGED_SQLSTATE ? new PatternsChanged(merchantKey) : error),
+    });
   }
 
   async findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null> {

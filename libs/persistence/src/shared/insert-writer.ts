@@ -17,9 +17,24 @@ export interface Insert {
   readonly translateError?: (error: unknown) => unknown;
 }
 
-/** Where a store's INSERTs go: straight to the database, or held until a unit of work commits. */
+/**
+ * A condition the writes of a unit of work depend on, checked by a SQL function that raises when it
+ * does not hold (`expect_active_patterns`). Written like an insert: at once, or held and checked by
+ * the same statement as the held inserts, so that when it fails none of them is written.
+ */
+export interface Precondition {
+  /** The function's name: a fixed identifier of ours, never input. */
+  readonly function: string;
+  /** Its arguments, in order; always sent as parameters. */
+  readonly arguments: readonly unknown[];
+  /** The domain error the function's failure means (see Insert.translateError). */
+  readonly translateError?: (error: unknown) => unknown;
+}
+
+/** Where a store's INSERTs and preconditions go: straight to the database, or held until a unit of work commits. */
 export interface InsertWriter {
   insert(insert: Insert): Promise<void>;
+  expect(precondition: Precondition): Promise<void>;
 }
 
 /** How many statement shapes `insertSql` remembers the text of. */
@@ -27,18 +42,23 @@ const SHAPE_CACHE_CAPACITY = 256;
 const textOfShape = new Map<string, string>();
 
 /**
- * The SQL of `inserts` as one statement: a plain INSERT for one, data-modifying CTEs for several
- * (`WITH w1 AS (INSERT …), w2 AS (INSERT …) INSERT …`). One statement is atomic, and PostgreSQL
- * checks foreign keys at its end, so a row may reference another row inserted by the same
- * statement whatever their order. Values are always parameters, never spliced into the text.
+ * The SQL of `inserts` and `preconditions` as one statement: a plain INSERT for one insert,
+ * data-modifying CTEs for several (`WITH w1 AS (INSERT …), w2 AS (INSERT …) INSERT …`), and with
+ * preconditions every insert a CTE and the main query `SELECT f1(…) AND f2(…)`. One statement is
+ * atomic: a precondition that raises undoes every insert, and PostgreSQL checks foreign keys at its
+ * end, so a row may reference another row inserted by the same statement whatever their order.
+ * Values are always parameters, never spliced into the text.
  *
- * The text depends only on the inserts' shape (tables, columns, row counts, conflict targets), and
- * the same few shapes come back all the time (a submission's, an approval's…): their texts are
+ * The text depends only on the shape (tables, columns, row counts, conflict targets, functions),
+ * and the same few shapes come back all the time (a submission's, an approval's…): their texts are
  * remembered, so that a hot statement is neither rebuilt nor, as a new string, hashed again to find
  * its prepared name.
  */
-export function insertSql(inserts: readonly Insert[]): { sql: string; parameters: unknown[] } {
-  if (inserts.length === 0) throw new Error('insertSql needs at least one insert');
+export function insertSql(
+  inserts: readonly Insert[],
+  preconditions: readonly Precondition[] = [],
+): { sql: string; parameters: unknown[] } {
+  if (inserts.length === 0 && preconditions.length === 0) throw new Error('insertSql needs at least one insert or precondition');
   const parameters: unknown[] = [];
   let shape = '';
   for (const insert of inserts) {
@@ -51,29 +71,39 @@ export function insertSql(inserts: readonly Insert[]): { sql: string; parameters
     }
     shape += `${insert.table}(${insert.columns.join(',')})x${insert.rows.length}/${insert.skipConflictsOn?.join(',') ?? ''};`;
   }
+  for (const precondition of preconditions) {
+    for (const value of precondition.arguments) parameters.push(value);
+    shape += `?${precondition.function}/${precondition.arguments.length};`;
+  }
   let sql = textOfShape.get(shape);
   if (sql === undefined) {
-    sql = sqlOfShape(inserts);
+    sql = sqlOfShape(inserts, preconditions);
     if (textOfShape.size < SHAPE_CACHE_CAPACITY) textOfShape.set(shape, sql);
   }
   return { sql, parameters };
 }
 
-function sqlOfShape(inserts: readonly Insert[]): string {
+function sqlOfShape(inserts: readonly Insert[], preconditions: readonly Precondition[]): string {
   let next = 0;
   const statements = inserts.map((insert) => {
     const tuples = insert.rows.map(() => `(${insert.columns.map(() => `$${++next}`).join(', ')})`);
     const conflict = insert.skipConflictsOn ? ` ON CONFLICT (${insert.skipConflictsOn.join(', ')}) DO NOTHING` : '';
     return `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) VALUES ${tuples.join(', ')}${conflict}`;
   });
-  const last = statements.pop()!;
-  return statements.length === 0 ? last : `WITH ${statements.map((s, i) => `w${i + 1} AS (${s})`).join(', ')} ${last}`;
+  const checks = preconditions.map((p) => `${p.function}(${p.arguments.map(() => `$${++next}`).join(', ')})`);
+  // Data-modifying CTEs run to completion whatever the main query reads; a check that raises aborts the lot.
+  const main = checks.length > 0 ? `SELECT ${checks.join(' AND ')}` : statements.pop()!;
+  return statements.length === 0 ? main : `WITH ${statements.map((s, i) => `w${i + 1} AS (${s})`).join(', ')} ${main}`;
 }
 
-/** The error the failed statement means to the inserts it carried: the first translation that applies. */
-export function translateInsertError(inserts: readonly Insert[], error: unknown): unknown {
-  for (const insert of inserts) {
-    const translated = insert.translateError?.(error) ?? error;
+/** The error the failed statement means to the inserts and preconditions it carried: the first translation that applies. */
+export function translateInsertError(
+  inserts: readonly Insert[],
+  error: unknown,
+  preconditions: readonly Precondition[] = [],
+): unknown {
+  for (const part of [...inserts, ...preconditions]) {
+    const translated = part.translateError?.(error) ?? error;
     if (translated !== error) return translated;
   }
   return error;
@@ -84,18 +114,25 @@ export interface SqlTarget {
   query(sql: string, parameters?: unknown[]): Promise<unknown>;
 }
 
-/** Runs `inserts` as one statement on `target`, their error translated. */
-export async function writeInserts(target: SqlTarget, inserts: readonly Insert[]): Promise<void> {
-  if (inserts.length === 0) return;
-  const { sql, parameters } = insertSql(inserts);
+/** Runs `inserts` and `preconditions` as one statement on `target`, their error translated. */
+export async function writeInserts(
+  target: SqlTarget,
+  inserts: readonly Insert[],
+  preconditions: readonly Precondition[] = [],
+): Promise<void> {
+  if (inserts.length === 0 && preconditions.length === 0) return;
+  const { sql, parameters } = insertSql(inserts, preconditions);
   try {
     await target.query(sql, parameters);
   } catch (error) {
-    throw translateInsertError(inserts, error);
+    throw translateInsertError(inserts, error, preconditions);
   }
 }
 
-/** Each insert runs at once on `target` (an EntityManager: in its transaction, when it has one). */
+/** Each insert and precondition runs at once on `target` (an EntityManager: in its transaction, when it has one). */
 export function immediateInserts(target: SqlTarget): InsertWriter {
-  return { insert: (insert) => writeInserts(target, [insert]) };
+  return {
+    insert: (insert) => writeInserts(target, [insert]),
+    expect: (precondition) => writeInserts(target, [], [precondition]),
+  };
 }

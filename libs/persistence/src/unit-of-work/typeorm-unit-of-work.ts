@@ -6,6 +6,7 @@ import { TypeOrmEventStore } from '../event-store/typeorm-event-store';
 import { TypeOrmOutboxRepository } from '../outbox/typeorm-outbox.repository';
 import { TypeOrmPatternStore } from '../pattern/typeorm-pattern.store';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
+import { PreparedStatements } from '../shared/prepared-statements';
 import { WriteBehindTransaction } from './write-behind-transaction';
 
 /** Used when the application provides no Clock / IdGenerator (CLI, tests of persistence alone). */
@@ -46,7 +47,7 @@ export function transactionalPorts(
   return {
     events: new TypeOrmEventStore(manager, writer),
     proposals: new TypeOrmProposalRepository(manager, writer),
-    patterns: new TypeOrmPatternStore(manager),
+    patterns: new TypeOrmPatternStore(manager, PreparedStatements.disabled, writer),
     notifier: new OutboxNotifier(new TypeOrmOutboxRepository(manager, writer), clock, ids),
   };
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { QueryRunner } from 'typeorm';
-import { ConcurrencyConflict } from '@app/domain';
-import { aChainEvent, aProposal } from '@app/testing';
+import { ConcurrencyConflict, PatternsChanged } from '@app/domain';
+import { aChainEvent, aPattern, aProposal } from '@app/testing';
 import type { Database } from '../database/database';
 import { TypeOrmEventStore } from '../event-store/typeorm-event-store';
+import { TypeOrmPatternStore } from '../pattern/typeorm-pattern.store';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
 import { inTransaction } from '../shared/sql';
 import { createCompany, openTestDatabase } from '../testing/test-database';
@@ -45,6 +46,7 @@ afterEach(() => jest.restoreAllMocks());
 const storesOf = (tx: WriteBehindTransaction) => ({
   events: new TypeOrmEventStore(tx.manager, tx.writer),
   proposals: new TypeOrmProposalRepository(tx.manager, tx.writer),
+  patterns: new TypeOrmPatternStore(tx.manager, undefined, tx.writer),
 });
 
 const aNewProposal = () => ({ ...aProposal('PROPOSED', { companyId: company }), id: randomUUID() });
@@ -70,6 +72,32 @@ describe('WriteBehindTransaction', () => {
     expect(sent).toEqual(['WITH w1 AS']);
     expect(await countOf('proposals', 'id', proposal.id)).toBe(1);
     expect(await countOf('events', 'correlation_id', proposal.id)).toBe(2);
+  });
+
+  it('checks a precondition in the same one statement as the inserts: unchanged patterns commit, changed ones undo it all', async () => {
+    const pattern = aPattern({ id: randomUUID(), companyId: company, merchantName: 'Spotify' });
+    await new TypeOrmPatternStore(database.dataSource.manager).save(pattern, null);
+    const sent = recordStatements();
+    const submit = (expected: number) => {
+      const proposal = aNewProposal();
+      const done = WriteBehindTransaction.run(database.dataSource, async (tx) => {
+        const { events, proposals, patterns } = storesOf(tx);
+        await patterns.expectActive(company, 'spotify', [{ ...pattern, version: expected }]);
+        await proposals.insert(proposal);
+        await events.append([aChainEvent(company, proposal.id, 1)]);
+      });
+      return { proposal, done };
+    };
+
+    const kept = submit(pattern.version);
+    await kept.done;
+    const undone = submit(pattern.version + 1);
+    await expect(undone.done).rejects.toEqual(new PatternsChanged('spotify'));
+
+    expect(sent).toEqual(['WITH w1 AS', 'WITH w1 AS']);
+    expect(await countOf('proposals', 'id', kept.proposal.id)).toBe(1);
+    expect(await countOf('proposals', 'id', undone.proposal.id)).toBe(0);
+    expect(await countOf('events', 'correlation_id', undone.proposal.id)).toBe(0);
   });
 
   it('opens the transaction at the first read, writes what it held first, and reads its own writes', async () => {

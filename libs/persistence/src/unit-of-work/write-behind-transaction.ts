@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { writeInserts, type Insert, type InsertWriter, type SqlTarget } from '../shared/insert-writer';
+import { writeInserts, type Insert, type InsertWriter, type Precondition, type SqlTarget } from '../shared/insert-writer';
 import { PreparedStatements } from '../shared/prepared-statements';
 
 /**
@@ -13,8 +13,10 @@ import { PreparedStatements } from '../shared/prepared-statements';
  * - none was (the unit only inserted, e.g. a submitted proposal with its events and outbox rows):
  *   every held insert goes out as ONE statement (`insertSql`), atomic by itself, so the unit costs
  *   one round trip instead of BEGIN, one per insert, and COMMIT.
- * A held insert's failure (a unique violation → ConcurrencyConflict) therefore surfaces from
- * `commit`, and the unit of work fails as a whole, as it would have at the insert. Held inserts go
+ * Preconditions (`writer.expect`: a function that raises unless something the unit relied on still
+ * holds) are held the same way and checked by the same statement as the held inserts. A held
+ * insert's failure (a unique violation → ConcurrencyConflict) or a failed precondition therefore
+ * surfaces from `commit`, and the unit of work fails as a whole, as it would have at the insert. Held inserts go
  * as named statements when `statements` allows: their shapes are few (a submission's, an
  * approval's…), so each connection plans each of them once.
  *
@@ -28,6 +30,7 @@ export class WriteBehindTransaction {
   /** Where held inserts are written: the runner itself, with named statements when allowed. */
   private readonly inserts: SqlTarget;
   private readonly held: Insert[] = [];
+  private readonly heldPreconditions: Precondition[] = [];
   private opened = false;
 
   constructor(dataSource: DataSource, statements: PreparedStatements = PreparedStatements.disabled) {
@@ -42,17 +45,23 @@ export class WriteBehindTransaction {
         this.held.push(insert);
         return Promise.resolve();
       },
+      expect: (precondition) => {
+        if (this.opened) return writeInserts(this.inserts, [], [precondition]);
+        this.heldPreconditions.push(precondition);
+        return Promise.resolve();
+      },
     };
   }
 
   async commit(): Promise<void> {
-    await writeInserts(this.inserts, this.held.splice(0));
+    await this.writeHeld();
     if (this.opened) await this.runner.commitTransaction();
   }
 
   /** Undoes what was sent and drops what was held. */
   async rollback(): Promise<void> {
     this.held.length = 0;
+    this.heldPreconditions.length = 0;
     if (this.opened && this.runner.isTransactionActive) await this.runner.rollbackTransaction();
   }
 
@@ -66,7 +75,11 @@ export class WriteBehindTransaction {
       this.opened = true;
       await this.runner.startTransaction();
     }
-    await writeInserts(this.inserts, this.held.splice(0));
+    await this.writeHeld();
+  }
+
+  private writeHeld(): Promise<void> {
+    return writeInserts(this.inserts, this.held.splice(0), this.heldPreconditions.splice(0));
   }
 
   /** The runner the stores' manager uses: `query` opens the transaction first; the transaction is ours. */

@@ -1,4 +1,4 @@
-import { EventStore, OutboundMessage, PatternStore, ProposalRepository, UnitOfWork } from '@app/domain';
+import { EventStore, OutboundMessage, PatternsChanged, PatternStore, ProposalRepository, UnitOfWork } from '@app/domain';
 import { aPattern } from '../mothers/pattern.mother';
 import { aProposalHistory } from '../mothers/proposal.mother';
 import { companies, ContractOptions, uniqueId } from './contract-support';
@@ -81,6 +81,48 @@ export function describeUnitOfWorkContract(
       expect(await subject.proposals.findById(company, proposal.id)).toBeNull();
       expect(await subject.patterns.findById(company, pattern.id)).toBeNull();
       expect(await subject.pendingMessages(company)).toEqual([]);
+    });
+
+    describe('with an expectation on the patterns (a submission scored against remembered patterns)', () => {
+      /** A unit that only appends, inserts and notifies — the shape a submission has — after `expectActive`. */
+      function submission(expected: Parameters<PatternStore['expectActive']>[2], readFirst = false) {
+        const { proposal, write } = writeEverything();
+        const run = () =>
+          subject.unitOfWork.run(async (ports) => {
+            if (readFirst) await ports.proposals.findById(company, proposal.id);
+            await ports.patterns.expectActive(company, 'spotify', expected);
+            // writeEverything's unit without its pattern save (an UPDATE would open the transaction).
+            await write({ ...ports, patterns: { save: async () => undefined } as unknown as PatternStore });
+          });
+        return { proposal, run };
+      }
+
+      it('commits the unit when the patterns are still as expected', async () => {
+        const pattern = aPattern({ id: uniqueId(), companyId: company, merchantName: 'Spotify' });
+        await subject.patterns.save(pattern, null);
+        const { proposal, run } = submission([pattern]);
+
+        await run();
+
+        expect(await subject.proposals.findById(company, proposal.id)).not.toBeNull();
+        expect(await subject.events.readChain(company, proposal.correlationId)).toHaveLength(1);
+      });
+
+      it.each([
+        ['only writes', false],
+        ['reads first', true],
+      ])('commits none of a unit that %s when the patterns changed, and fails with PatternsChanged', async (_, readFirst) => {
+        const pattern = aPattern({ id: uniqueId(), companyId: company, merchantName: 'Spotify' });
+        await subject.patterns.save(pattern, null);
+        await subject.patterns.save({ ...pattern, approvals: pattern.approvals + 1, version: 2 }, 1);
+        const { proposal, run } = submission([pattern], readFirst);
+
+        await expect(run()).rejects.toBeInstanceOf(PatternsChanged);
+
+        expect(await subject.proposals.findById(company, proposal.id)).toBeNull();
+        expect(await subject.events.readChain(company, proposal.correlationId)).toEqual([]);
+        expect(await subject.pendingMessages(company)).toEqual([]);
+      });
     });
   });
 }

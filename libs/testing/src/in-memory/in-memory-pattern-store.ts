@@ -5,6 +5,7 @@ import {
   Pattern,
   PatternKey,
   PatternListQuery,
+  PatternsChanged,
   PatternStore,
   sameVatRate,
   trigramSimilarity,
@@ -30,6 +31,11 @@ export class InMemoryPatternStore extends PatternStore implements Snapshottable 
       .sort((a, b) => b.similarity - a.similarity || byId(a.pattern, b.pattern))
       .map(({ pattern }) => pattern);
     return [...exact, ...similar.slice(0, Math.max(0, limit - exact.length))].map(copy);
+  }
+
+  async expectActive(companyId: string, merchantKey: string, expected: readonly Pattern[]): Promise<void> {
+    const actual = this.active(companyId).filter((p) => p.merchantKey === merchantKey);
+    if (!sameVersions(actual, expected)) throw new PatternsChanged(merchantKey);
   }
 
   async findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null> {
@@ -94,6 +100,13 @@ export class InMemoryPatternStore extends PatternStore implements Snapshottable 
 
 function sameKey(pattern: Pattern, key: PatternKey): boolean {
   return pattern.merchantKey === key.merchantKey && pattern.accountCode === key.accountCode && sameVatRate(pattern.vatRate, key.vatRate);
+}
+
+/** The same patterns (by id) at the same versions, in any order. */
+function sameVersions(actual: readonly Pattern[], expected: readonly Pattern[]): boolean {
+  if (actual.length !== expected.length) return false;
+  const versions = new Map(expected.map((p) => [p.id, p.version]));
+  return actual.every((p) => versions.get(p.id) === p.version);
 }
 
 function byId(a: Pattern, b: Pattern): number {
