@@ -65,6 +65,19 @@ describe('/v1/patterns (contract §4)', () => {
     expect((await as.submit()).body).toMatchObject({ status: 'PROPOSED', confidence: 0 });
   });
 
+  it('scores the next submission against an edited pattern, although the merchant was just scored', async () => {
+    const created = await as.post('/v1/patterns', 'accountant', spotify);
+    expect((await as.submit()).body.status).toBe('APPROVED');
+
+    await as.put(`/v1/patterns/${created.body.id}`, 'accountant', { vatRate: '15' });
+    const next = await as.submit();
+
+    expect(next.status).toBe(201);
+    expect(next.body.status).toBe('PROPOSED');
+    expect(next.body.confidence).toBeLessThan(0.7);
+    expect((await as.get(`/v1/events?correlationId=${next.body.id}`, 'accountant')).body.items).toHaveLength(1);
+  });
+
   it('refuses a duplicate of an active pattern with 409', async () => {
     await as.post('/v1/patterns', 'accountant', spotify);
 

@@ -9,6 +9,7 @@ import {
   normalizeMerchant,
   NotFound,
   parseExpenseDetails,
+  PatternsChanged,
   PatternStore,
   submitProposal,
   transitionProposal,
@@ -27,6 +28,7 @@ import { ApplicationContext } from '../shared/domain-context.provider';
 import { autoApprovedMessage, needsReviewMessage } from '../shared/proposal-notifications';
 import type { ProposalView } from '../shared/proposal-view';
 import type { ProposalSubmission, SubmitProposalCommand } from './submit-proposal.command';
+import { KnownMerchantPatterns } from './known-merchant-patterns';
 import { refuseUnknownSubmissionFields } from './submission-shape';
 
 const MAX_ID_LENGTH = 255;
@@ -39,7 +41,10 @@ interface Submission {
   readonly resubmissionOf: string | null;
   readonly context: CompanyContext | null;
   readonly executionDelayMinutes: number;
+  readonly merchantKey: string;
   readonly candidates: readonly Pattern[];
+  /** The candidates were remembered, not read for this submission: the unit of work expects them unchanged. */
+  readonly remembered: boolean;
 }
 
 /**
@@ -50,6 +55,10 @@ interface Submission {
  * events, the proposal, the receipt's bytes, the notification (review channel, or the user's thread
  * for an auto-approval) and the idempotency key commit in one unit of work; a replayed key answers
  * the recorded response without any of it.
+ *
+ * A merchant whose exact-key patterns this process read lately is scored against them without a
+ * read (KnownMerchantPatterns), and the unit of work expects them unchanged; if they changed, it
+ * stored nothing, and the submission reads the patterns and is scored and stored again, once.
  */
 @Injectable()
 export class SubmitProposalHandler {
@@ -62,28 +71,61 @@ export class SubmitProposalHandler {
     private readonly engine: ConfidenceEngine,
     private readonly ctx: ApplicationContext,
     private readonly options: ApplicationOptions,
+    private readonly known: KnownMerchantPatterns,
   ) {}
 
   async execute(command: SubmitProposalCommand): Promise<IdempotentOutcome<ProposalView>> {
     const { caller, submission } = command;
     const validated = this.validate(submission);
-    // Read before the unit of work: inside it, only its own ports may touch the database. The
-    // patterns are read there too: scoring needs no transaction, and the unit of work stays short.
+    const merchantKey = normalizeMerchant(validated.details.merchant);
+    // Read before the unit of work: inside it, only its own ports may touch the database. Scoring
+    // needs no transaction, and the unit of work stays short. A merchant met lately is scored
+    // against its remembered patterns, which the unit of work then expects unchanged.
+    const known = this.known.get(caller.company, merchantKey);
     const [settings, context, candidates] = await Promise.all([
       this.settings.get(caller.company),
       this.contexts.get(caller.company),
-      this.patterns.findCandidates(caller.company, normalizeMerchant(validated.details.merchant)),
+      known ?? this.readCandidates(caller.company, merchantKey),
     ]);
-    const scope = { companyId: caller.company, actor: caller.actor };
-    const stored = { caller, ...validated, context, candidates, executionDelayMinutes: settings.executionDelayMinutes };
+    const stored: Submission = {
+      caller,
+      details: validated.details,
+      receipt: validated.receipt,
+      resubmissionOf: validated.resubmissionOf,
+      context,
+      merchantKey,
+      candidates,
+      remembered: known !== undefined,
+      executionDelayMinutes: settings.executionDelayMinutes,
+    };
+    try {
+      return await this.storeOnce(command, stored);
+    } catch (error) {
+      if (!(error instanceof PatternsChanged) || !stored.remembered) throw error;
+      // The remembered patterns changed meanwhile (nothing was stored): read them and score again.
+      this.known.forget(caller.company, merchantKey);
+      const fresh = await this.readCandidates(caller.company, merchantKey);
+      return this.storeOnce(command, { ...stored, candidates: fresh, remembered: false });
+    }
+  }
+
+  private storeOnce(command: SubmitProposalCommand, submission: Submission): Promise<IdempotentOutcome<ProposalView>> {
+    const scope = { companyId: submission.caller.company, actor: submission.caller.actor };
     return this.unitOfWork.run((ports) =>
-      this.idempotency.run(ports.idempotency, command.idempotency, scope, submission, () => this.store(ports, stored)),
+      this.idempotency.run(ports.idempotency, command.idempotency, scope, command.submission, () => this.store(ports, submission)),
     );
+  }
+
+  private async readCandidates(companyId: string, merchantKey: string): Promise<readonly Pattern[]> {
+    const candidates = await this.patterns.findCandidates(companyId, merchantKey);
+    this.known.remember(companyId, merchantKey, candidates);
+    return candidates;
   }
 
   private async store(ports: ApplicationTransactionalPorts, submission: Submission): Promise<ProposalView> {
     const { caller, details, receipt, resubmissionOf, context } = submission;
     if (context) assertInChart(context, details);
+    if (submission.remembered) await ports.patterns.expectActive(caller.company, submission.merchantKey, submission.candidates);
     const previous = resubmissionOf ? await ports.proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
 

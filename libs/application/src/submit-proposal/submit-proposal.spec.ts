@@ -89,6 +89,83 @@ describe('SubmitProposal', () => {
     });
   });
 
+  describe('a merchant met lately (its patterns remembered)', () => {
+    const pattern = () => aPattern({ id: 'pattern-spotify', approvals: 14 });
+
+    beforeEach(async () => {
+      await world.patterns.save(pattern(), null);
+    });
+
+    it('is scored without reading the patterns again, and auto-approved as before', async () => {
+      const read = jest.spyOn(world.patterns, 'findCandidates');
+
+      const first = await submitted(world);
+      const second = await submitted(world);
+
+      expect(read).toHaveBeenCalledTimes(1);
+      expect([first.proposal.status, second.proposal.status]).toEqual(['APPROVED', 'APPROVED']);
+      expect(second.proposal.confidence).toBe(first.proposal.confidence);
+    });
+
+    it('is scored against the new patterns when one changed meanwhile, and stored once', async () => {
+      await submitted(world);
+      // Another reviewer (or another instance) retires the pattern: this process is not told.
+      await world.patterns.save({ ...pattern(), retiredAt: world.clock.now(), version: 2 }, 1);
+      const read = jest.spyOn(world.patterns, 'findCandidates');
+
+      const { proposal } = await submitted(world);
+
+      expect(read).toHaveBeenCalledTimes(1);
+      expect(proposal).toMatchObject({ status: 'PROPOSED', confidence: 0, route: 'review_required' });
+      expect(world.proposals.all()).toHaveLength(2);
+      expect(world.events.all().filter((e) => e.proposalId === proposal.id).map((e) => e.type)).toEqual(['Proposed']);
+      expect(world.knownMerchants.get(TEST_COMPANY, pattern().merchantKey)).toBeUndefined();
+    });
+
+    it('sees a strengthened pattern: the new version is remembered after the retry', async () => {
+      await submitted(world);
+      const strengthened = { ...pattern(), approvals: 15, version: 2 };
+      await world.patterns.save(strengthened, 1);
+
+      await submitted(world);
+
+      expect(world.knownMerchants.get(TEST_COMPANY, pattern().merchantKey)).toEqual([strengthened]);
+    });
+
+    it('keeps an Idempotency-Key to the one stored proposal across the retry', async () => {
+      await submitted(world);
+      await world.patterns.save({ ...pattern(), approvals: 15, version: 2 }, 1);
+
+      const first = await world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission(), idempotency: { key: 'k-r', respond } });
+      const replay = await world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission(), idempotency: { key: 'k-r', respond } });
+
+      expect(first.replayed).toBe(false);
+      expect(replay.replayed).toBe(true);
+      expect(world.proposals.all()).toHaveLength(2);
+      expect(world.idempotencyKeys.size).toBe(1);
+    });
+
+    it('is not remembered when it has no pattern of its own: a look-alike or unknown merchant is read each time', async () => {
+      const read = jest.spyOn(world.patterns, 'findCandidates');
+
+      await submitted(world, aSubmission({ merchant: 'Spotifyy Store' }));
+      await submitted(world, aSubmission({ merchant: 'Spotifyy Store' }));
+      await submitted(world, aSubmission({ merchant: 'Brand New Supplier AS' }));
+
+      expect(read).toHaveBeenCalledTimes(3);
+    });
+
+    it('is remembered per company', async () => {
+      await submitted(world);
+      const read = jest.spyOn(world.patterns, 'findCandidates');
+
+      const { proposal } = await submitted(world, aSubmission(), { ...EMPLOYEE, company: OTHER_COMPANY });
+
+      expect(read).toHaveBeenCalledWith(OTHER_COMPANY, pattern().merchantKey);
+      expect(proposal.confidence).toBe(0);
+    });
+  });
+
   describe('the receipt', () => {
     it('keeps the bytes in the receipt store and only metadata and digest in the event', async () => {
       const { proposal, events } = await submitted(world);

@@ -10,6 +10,7 @@ import { CreatePatternHandler, EditPatternHandler, ListPatternsHandler, RetirePa
 import { RejectProposalHandler } from '../reject-proposal/reject-proposal.handler';
 import type { Caller } from '../shared/caller';
 import { ApplicationContext } from '../shared/domain-context.provider';
+import { KnownMerchantPatterns } from '../submit-proposal/known-merchant-patterns';
 import { SubmitProposalHandler } from '../submit-proposal/submit-proposal.handler';
 import type { ProposalSubmission } from '../submit-proposal/submit-proposal.command';
 import { InMemoryApplicationUnitOfWork } from './in-memory-application-unit-of-work';
@@ -78,9 +79,11 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
   const ctx = new ApplicationContext(adapters.clock, adapters.ids);
   const applicationOptions = new ApplicationOptions(options);
   const contexts = new InMemoryCompanyContextStore();
+  const knownMerchants = new KnownMerchantPatterns();
   return {
     ...adapters,
     contexts,
+    knownMerchants,
     receipts: applicationUnitOfWork.receipts,
     idempotencyKeys: applicationUnitOfWork.idempotency,
     submitProposal: new SubmitProposalHandler(
@@ -92,6 +95,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       new ConfidenceEngine(),
       ctx,
       applicationOptions,
+      knownMerchants,
     ),
     getProposal: new GetProposalHandler(adapters.proposals, adapters.events),
     approveProposal: new ApproveProposalHandler(adapters.unitOfWork, contexts, ctx),
