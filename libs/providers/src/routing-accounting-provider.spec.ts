@@ -8,7 +8,7 @@ describe('RoutingAccountingProvider', () => {
   const tripletex = new TripletexProvider({ consumerToken: 'consumer' });
   const fiken = new FikenProvider({ clientId: 'client', clientSecret: 'secret' }, new InMemoryProviderTokenStore());
   const router = new RoutingAccountingProvider(tripletex, fiken);
-  const tx: TripletexConnection = { provider: 'tripletex', companyId: 'a', baseUrl: 'http://127.0.0.1:9', credentials: { employeeToken: async () => 't' } };
+  const tx: TripletexConnection = { provider: 'tripletex', companyId: 'a', baseUrl: 'http://127.0.0.1:9', credentials: { version: '1', employeeToken: async () => 't' } };
   const fk: FikenConnection = { provider: 'fiken', companyId: 'b', baseUrl: 'http://127.0.0.1:9', tokenUrl: 'http://127.0.0.1:9/oauth/token', companySlug: 'b' };
 
   it.each<[string, ProviderConnection, TripletexProvider | FikenProvider]>([

@@ -48,7 +48,11 @@ export class ProviderConnections {
           provider: 'tripletex',
           companyId: record.companyId,
           baseUrl: this.endpoints.tripletex.apiUrl,
-          credentials: { employeeToken: () => this.connections.employeeToken(record.companyId) },
+          credentials: {
+            // A reconnect stores new credentials with a new connectedAt.
+            version: record.connectedAt.toISOString(),
+            employeeToken: () => this.connections.employeeToken(record.companyId),
+          },
         };
       case 'fiken':
         return {

@@ -18,6 +18,12 @@ export interface TripletexConnection {
   /** e.g. `https://tripletex.no/v2`, `https://api-test.tripletex.tech/v2` or a sandbox URL. */
   readonly baseUrl: string;
   readonly credentials: {
+    /**
+     * Which stored credentials these are: a new connection of the company (a reconnect, perhaps to
+     * another Tripletex company or employee) has a new version, so that nothing made from the old
+     * ones — a cached session — is used for it.
+     */
+    readonly version: string;
     employeeToken(): Promise<string>;
   };
 }

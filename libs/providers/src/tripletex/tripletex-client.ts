@@ -23,13 +23,15 @@ export interface TripletexRequest {
 interface Session {
   readonly token: string;
   readonly renewAt: number;
+  /** The connection's `credentials.version` it was made from. */
+  readonly credentialsVersion: string;
 }
 
 const SESSION_CREATE_PATH = '/token/session/:create';
 
 /**
- * Tripletex HTTP: session tokens (created from the consumer and employee tokens, cached per company,
- * renewed before they lapse and once on a 401), `Basic 0:<session>` auth, the `X-Rate-Limit-*`
+ * Tripletex HTTP: session tokens (created from the consumer and employee tokens, cached per company
+ * and credentials version, renewed before they lapse, once on a 401, and at once after a reconnect), `Basic 0:<session>` auth, the `X-Rate-Limit-*`
  * headers, and `from`/`count` paging that stops at the first short page.
  */
 export class TripletexClient {
@@ -123,10 +125,11 @@ export class TripletexClient {
   private async session(conn: TripletexConnection, recorder: ApiCallRecorder): Promise<Session> {
     const key = sessionKey(conn);
     const cached = this.sessions.get(key);
-    if (cached && cached.renewAt > this.clock.now().getTime()) {
+    const version = conn.credentials.version;
+    if (cached && cached.credentialsVersion === version && cached.renewAt > this.clock.now().getTime()) {
       return cached;
     }
-    return this.sessionCreation.run(key, async () => {
+    return this.sessionCreation.run(`${key} ${version}`, async () => {
       const session = await this.createSession(conn, recorder);
       this.sessions.set(key, session);
       return session;
@@ -174,7 +177,7 @@ export class TripletexClient {
       });
     }
     const lifetime = this.config.sessionTtlMs - this.config.sessionRenewMarginMs;
-    return { token, renewAt: createdAt + Math.max(0, lifetime) };
+    return { token, renewAt: createdAt + Math.max(0, lifetime), credentialsVersion: conn.credentials.version };
   }
 
   private async waitForRateLimit(key: string): Promise<void> {

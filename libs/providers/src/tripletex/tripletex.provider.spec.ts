@@ -53,8 +53,8 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     conn = connection(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
   });
 
-  function connection(employeeToken: string, companyId = 'demo'): TripletexConnection {
-    return { provider: 'tripletex', companyId, baseUrl: running.tripletexApi, credentials: { employeeToken: async () => employeeToken } };
+  function connection(employeeToken: string, companyId = 'demo', version = 'connected-1'): TripletexConnection {
+    return { provider: 'tripletex', companyId, baseUrl: running.tripletexApi, credentials: { version, employeeToken: async () => employeeToken } };
   }
 
   function provider(overrides: Partial<TripletexConfig> = {}): TripletexProvider {
@@ -214,6 +214,20 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       await tx.balances(conn, TODAY);
       sandbox.control.expireTokens('tripletex');
       await Promise.all(Array.from({ length: 8 }, () => tx.balances(conn, TODAY)));
+      expect(sessionCreates()).toBe(2);
+    });
+
+    it('makes a new session at once after a reconnect, and never uses the old one for it', async () => {
+      const tx = provider();
+      await tx.balances(conn, TODAY);
+
+      // The admin connects again (the stored record's connectedAt changes): the next call, well within
+      // the old session's hour, makes a session from the new credentials.
+      clock.advance(5 * 60_000);
+      await tx.balances(connection(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN, 'demo', 'connected-2'), TODAY);
+      expect(sessionCreates()).toBe(2);
+      // …and keeps using it.
+      await tx.balances(connection(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN, 'demo', 'connected-2'), TODAY);
       expect(sessionCreates()).toBe(2);
     });
 
