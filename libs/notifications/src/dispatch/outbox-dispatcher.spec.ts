@@ -381,8 +381,11 @@ describe('OutboxDispatcher', () => {
     // From the dispatchers' point of view each message was delivered exactly once (claims are
     // disjoint). Overall it is at least once: a 200 that arrives after the sender's timeout counts
     // as a failure here and is sent again, with the same X-Delivery-Id for the receiver to drop.
-    expect(markDelivered).toHaveBeenCalledTimes(300);
-    expect(new Set(markDelivered.mock.calls.map(([id]) => id)).size).toBe(300);
+    // Each pass records its deliveries in one call.
+    const recorded = markDelivered.mock.calls.flatMap(([deliveries]) => deliveries.map((d) => d.id));
+    expect(recorded).toHaveLength(300);
+    expect(new Set(recorded).size).toBe(300);
+    expect(markDelivered.mock.calls.length).toBeLessThan(300);
     expect(receiver.requests.length).toBeGreaterThan(300);
   });
 

@@ -7,7 +7,7 @@ import {
   type CompanyChannelDirectory,
   type CompanyChannels,
 } from '../ports/company-channel-directory.port';
-import type { OutboxRepository } from '../ports/outbox.repository.port';
+import type { Delivery, OutboxRepository } from '../ports/outbox.repository.port';
 import { renderSlackMessage } from '../rendering/slack-message.renderer';
 import { renderWebhookEnvelope } from '../rendering/webhook-envelope.renderer';
 import {
@@ -73,7 +73,14 @@ export interface DrainSummary extends DispatchSummary {
   passes: number;
 }
 
-type Outcome = keyof Omit<DispatchSummary, 'claimed'>;
+/** What one message's attempt came to: `sent` is a delivery still to be recorded with the pass's others. */
+type Outcome = Exclude<keyof DispatchSummary, 'claimed' | 'delivered'> | Sent;
+
+interface Sent {
+  readonly delivery: Delivery;
+  readonly fields: Record<string, string | number>;
+  readonly status: number;
+}
 
 const emptySummary = (): DispatchSummary => ({ claimed: 0, delivered: 0, failed: 0, dead: 0, unrecorded: 0 });
 
@@ -152,7 +159,10 @@ export class OutboxDispatcher {
     await this.currentPass;
   }
 
-  /** One pass: claim up to a batch of due rows, deliver them concurrently, record the outcomes. */
+  /**
+   * One pass: claim up to a batch of due rows, deliver them concurrently, record the outcomes —
+   * failures one by one (each is fenced by its attempt), deliveries together at the end.
+   */
   async runOnce(): Promise<DispatchSummary> {
     const now = this.clock.now();
     const claimed = await this.deps.repository.claimDue(now, this.batchSize, new Date(now.getTime() + this.leaseMs));
@@ -171,8 +181,35 @@ export class OutboxDispatcher {
     };
 
     const outcomes = await Promise.all(claimed.map((message) => this.process(message, channelsOf)));
-    for (const outcome of outcomes) summary[outcome] += 1;
+    const sent: Sent[] = [];
+    for (const outcome of outcomes) {
+      if (typeof outcome === 'string') summary[outcome] += 1;
+      else sent.push(outcome);
+    }
+    await this.recordDeliveries(sent, summary);
     return summary;
+  }
+
+  /**
+   * The pass's deliveries in one statement. If that fails, none is recorded: they come back when
+   * their leases end and are delivered again, with the same delivery id (at least once).
+   */
+  private async recordDeliveries(sent: readonly Sent[], summary: DispatchSummary): Promise<void> {
+    if (sent.length === 0) return;
+    try {
+      await this.deps.repository.markDelivered(sent.map((s) => s.delivery));
+    } catch (error) {
+      summary.unrecorded += sent.length;
+      for (const { fields } of sent) {
+        this.logger.error('notification outcome not recorded; it returns when its lease ends', {
+          ...fields,
+          error: describeError(error),
+        });
+      }
+      return;
+    }
+    summary.delivered += sent.length;
+    for (const { fields, status } of sent) this.logger.info('notification delivered', { ...fields, status });
   }
 
   /**
@@ -234,11 +271,7 @@ export class OutboxDispatcher {
       const result = await this.attempt(message, channelsOf);
       const finishedAt = this.clock.now();
 
-      if (result.ok) {
-        await this.deps.repository.markDelivered(message.id, finishedAt);
-        this.logger.info('notification delivered', { ...fields, status: result.status });
-        return 'delivered';
-      }
+      if (result.ok) return { delivery: { id: message.id, at: finishedAt }, fields, status: result.status };
 
       const error = `${result.error}${result.permanent ? ' (permanent)' : ''}`;
       if (isExhausted(message.attempts, message.createdAt, finishedAt, this.deadLetter)) {

@@ -1,5 +1,5 @@
 import type { NewOutboxMessage, OutboxMessage } from '../message/outbox-message';
-import { OutboxRepository } from '../ports/outbox.repository.port';
+import { OutboxRepository, type Delivery } from '../ports/outbox.repository.port';
 
 function copy(message: OutboxMessage): OutboxMessage {
   return structuredClone(message);
@@ -55,9 +55,11 @@ export class InMemoryOutboxRepository extends OutboxRepository {
     return due.map(copy);
   }
 
-  override async markDelivered(id: string, at: Date): Promise<void> {
-    const row = this.rows.get(id);
-    if (row && row.deliveredAt === null) row.deliveredAt = new Date(at);
+  override async markDelivered(deliveries: readonly Delivery[]): Promise<void> {
+    for (const { id, at } of deliveries) {
+      const row = this.rows.get(id);
+      if (row && row.deliveredAt === null) row.deliveredAt = new Date(at);
+    }
   }
 
   override async markFailed(id: string, attempt: number, error: string, nextAttemptAt: Date): Promise<boolean> {

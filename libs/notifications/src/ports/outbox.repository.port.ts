@@ -42,8 +42,9 @@ import type { NewOutboxMessage, OutboxMessage } from '../message/outbox-message'
  *                    LIMIT $limit FOR UPDATE SKIP LOCKED)
  *   RETURNING o.*
  *   ```
- * - `markDelivered(id, at)` sets `delivered_at = at` where it is still null (idempotent; a
- *   delivery by a worker whose lease ran out is still a delivery). Clears nothing else.
+ * - `markDelivered(deliveries)` sets each row's `delivered_at = at` where it is still null, all in
+ *   one statement (idempotent; a delivery by a worker whose lease ran out is still a delivery).
+ *   Clears nothing else. A dispatcher records a whole pass's deliveries at once.
  * - `markFailed(id, attempt, error, nextAttemptAt)` and `markDead(id, attempt, error, at)` are
  *   fenced by the attempt number returned by the claim: they change the row only
  *   `WHERE id = $id AND attempts = $attempt AND delivered_at IS NULL AND dead_at IS NULL`. A worker
@@ -55,12 +56,18 @@ import type { NewOutboxMessage, OutboxMessage } from '../message/outbox-message'
  * - No method ever deletes a row. Delivered rows may be purged by a retention job outside this
  *   port; pending and dead rows never are.
  */
+/** A message delivered at `at`, for `markDelivered`. */
+export interface Delivery {
+  readonly id: string;
+  readonly at: Date;
+}
+
 export abstract class OutboxRepository {
   abstract enqueue(messages: readonly NewOutboxMessage[]): Promise<void>;
 
   abstract claimDue(now: Date, limit: number, leaseUntil: Date): Promise<OutboxMessage[]>;
 
-  abstract markDelivered(id: string, at: Date): Promise<void>;
+  abstract markDelivered(deliveries: readonly Delivery[]): Promise<void>;
 
   abstract markFailed(id: string, attempt: number, error: string, nextAttemptAt: Date): Promise<boolean>;
 

@@ -76,11 +76,28 @@ export function describeOutboxRepositoryContract(
     it('never claims a delivered row again; a repeated markDelivered is harmless', async () => {
       await repo.enqueue([aNewOutboxMessage({ id: 'x', createdAt: T0 })]);
       await repo.claimDue(T0, 10, at(1_000));
-      await repo.markDelivered('x', at(10));
-      await repo.markDelivered('x', at(20));
+      await repo.markDelivered([{ id: 'x', at: at(10) }]);
+      await repo.markDelivered([{ id: 'x', at: at(20) }]);
 
       expect(await repo.claimDue(at(10_000_000), 10, at(20_000_000))).toEqual([]);
       expect(await repo.markFailed('x', 1, 'late failure', at(5))).toBe(false);
+    });
+
+    it('records many deliveries at once, and ignores unknown ids and an empty list', async () => {
+      await repo.enqueue(['a', 'b', 'c'].map((id) => aNewOutboxMessage({ id, createdAt: T0 })));
+      await repo.claimDue(T0, 10, at(1_000));
+
+      await repo.markDelivered([]);
+      await repo.markDelivered([
+        { id: 'a', at: at(10) },
+        { id: 'c', at: at(30) },
+        { id: 'nope', at: at(40) },
+      ]);
+
+      const [pending] = await repo.claimDue(at(10_000_000), 10, at(20_000_000));
+      expect(pending.id).toBe('b');
+      expect(await repo.markFailed('a', 1, 'late failure', at(5))).toBe(false);
+      expect(await repo.markFailed('c', 1, 'late failure', at(5))).toBe(false);
     });
 
     it('reschedules a failed attempt with its error', async () => {

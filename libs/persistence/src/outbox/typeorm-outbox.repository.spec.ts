@@ -39,6 +39,25 @@ describe('TypeOrmOutboxRepository', () => {
     expect(await new TypeOrmOutboxRepository(isolated.database.dataSource.manager).claimDue(T0, 10, lease)).toEqual([]);
   });
 
+  it('records a pass’s deliveries in one statement, each with its own time, a delivered row kept as it was', async () => {
+    const repository = await emptyRepository();
+    await repository.enqueue(['a', 'b'].map((id) => aNewOutboxMessage({ id, createdAt: T0 })));
+    await repository.markDelivered([{ id: 'a', at: new Date(T0.getTime() + 1_000) }]);
+
+    await repository.markDelivered([
+      { id: 'a', at: new Date(T0.getTime() + 5_000) },
+      { id: 'b', at: new Date(T0.getTime() + 2_000) },
+    ]);
+
+    const rows = (await isolated.database.dataSource.query(
+      'SELECT id, delivered_at FROM notification_outbox ORDER BY id',
+    )) as { id: string; delivered_at: Date }[];
+    expect(rows.map((r) => [r.id, r.delivered_at.toISOString()])).toEqual([
+      ['a', '2026-11-20T07:00:01.000Z'],
+      ['b', '2026-11-20T07:00:02.000Z'],
+    ]);
+  });
+
   (isRealPostgres() ? it : it.skip)(
     'skips rows another open claim holds: two claims in open transactions get disjoint rows without waiting (two connections)',
     async () => {

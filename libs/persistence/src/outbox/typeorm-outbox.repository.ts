@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { OutboxRepository, type NewOutboxMessage, type OutboxMessage } from '@app/notifications';
+import { OutboxRepository, type Delivery, type NewOutboxMessage, type OutboxMessage } from '@app/notifications';
 import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
 import { execute, select } from '../shared/sql';
 
@@ -96,10 +96,13 @@ export class TypeOrmOutboxRepository extends OutboxRepository {
       );
   }
 
-  override async markDelivered(id: string, at: Date): Promise<void> {
+  override async markDelivered(deliveries: readonly Delivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
     await this.manager.query(
-      'UPDATE notification_outbox SET delivered_at = $2 WHERE id = $1 AND delivered_at IS NULL',
-      [id, at],
+      `UPDATE notification_outbox o SET delivered_at = d.at
+         FROM unnest($1::text[], $2::timestamptz[]) AS d(id, at)
+        WHERE o.id = d.id AND o.delivered_at IS NULL`,
+      [deliveries.map((d) => d.id), deliveries.map((d) => d.at)],
     );
   }
 
