@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
+import { applyHeapTuning } from './platform/heap-tuning';
 
 async function main(): Promise<void> {
   let config;
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  applyHeapTuning(config);
   const app = await createApp(config);
   await app.listen(config.port);
   const origin = config.publicUrl;

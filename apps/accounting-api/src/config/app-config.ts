@@ -70,6 +70,8 @@ export class AppConfig {
   idempotencyPurgeIntervalMs!: number;
   logLevel!: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   production!: boolean;
+  /** V8's allocation-site pretenuring (V8_ALLOCATION_SITE_PRETENURING); off by default, see platform/heap-tuning.ts. */
+  v8AllocationSitePretenuring!: boolean;
 
   /** The JWKS the guard trusts: the configured one or the dev key set. */
   get jwksSource(): string {
@@ -153,6 +155,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // embedded service therefore talks to it over a single connection.
   config.dbPoolSize = int('DB_POOL_SIZE', config.databaseUrl === undefined ? 1 : 10, 1, 200);
   config.dbPreparedStatements = bool('DB_PREPARED_STATEMENTS', true);
+  config.v8AllocationSitePretenuring = bool('V8_ALLOCATION_SITE_PRETENURING', false);
   config.migrateOnBoot = bool('MIGRATE_ON_BOOT', true);
   config.seedDemoCompany = bool('SEED_DEMO_COMPANY', config.databaseUrl === undefined);
   config.gatewayIssuer = str('GATEWAY_ISSUER') ?? 'agent-gateway';
