@@ -5,7 +5,8 @@ import type { Clock, IdGenerator } from '@app/domain';
 import { TypeOrmReceiptStore } from '../receipts/typeorm-receipt.store';
 import { PreparedStatements } from '../shared/prepared-statements';
 import { transactionalPorts } from '../unit-of-work/typeorm-unit-of-work';
-import { WriteBehindTransaction } from '../unit-of-work/write-behind-transaction';
+import { CommitBatcher } from '../unit-of-work/commit-batcher';
+import { insertsOnOwnConnection, WriteBehindTransaction } from '../unit-of-work/write-behind-transaction';
 import { TypeOrmIdempotencyStore } from './typeorm-idempotency.store';
 
 const systemClock: Pick<Clock, 'now'> = { now: () => new Date() };
@@ -15,9 +16,12 @@ const randomIds: Pick<IdGenerator, 'next'> = { next: () => randomUUID() };
  * The application's unit of work: like TypeOrmUnitOfWork, ONE database transaction with the
  * domain's ports bound to it, plus the receipt store and the idempotency keys, so that a submitted
  * proposal, its events, outbox rows, receipt bytes and recorded response commit together (as one
- * statement when the unit only inserts: see WriteBehindTransaction).
+ * statement when the unit only inserts: see WriteBehindTransaction). Units that only insert and
+ * commit at the same moment share that statement (group commit: CommitBatcher).
  */
 export class TypeOrmApplicationUnitOfWork extends ApplicationUnitOfWork {
+  private readonly commits: CommitBatcher;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
@@ -25,6 +29,7 @@ export class TypeOrmApplicationUnitOfWork extends ApplicationUnitOfWork {
     private readonly statements: PreparedStatements = PreparedStatements.disabled,
   ) {
     super();
+    this.commits = new CommitBatcher(insertsOnOwnConnection(dataSource, statements));
   }
 
   run<T>(work: (ports: ApplicationTransactionalPorts) => Promise<T>): Promise<T> {
@@ -38,6 +43,7 @@ export class TypeOrmApplicationUnitOfWork extends ApplicationUnitOfWork {
           ...transactionalPorts(tx, this.clock, this.ids),
         }),
       this.statements,
+      this.commits,
     );
   }
 }

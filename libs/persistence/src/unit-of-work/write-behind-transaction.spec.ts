@@ -8,7 +8,8 @@ import { TypeOrmPatternStore } from '../pattern/typeorm-pattern.store';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
 import { inTransaction } from '../shared/sql';
 import { createCompany, openTestDatabase } from '../testing/test-database';
-import { WriteBehindTransaction } from './write-behind-transaction';
+import { CommitBatcher } from './commit-batcher';
+import { insertsOnOwnConnection, WriteBehindTransaction } from './write-behind-transaction';
 
 let database: Database;
 let company: string;
@@ -170,5 +171,73 @@ describe('WriteBehindTransaction', () => {
       expect(() => tx.manager.queryRunner!.commitTransaction()).toThrow('the unit of work owns the transaction');
       await expect(tx.manager.transaction(async () => undefined)).rejects.toThrow('the unit of work owns the transaction');
     });
+  });
+});
+
+describe('WriteBehindTransaction with a CommitBatcher (group commit)', () => {
+  const batcher = () => new CommitBatcher(insertsOnOwnConnection(database.dataSource), { maxInFlight: 1, maxUnits: 32, maxParameters: 30_000 });
+
+  /** A submission-like unit: a proposal and its first event, optionally checking a pattern's version. */
+  const submission = (commits: CommitBatcher, options: { chain?: string; expect?: { pattern: ReturnType<typeof aPattern>; version: number } } = {}) => {
+    const proposal = { ...aNewProposal(), correlationId: options.chain ?? randomUUID() };
+    const done = WriteBehindTransaction.run(
+      database.dataSource,
+      async (tx) => {
+        const { events, proposals, patterns } = storesOf(tx);
+        if (options.expect) await patterns.expectActive(company, 'spotify', [{ ...options.expect.pattern, version: options.expect.version }]);
+        await proposals.insert(proposal);
+        await events.append([aChainEvent(company, proposal.correlationId, 1)]);
+      },
+      undefined,
+      commits,
+    );
+    return { proposal, done };
+  };
+
+  it('commits the units that arrive while a statement is on its way together, as one statement, each entirely', async () => {
+    const commits = batcher();
+    const sent = recordStatements();
+
+    const units = [1, 2, 3, 4].map(() => submission(commits));
+    await Promise.all(units.map((u) => u.done));
+
+    expect(sent).toEqual(['WITH w1 AS', 'WITH w1 AS']); // the first alone, then the other three together
+    for (const { proposal } of units) {
+      expect(await countOf('proposals', 'id', proposal.id)).toBe(1);
+      expect(await countOf('events', 'correlation_id', proposal.correlationId)).toBe(1);
+    }
+  });
+
+  it('fails only the unit whose precondition no longer holds; the others of its batch commit', async () => {
+    const pattern = aPattern({ id: randomUUID(), companyId: company, merchantName: 'Spotify' });
+    await new TypeOrmPatternStore(database.dataSource.manager).save(pattern, null);
+    const commits = batcher();
+
+    const first = submission(commits);
+    const kept = submission(commits, { expect: { pattern, version: pattern.version } });
+    const stale = submission(commits, { expect: { pattern, version: pattern.version + 1 } });
+    const other = submission(commits);
+
+    await expect(stale.done).rejects.toEqual(new PatternsChanged('spotify'));
+    await Promise.all([first.done, kept.done, other.done]);
+    expect(await countOf('proposals', 'id', stale.proposal.id)).toBe(0);
+    expect(await countOf('events', 'correlation_id', stale.proposal.correlationId)).toBe(0);
+    for (const { proposal } of [first, kept, other]) expect(await countOf('proposals', 'id', proposal.id)).toBe(1);
+  });
+
+  it('gives two units of one batch that take the same event position one winner and one ConcurrencyConflict', async () => {
+    const commits = batcher();
+    const chain = randomUUID();
+
+    const first = submission(commits);
+    const racers = [submission(commits, { chain }), submission(commits, { chain })];
+    await first.done;
+    const results = await Promise.allSettled(racers.map((r) => r.done));
+
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: expect.any(ConcurrencyConflict) });
+    expect(await countOf('events', 'correlation_id', chain)).toBe(1);
+    const committed = await Promise.all(racers.map((r) => countOf('proposals', 'id', r.proposal.id)));
+    expect(committed.sort()).toEqual([0, 1]);
   });
 });

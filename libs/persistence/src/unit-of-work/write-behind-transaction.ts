@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { writeInserts, type Insert, type InsertWriter, type Precondition, type SqlTarget } from '../shared/insert-writer';
 import { PreparedStatements } from '../shared/prepared-statements';
+import type { CommitBatcher } from './commit-batcher';
 
 /**
  * The transaction of one unit of work, opened only when the unit needs it.
@@ -13,6 +14,8 @@ import { PreparedStatements } from '../shared/prepared-statements';
  * - none was (the unit only inserted, e.g. a submitted proposal with its events and outbox rows):
  *   every held insert goes out as ONE statement (`insertSql`), atomic by itself, so the unit costs
  *   one round trip instead of BEGIN, one per insert, and COMMIT.
+ *   With a `batcher`, that statement may carry other units' inserts too (group commit: see
+ *   CommitBatcher); each unit still commits entirely or not at all, with its own error.
  * Preconditions (`writer.expect`: a function that raises unless something the unit relied on still
  * holds) are held the same way and checked by the same statement as the held inserts. A held
  * insert's failure (a unique violation → ConcurrencyConflict) or a failed precondition therefore
@@ -33,7 +36,11 @@ export class WriteBehindTransaction {
   private readonly heldPreconditions: Precondition[] = [];
   private opened = false;
 
-  constructor(dataSource: DataSource, statements: PreparedStatements = PreparedStatements.disabled) {
+  constructor(
+    dataSource: DataSource,
+    statements: PreparedStatements = PreparedStatements.disabled,
+    private readonly batcher?: CommitBatcher,
+  ) {
     // A query runner takes its pool connection at its first query, not here. Held inserts go
     // straight to it: its `manager` becomes the guarded one below, which would open the transaction.
     this.runner = dataSource.createQueryRunner();
@@ -54,6 +61,9 @@ export class WriteBehindTransaction {
   }
 
   async commit(): Promise<void> {
+    if (!this.opened && this.batcher && (this.held.length > 0 || this.heldPreconditions.length > 0)) {
+      return this.batcher.commit({ inserts: this.held.splice(0), preconditions: this.heldPreconditions.splice(0) });
+    }
     await this.writeHeld();
     if (this.opened) await this.runner.commitTransaction();
   }
@@ -124,8 +134,9 @@ export class WriteBehindTransaction {
     dataSource: DataSource,
     work: (tx: WriteBehindTransaction) => Promise<T>,
     statements?: PreparedStatements,
+    batcher?: CommitBatcher,
   ): Promise<T> {
-    const tx = new WriteBehindTransaction(dataSource, statements);
+    const tx = new WriteBehindTransaction(dataSource, statements, batcher);
     try {
       const result = await work(tx);
       await tx.commit();
@@ -137,4 +148,22 @@ export class WriteBehindTransaction {
       await tx.release();
     }
   }
+}
+
+/**
+ * Writes inserts and preconditions as one statement on a connection of its own, taken from the
+ * pool for that statement only: what a CommitBatcher sends its batches with.
+ */
+export function insertsOnOwnConnection(
+  dataSource: DataSource,
+  statements: PreparedStatements = PreparedStatements.disabled,
+): (inserts: readonly Insert[], preconditions: readonly Precondition[]) => Promise<void> {
+  return async (inserts, preconditions) => {
+    const runner = dataSource.createQueryRunner();
+    try {
+      await writeInserts({ query: (sql, parameters = []) => statements.query(runner, sql, parameters) }, inserts, preconditions);
+    } finally {
+      await runner.release();
+    }
+  };
 }
