@@ -6,7 +6,7 @@
  * 1. Letters: lowercase; æ→ae, ø→o, å→a, ß→ss and friends explicitly; then NFKD with the combining
  *    marks dropped (ü→u, é→e).
  * 2. Card-descriptor noise: payment-processor prefixes (`VIPPS*`, `PAYPAL *`, `SQ *`, `IZ *`,
- *    `SumUp *`, `Zettle_*`, `PP*`), masked card numbers (`*1234`, `xxxx1234`, `**** 1234`).
+ *    `SumUp *`, `Zettle_*`, `PP*`), masked card numbers (`*1234`, four x's then digits, `**** 1234`).
  * 3. Store numbers that say so: `#123`, `nr 123`, `no. 123`, `store 123`, `butikk 123`, `avd 123`.
  * 4. Punctuation: apostrophes vanish ("Applebee's" → "applebees"); dotted or slashed one-letter
  *    abbreviations join ("S.A." → "sa", "A/S" → "as"); any other non-alphanumeric run is one
@@ -63,7 +63,7 @@ function foldLetters(name: string): string {
 
 /** Payment processors that prefix the real merchant's name in card statements. */
 const PROCESSOR_PREFIX = /^\s*(?:vipps|paypal|pp|sq|iz|izettle|zettle|sumup|sum up)\s*[*_]+\s*/;
-/** `*1234`, `xxxx1234`, `**** **** 1234`, `xxxx xxxx xxxx 1234`. */
+/** `*1234`, `**** **** 1234`, and groups of four x's before the digits (`x{4}1234`, `x{4} x{4} x{4} 1234`). */
 const MASKED_CARD = /(?:\*+|\b(?:x{4}[\s-]*)+)\s*\d{2,}\b/g;
 const STORE_NUMBER_MARKERS = /(?:#|\b(?:nr|no|store|butikk|avd)\b\.?)\s*\d+\b/g;
 
