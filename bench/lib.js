@@ -121,9 +121,12 @@ async function openLoop({ url, method, headers, body, rate, duration }, pool) {
   let finished;
   const allAnswered = new Promise((resolve) => (finished = resolve));
   const answered = (connection, status) => {
-    if (status === 0) errors++;
-    else latencies.push(performance.now() - connection.due);
-    if (status !== 0 && (status < 200 || status >= 300)) non2xx++;
+    if (status === 0) {
+      errors++;
+    } else {
+      latencies.push(performance.now() - connection.due);
+      if (status < 200 || status >= 300) non2xx++;
+    }
     if (--pending === 0 && sent === total) finished();
   };
   const send = (due) => {

@@ -5,8 +5,8 @@ import type { AppConfig } from '../config/app-config';
 export const NO_PRETENURING_FLAG = '--no-allocation-site-pretenuring';
 
 /**
- * Turns off V8's allocation-site pretenuring unless V8_ALLOCATION_SITE_PRETENURING=true. Called
- * first thing at start, before the application allocates anything worth tracking.
+ * Turns off V8's allocation-site pretenuring unless V8_ALLOCATION_SITE_PRETENURING=true. `main`
+ * calls it once the configuration is read, before it builds the application.
  *
  * V8 watches which allocation sites produce objects that survive young-generation collections and,
  * past a threshold, allocates everything those sites make straight into the old generation. A burst
@@ -15,7 +15,7 @@ export const NO_PRETENURING_FLAG = '--no-allocation-site-pretenuring';
  * and from then on every request's objects, which die within milliseconds, went to the old
  * generation: it grew by 15–30 MB/s and a full mark-compact ran every 4–9 s, each one the tail of
  * the latency distribution. Without pretenuring those objects die young; the old generation stays
- * flat under steady load (docs/performance.md, item 12).
+ * flat under steady load (docs/performance.md, item 13).
  */
 export function applyHeapTuning(
   config: Pick<AppConfig, 'v8AllocationSitePretenuring'>,

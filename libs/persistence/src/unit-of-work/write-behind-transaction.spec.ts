@@ -59,6 +59,29 @@ const countOf = async (table: string, column: string, value: string): Promise<nu
   return row.n;
 };
 
+/**
+ * A submission-like unit: a proposal and the first event of its chain (the proposal's id unless
+ * `chain` is given), optionally checking a pattern's version first; through `commits` when given.
+ */
+const submission = (
+  options: { commits?: CommitBatcher; chain?: string; expect?: { pattern: ReturnType<typeof aPattern>; version: number } } = {},
+) => {
+  const fresh = aNewProposal();
+  const proposal = { ...fresh, correlationId: options.chain ?? fresh.id };
+  const done = WriteBehindTransaction.run(
+    database.dataSource,
+    async (tx) => {
+      const { events, proposals, patterns } = storesOf(tx);
+      if (options.expect) await patterns.expectActive(company, 'spotify', [{ ...options.expect.pattern, version: options.expect.version }]);
+      await proposals.insert(proposal);
+      await events.append([aChainEvent(company, proposal.correlationId, 1)]);
+    },
+    undefined,
+    options.commits,
+  );
+  return { proposal, done };
+};
+
 describe('WriteBehindTransaction', () => {
   it('commits a unit that only inserts as ONE statement, without BEGIN and COMMIT', async () => {
     const sent = recordStatements();
@@ -79,16 +102,7 @@ describe('WriteBehindTransaction', () => {
     const pattern = aPattern({ id: randomUUID(), companyId: company, merchantName: 'Spotify' });
     await new TypeOrmPatternStore(database.dataSource.manager).save(pattern, null);
     const sent = recordStatements();
-    const submit = (expected: number) => {
-      const proposal = aNewProposal();
-      const done = WriteBehindTransaction.run(database.dataSource, async (tx) => {
-        const { events, proposals, patterns } = storesOf(tx);
-        await patterns.expectActive(company, 'spotify', [{ ...pattern, version: expected }]);
-        await proposals.insert(proposal);
-        await events.append([aChainEvent(company, proposal.id, 1)]);
-      });
-      return { proposal, done };
-    };
+    const submit = (version: number) => submission({ expect: { pattern, version } });
 
     const kept = submit(pattern.version);
     await kept.done;
@@ -177,28 +191,11 @@ describe('WriteBehindTransaction', () => {
 describe('WriteBehindTransaction with a CommitBatcher (group commit)', () => {
   const batcher = () => new CommitBatcher(insertsOnOwnConnection(database.dataSource), { maxInFlight: 1, maxUnits: 32, maxParameters: 30_000 });
 
-  /** A submission-like unit: a proposal and its first event, optionally checking a pattern's version. */
-  const submission = (commits: CommitBatcher, options: { chain?: string; expect?: { pattern: ReturnType<typeof aPattern>; version: number } } = {}) => {
-    const proposal = { ...aNewProposal(), correlationId: options.chain ?? randomUUID() };
-    const done = WriteBehindTransaction.run(
-      database.dataSource,
-      async (tx) => {
-        const { events, proposals, patterns } = storesOf(tx);
-        if (options.expect) await patterns.expectActive(company, 'spotify', [{ ...options.expect.pattern, version: options.expect.version }]);
-        await proposals.insert(proposal);
-        await events.append([aChainEvent(company, proposal.correlationId, 1)]);
-      },
-      undefined,
-      commits,
-    );
-    return { proposal, done };
-  };
-
   it('commits the units that arrive while a statement is on its way together, as one statement, each entirely', async () => {
     const commits = batcher();
     const sent = recordStatements();
 
-    const units = [1, 2, 3, 4].map(() => submission(commits));
+    const units = [1, 2, 3, 4].map(() => submission({ commits }));
     await Promise.all(units.map((u) => u.done));
 
     expect(sent).toEqual(['WITH w1 AS', 'WITH w1 AS']); // the first alone, then the other three together
@@ -213,10 +210,10 @@ describe('WriteBehindTransaction with a CommitBatcher (group commit)', () => {
     await new TypeOrmPatternStore(database.dataSource.manager).save(pattern, null);
     const commits = batcher();
 
-    const first = submission(commits);
-    const kept = submission(commits, { expect: { pattern, version: pattern.version } });
-    const stale = submission(commits, { expect: { pattern, version: pattern.version + 1 } });
-    const other = submission(commits);
+    const first = submission({ commits });
+    const kept = submission({ commits, expect: { pattern, version: pattern.version } });
+    const stale = submission({ commits, expect: { pattern, version: pattern.version + 1 } });
+    const other = submission({ commits });
 
     await expect(stale.done).rejects.toEqual(new PatternsChanged('spotify'));
     await Promise.all([first.done, kept.done, other.done]);
@@ -229,8 +226,8 @@ describe('WriteBehindTransaction with a CommitBatcher (group commit)', () => {
     const commits = batcher();
     const chain = randomUUID();
 
-    const first = submission(commits);
-    const racers = [submission(commits, { chain }), submission(commits, { chain })];
+    const first = submission({ commits });
+    const racers = [submission({ commits, chain }), submission({ commits, chain })];
     await first.done;
     const results = await Promise.allSettled(racers.map((r) => r.done));
 
