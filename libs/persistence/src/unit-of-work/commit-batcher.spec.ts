@@ -1,7 +1,7 @@
 import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 import type { Insert, Precondition } from '../shared/insert-writer';
-import { CommitBatcher, mergeWrites, type HeldWrites } from './commit-batcher';
+import { CommitBatcher, DEFAULT_COMMIT_BATCHER_OPTIONS, mergeWrites, type HeldWrites } from './commit-batcher';
 
 /** A unit's writes: one proposal row and its events, named after `id`. */
 const unit = (id: string, events = 1): HeldWrites => ({
@@ -41,7 +41,7 @@ function outcomes(commits: Promise<void>[]): unknown[] {
 describe('CommitBatcher', () => {
   it('sends a lone unit at once, as it is', async () => {
     const db = scriptedDatabase();
-    const batcher = new CommitBatcher(db.write, { maxInFlight: 1, maxUnits: 32, maxParameters: 30_000 });
+    const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1 });
     const writes = unit('a');
 
     const done = outcomes([batcher.commit(writes)]);
@@ -54,7 +54,7 @@ describe('CommitBatcher', () => {
 
   it('sends the units that commit while every slot is busy together, as one statement, once a slot frees up', async () => {
     const db = scriptedDatabase();
-    const batcher = new CommitBatcher(db.write, { maxInFlight: 1, maxUnits: 32, maxParameters: 30_000 });
+    const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1 });
 
     const done = outcomes([batcher.commit(unit('a')), batcher.commit(unit('b', 2)), batcher.commit(unit('c'))]);
     expect(db.statements).toHaveLength(1);
@@ -71,17 +71,38 @@ describe('CommitBatcher', () => {
 
   it('keeps up to maxInFlight statements on their way before it holds units back', () => {
     const db = scriptedDatabase();
-    const batcher = new CommitBatcher(db.write, { maxInFlight: 2, maxUnits: 32, maxParameters: 30_000 });
+    const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 2 });
 
     for (const id of ['a', 'b', 'c', 'd']) void batcher.commit(unit(id));
 
     expect(db.statements.map((s) => s.inserts[0].rows)).toEqual([[['a', 'PROPOSED']], [['b', 'PROPOSED']]]);
   });
 
+  it('sends a unit whose values outweigh largeUnitBytes at once, alone, without holding up the units behind it', async () => {
+    const db = scriptedDatabase();
+    const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1, largeUnitBytes: 1024 });
+    const receipt: HeldWrites = {
+      inserts: [...unit('with-receipt').inserts, { table: 'receipts', columns: ['proposal_id', 'bytes'], rows: [['with-receipt', Buffer.alloc(2048)]] }],
+      preconditions: [],
+    };
+    const done = outcomes([batcher.commit(unit('first')), batcher.commit(receipt), batcher.commit(unit('a')), batcher.commit(unit('b'))]);
+
+    // The slot is taken by `first`; the receipt's unit went anyway, the small ones wait.
+    expect(db.statements.map((statement) => statement.inserts[0].rows[0][0])).toEqual(['first', 'with-receipt']);
+    db.statements[0].answer();
+    await settle();
+    // The small units went together while the receipt's statement is still on its way.
+    expect(db.statements[2].inserts[0].rows.map((row) => row[0])).toEqual(['a', 'b']);
+    db.statements[2].answer();
+    db.statements[1].answer();
+    await settle();
+    expect(done).toEqual(['committed', 'committed', 'committed', 'committed']);
+  });
+
   /** The proposals of each statement the batcher sends once `first` is answered, statement by statement. */
   async function batchesAfterFirst(options: { maxUnits: number; maxParameters: number }, units: HeldWrites[]): Promise<unknown[][]> {
     const db = scriptedDatabase();
-    const batcher = new CommitBatcher(db.write, { maxInFlight: 1, ...options });
+    const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1, ...options });
     void batcher.commit(unit('first'));
     for (const writes of units) void batcher.commit(writes);
     for (let answered = 0; answered < db.statements.length; answered++) {
@@ -104,7 +125,7 @@ describe('CommitBatcher', () => {
 
   it('writes each unit of a batch the database refused alone: each gets its own outcome', async () => {
     const db = scriptedDatabase();
-    const batcher = new CommitBatcher(db.write, { maxInFlight: 1, maxUnits: 32, maxParameters: 30_000 });
+    const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1 });
     const patternsChanged = new Error('the patterns of b changed');
 
     const done = outcomes([batcher.commit(unit('first')), batcher.commit(unit('a')), batcher.commit(unit('b')), batcher.commit(unit('c'))]);
@@ -123,7 +144,7 @@ describe('CommitBatcher', () => {
 
   it('fails every unit of a batch whose outcome is unknown (the connection lost), and writes none again', async () => {
     const db = scriptedDatabase();
-    const batcher = new CommitBatcher(db.write, { maxInFlight: 1, maxUnits: 32, maxParameters: 30_000 });
+    const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1 });
     const lost = new QueryFailedError('INSERT …', [], new Error('Connection terminated unexpectedly'));
 
     const done = outcomes([batcher.commit(unit('first')), batcher.commit(unit('a')), batcher.commit(unit('b'))]);

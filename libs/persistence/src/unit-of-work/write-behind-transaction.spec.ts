@@ -8,7 +8,7 @@ import { TypeOrmPatternStore } from '../pattern/typeorm-pattern.store';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
 import { inTransaction } from '../shared/sql';
 import { createCompany, openTestDatabase } from '../testing/test-database';
-import { CommitBatcher } from './commit-batcher';
+import { CommitBatcher, DEFAULT_COMMIT_BATCHER_OPTIONS } from './commit-batcher';
 import { insertsOnOwnConnection, WriteBehindTransaction } from './write-behind-transaction';
 
 let database: Database;
@@ -189,7 +189,7 @@ describe('WriteBehindTransaction', () => {
 });
 
 describe('WriteBehindTransaction with a CommitBatcher (group commit)', () => {
-  const batcher = () => new CommitBatcher(insertsOnOwnConnection(database.dataSource), { maxInFlight: 1, maxUnits: 32, maxParameters: 30_000 });
+  const batcher = () => new CommitBatcher(insertsOnOwnConnection(database.dataSource), { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1 });
 
   it('commits the units that arrive while a statement is on its way together, as one statement, each entirely', async () => {
     const commits = batcher();
