@@ -4,8 +4,9 @@
  * PostgreSQL, with 10 000 patterns in the company: BENCH_ROUNDS alternating rounds of BENCH_SECONDS
  * each (3 × 5 s), medians. Then submissions at 80 % of the median maximum, evenly spaced (open
  * loop), for BENCH_AT_RATE_SECONDS (15) after BENCH_AT_RATE_WARM_UP_SECONDS (3) at that rate that are
- * not counted, to read p99 under that load. Targets (issue 3): submit ≥ 0.5 × whoami's throughput,
- * p99 ≤ 25 ms at 80 % load.
+ * not counted, to read p99 under that load: BENCH_AT_RATE_ROUNDS (3) such runs, the median p99
+ * reported with every run's. Targets (issue 3): submit ≥ 0.5 × whoami's throughput, p99 ≤ 25 ms at
+ * 80 % load. BENCH_AT_RATE_RPS sets the open-loop rate instead of 80 % (latency against load).
  *
  *   npm run build && node bench/proposals.js
  *
@@ -21,10 +22,12 @@ const WORKERS = process.env.BENCH_WORKERS !== 'off';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const AT_RATE_SECONDS = Number(process.env.BENCH_AT_RATE_SECONDS ?? 15);
 const AT_RATE_WARM_UP_SECONDS = Number(process.env.BENCH_AT_RATE_WARM_UP_SECONDS ?? 3);
+const AT_RATE_ROUNDS = Number(process.env.BENCH_AT_RATE_ROUNDS ?? 3);
+const AT_RATE_RPS = process.env.BENCH_AT_RATE_RPS ? Number(process.env.BENCH_AT_RATE_RPS) : undefined;
 
-/** The round whose throughput is the median (its latencies come with it). */
-function median(results) {
-  const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+/** The result whose `key` is the median (the rest of its figures come with it). */
+function median(results, key = 'requestsPerSecond') {
+  const sorted = [...results].sort((a, b) => a[key] - b[key]);
   return sorted[Math.floor(sorted.length / 2)];
 }
 
@@ -96,12 +99,22 @@ async function main() {
     }
     const whoami = median(rounds.map((r) => r.whoami));
     const proposals = median(rounds.map((r) => r.proposals));
-    const rate = Math.max(1, Math.floor(proposals.requestsPerSecond * 0.8));
-    const atRate = summarize(
-      `POST /v1/proposals at ${rate} req/s (80 %, evenly spaced)`,
-      await runAtRate({ ...submit, rate, duration: AT_RATE_SECONDS, warmUp: AT_RATE_WARM_UP_SECONDS }),
-    );
+    const rate = AT_RATE_RPS ?? Math.max(1, Math.floor(proposals.requestsPerSecond * 0.8));
+    const share = `${Math.round((rate / proposals.requestsPerSecond) * 100)} %`;
+    // Repeated, median: one stall of this shared machine (a neighbour, PostgreSQL's background work)
+    // during a 15 s run decides its p99 — identical runs read 8 ms and 130 ms.
+    const atRateRuns = [];
+    for (let round = 0; round < AT_RATE_ROUNDS; round++) {
+      atRateRuns.push(
+        summarize(
+          `POST /v1/proposals at ${rate} req/s (${share}, evenly spaced), run ${round + 1}`,
+          await runAtRate({ ...submit, rate, duration: AT_RATE_SECONDS, warmUp: AT_RATE_WARM_UP_SECONDS }),
+        ),
+      );
+    }
+    const atRate = { ...median(atRateRuns, 'p99ms'), name: `POST /v1/proposals at ${rate} req/s (median p99 of ${AT_RATE_ROUNDS})` };
     console.table(rounds.flatMap((r) => [r.whoami, r.proposals]));
+    console.table(atRateRuns);
     const ratio = +(proposals.requestsPerSecond / whoami.requestsPerSecond).toFixed(2);
     console.table([
       { ...whoami, name: `GET /v1/whoami (median of ${ROUNDS})` },
@@ -109,8 +122,10 @@ async function main() {
       atRate,
     ]);
     console.log(`workers in the process: ${WORKERS ? 'yes' : 'no'}; callback notices delivered: ${receiver.delivered()}`);
-    console.log(`submit / whoami throughput ratio: ${ratio} (target ≥ 0.5); p99 at 80 %: ${atRate.p99ms} ms (target ≤ 25)`);
-    writeResults(`proposals${WORKERS ? '' : '-api-only'}.json`, {
+    console.log(
+      `submit / whoami throughput ratio: ${ratio} (target ≥ 0.5); p99 at ${rate} req/s (${share}): ${atRate.p99ms} ms, median of ${atRateRuns.map((r) => r.p99ms).join(' / ')} (target ≤ 25)`,
+    );
+    writeResults(`proposals${WORKERS ? '' : '-api-only'}${AT_RATE_RPS ? `-at-${AT_RATE_RPS}` : ''}.json`, {
       date: new Date().toISOString(),
       patterns: PATTERNS,
       workers: WORKERS,
@@ -120,6 +135,7 @@ async function main() {
       whoami,
       proposals,
       atRate,
+      atRateRuns,
       atRateWarmUpSeconds: AT_RATE_WARM_UP_SECONDS,
       ratio,
       delivered: receiver.delivered(),
