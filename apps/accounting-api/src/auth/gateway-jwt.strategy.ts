@@ -15,14 +15,12 @@ import {
 } from '@app/domain';
 import { AppConfig } from '../config/app-config';
 import { GatewayKeyStore } from './gateway-key-store';
-import { VerifiedTokenCache } from './verified-token-cache';
 
 export const GATEWAY_JWT = 'gateway-jwt';
 /** Clock skew tolerated on `exp` and `iat` (the contract allows at most 30 s). */
 export const LEEWAY_SECONDS = 30;
 const MAX_LIFETIME_SECONDS = 3600;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
 
 /** The claims as verified, before the company, permission and role checks. */
 export interface VerifiedClaims extends Omit<Identity, 'permissions'> {
@@ -34,90 +32,34 @@ export interface VerifiedClaims extends Omit<Identity, 'permissions'> {
  * and nothing else: expiry is checked here, after the signature and with the injected clock, so
  * that an expired token with a bad signature is `invalid_token` and an expired, well-signed one
  * is `token_expired` whatever its other claims say.
- *
- * A token seen before skips the signature verification (VerifiedTokenCache) as long as the key
- * store still hands out the key that verified it; its claims are checked again on every request.
  */
 @Injectable()
 export class GatewayJwtStrategy extends PassportStrategy(Strategy, GATEWAY_JWT) {
-  private readonly verifiedTokens = new VerifiedTokenCache();
-  /** The key chosen for each request's token, until passport-jwt has verified the signature with it. */
-  private readonly chosenKeys = new WeakMap<object, { kid: string | undefined; key: KeyObject }>();
-
   constructor(
-    private readonly keys: GatewayKeyStore,
+    keys: GatewayKeyStore,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {
     super({
-      jwtFromRequest: bearerToken,
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       algorithms: ['RS256'],
       ignoreExpiration: true,
-      passReqToCallback: true,
-      secretOrKeyProvider: (request: object, rawJwt: string, done: (err: unknown, key?: string) => void) => {
+      secretOrKeyProvider: (_request: unknown, rawJwt: string, done: (err: unknown, key?: string) => void) => {
         const decoded = jwt.decode(rawJwt, { complete: true });
         if (!decoded || typeof decoded === 'string' || decoded.header.alg !== 'RS256') {
           done(new Error('the token is not an RS256 JWT'));
           return;
         }
-        const kid = decoded.header.kid;
-        keys.keyFor(kid).then(
-          (key: KeyObject) => {
-            this.chosenKeys.set(request, { kid, key });
-            // jsonwebtoken 9 verifies with a KeyObject directly; the typings only list string | Buffer.
-            done(null, key as unknown as string);
-          },
+        keys.keyFor(decoded.header.kid).then(
+          // jsonwebtoken 9 verifies with a KeyObject directly; the typings only list string | Buffer.
+          (key: KeyObject) => done(null, key as unknown as string),
           (error: unknown) => done(error),
         );
       },
     });
   }
 
-  /**
-   * passport's entry point: a token verified before, whose key the store still hands out, goes
-   * straight to the claims checks; any other takes passport-jwt's full path.
-   */
-  override authenticate(request: object, options?: object): void {
-    const token = bearerToken(request as Parameters<typeof bearerToken>[0]);
-    const known = token ? this.verifiedTokens.get(token) : undefined;
-    if (!token || !known) {
-      super.authenticate(request as never, options);
-      return;
-    }
-    this.keys.keyFor(known.kid).then(
-      (key) => {
-        if (key !== known.key) {
-          this.verifiedTokens.forget(token);
-          super.authenticate(request as never, options);
-          return;
-        }
-        let claims: VerifiedClaims;
-        try {
-          claims = this.checkClaims(known.payload);
-        } catch (error) {
-          this.error(error as Error);
-          return;
-        }
-        this.success(claims);
-      },
-      () => {
-        // Rotated out or removed: the full path refuses it with the key store's reason.
-        this.verifiedTokens.forget(token);
-        super.authenticate(request as never, options);
-      },
-    );
-  }
-
-  /** Called by passport-jwt once the signature verified. */
-  validate(request: object, payload: Record<string, unknown>): VerifiedClaims {
-    const claims = this.checkClaims(payload);
-    const token = bearerToken(request as Parameters<typeof bearerToken>[0]);
-    const chosen = this.chosenKeys.get(request);
-    if (token && chosen) this.verifiedTokens.remember(token, { ...chosen, payload });
-    return claims;
-  }
-
-  private checkClaims(payload: Readonly<Record<string, unknown>>): VerifiedClaims {
+  validate(payload: Record<string, unknown>): VerifiedClaims {
     const now = this.clock.now().getTime() / 1000;
     // Check 2: expiry.
     if (typeof payload.exp === 'number' && payload.exp + LEEWAY_SECONDS < now) {
