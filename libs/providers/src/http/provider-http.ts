@@ -1,5 +1,6 @@
 import { ApiCallRecorder, FieldError, ProviderKind } from '@app/domain';
 import { ResiliencePolicy, RetryMode } from './resilience';
+import { nodeGet, type WireResponse } from './node-get';
 import { TransportError } from './transport-error';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -12,6 +13,15 @@ export interface HttpRequest {
   readonly recordedPath: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string | FormData | URLSearchParams;
+}
+
+/** A request on the wire. */
+type Exchange = (request: HttpRequest, signal: AbortSignal) => Promise<WireResponse>;
+
+/** What the rate-limit hooks see of a response: its status and headers. */
+export interface ResponseHead {
+  readonly status: number;
+  readonly headers: Headers;
 }
 
 export interface HttpResponse {
@@ -34,7 +44,8 @@ export interface ProviderHttpOptions {
   readonly policy: ResiliencePolicy;
   describeError(status: number, body: unknown): ErrorDescription;
   /** How long a 429 asks us to wait, ms; undefined → exponential backoff. */
-  rateLimitWaitMs(response: Response): number | undefined;
+  rateLimitWaitMs(response: ResponseHead): number | undefined;
+  /** Every request through this function instead (tests); by default GETs use `nodeGet`, the rest `fetch`. */
   readonly fetch?: typeof fetch;
 }
 
@@ -47,17 +58,26 @@ export interface SendOptions {
   /** Wraps every attempt (per-company serialisation). */
   readonly exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Sees every response, successful or not (rate-limit headers). */
-  readonly onResponse?: (response: Response) => void;
+  readonly onResponse?: (response: ResponseHead) => void;
 }
 
 const NOT_PROCESSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/** One HTTP exchange with a provider: recorded, timed out, classified, retried. */
+/**
+ * One HTTP exchange with a provider: recorded, timed out, classified, retried.
+ *
+ * GETs — the reads, among them the checks' paging through whole ledgers — go through `nodeGet`
+ * (Node's http/https on keep-alive agents); everything else through `fetch`. undici's `fetch` spent
+ * about 3 s of the daily check's CPU on its streams and another 1.2 s decoding bodies
+ * (docs/performance.md); writes, rare and each possibly a booking, keep it as they were.
+ */
 export class ProviderHttp {
-  private readonly fetchFn: typeof fetch;
+  private readonly fetchExchange: Exchange;
+  private readonly getExchange: Exchange;
 
   constructor(private readonly options: ProviderHttpOptions) {
-    this.fetchFn = options.fetch ?? fetch;
+    this.fetchExchange = fetchExchange(options.fetch ?? fetch);
+    this.getExchange = options.fetch ? this.fetchExchange : nodeGet;
   }
 
   send(request: HttpRequest, send: SendOptions): Promise<HttpResponse> {
@@ -72,15 +92,11 @@ export class ProviderHttp {
   }
 
   private async attempt(request: HttpRequest, send: SendOptions, signal: AbortSignal): Promise<HttpResponse> {
-    let response: Response;
+    const exchange = request.method === 'GET' ? this.getExchange : this.fetchExchange;
+    let response: WireResponse;
     let text: string;
     try {
-      response = await this.fetchFn(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal,
-      });
+      response = await exchange(request, signal);
     } catch (error) {
       send.recorder.record({ method: request.method, path: request.recordedPath, status: 0 });
       throw this.transportFailure(error, signal, true);
@@ -94,13 +110,13 @@ export class ProviderHttp {
     send.recorder.record({ method: request.method, path: request.recordedPath, status: response.status });
     send.onResponse?.(response);
     const body = parseBody(text);
-    if (response.ok) {
+    if (response.status >= 200 && response.status < 300) {
       return { status: response.status, headers: response.headers, body };
     }
     throw this.httpFailure(response, body);
   }
 
-  private httpFailure(response: Response, body: unknown): TransportError {
+  private httpFailure(response: ResponseHead, body: unknown): TransportError {
     const { provider } = this.options;
     const status = response.status;
     const described = this.options.describeError(status, body);
@@ -140,6 +156,14 @@ export class ProviderHttp {
       outcomeUnknown: !notProcessed,
     });
   }
+}
+
+/** An exchange through `fetch`: its status, headers and body text. */
+function fetchExchange(fetchFn: typeof fetch): Exchange {
+  return async (request, signal) => {
+    const response = await fetchFn(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
+    return { status: response.status, headers: response.headers, text: () => response.text() };
+  };
 }
 
 function parseBody(text: string): unknown {

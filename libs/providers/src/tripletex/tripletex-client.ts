@@ -1,5 +1,5 @@
 import { ApiCallRecorder, Clock, ProviderReauthorizationRequired, TripletexConnection } from '@app/domain';
-import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
+import { HttpMethod, HttpResponse, ProviderHttp, type ResponseHead } from '../http/provider-http';
 import { ResiliencePolicy, RetryMode } from '../http/resilience';
 import { SingleFlight } from '../http/single-flight';
 import { sleep } from '../http/sleep';
@@ -194,7 +194,7 @@ export class TripletexClient {
     }
   }
 
-  private noteRateLimit(key: string, response: Response): void {
+  private noteRateLimit(key: string, response: ResponseHead): void {
     const remaining = response.headers.get('x-rate-limit-remaining');
     if (remaining === null || Number(remaining) > 0) {
       return;
