@@ -160,7 +160,7 @@ export function mergeWrites(units: readonly HeldWrites[]): HeldWrites {
   return { inserts: [...byShape.values()], preconditions };
 }
 
-/** The bytes of a unit's binary and text values, to tell a receipt's unit from the rest. */
+/** A unit's weight: its binary values in bytes and its text values in characters, to tell a receipt's unit from the rest. */
 function valueBytes(writes: HeldWrites): number {
   let bytes = 0;
   for (const insert of writes.inserts) {
