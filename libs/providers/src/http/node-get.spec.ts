@@ -125,4 +125,31 @@ describe('nodeGet', () => {
     const response = await nodeGet({ url: `${a.url}/cut` }, signal());
     await expect(response.text()).rejects.toThrow();
   });
+  it('sends the request again on another connection when a kept-alive one is reset under it', async () => {
+    // The server closes a connection the moment a second request arrives on it, as a server does
+    // when its keep-alive timeout ends just as the request goes out.
+    const requestsOn = new Map<unknown, number>();
+    a.handle((req, res) => {
+      const count = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, count);
+      if (count > 1) req.socket.destroy();
+      else res.end('{"ok":true}');
+    });
+    await (await nodeGet({ url: `${a.url}/first` }, signal())).text();
+    const response = await nodeGet({ url: `${a.url}/second` }, signal());
+    expect(await response.text()).toBe('{"ok":true}');
+    expect(a.seen.map((req) => req.url)).toEqual(['/first', '/second', '/second']);
+    expect(a.seen[2]!.socket).not.toBe(a.seen[0]!.socket);
+  });
+
+  it('does not send again when a fresh connection is reset', async () => {
+    const fresh = await startServer(); // no kept-alive connection to it yet
+    fresh.handle((req) => req.socket.destroy());
+    try {
+      await expect(nodeGet({ url: `${fresh.url}/reset` }, signal())).rejects.toMatchObject({ code: 'ECONNRESET' });
+      expect(fresh.seen).toHaveLength(1);
+    } finally {
+      await stop(fresh.server);
+    }
+  });
 });
