@@ -18,18 +18,12 @@ const MAX_REDIRECTS = 5;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * An idle kept-alive connection is closed after this long, before a server's usual 5 s
- * keep-alive timeout closes it under us (`fetch` keeps them 4 s too). A server that announces a
- * shorter `Keep-Alive: timeout=` is honoured (Node closes the socket a second before it).
+ * An idle kept-alive connection is closed after this long, before a server's usual 5 s keep-alive
+ * timeout closes it just as a request goes out on it (ECONNRESET); `fetch` keeps them 4 s too. A
+ * server's shorter `Keep-Alive: timeout=` is honoured, a second early — which Node's agent does only
+ * when it has a timeout of its own.
  */
 const IDLE_SOCKET_MS = 4_000;
-
-/**
- * Reused connections tried for one request before a fresh one: a server may close an idle
- * connection just as the request is sent on it (the request never reached it, so it is sent again).
- */
-const STALE_SOCKET_RETRIES = 3;
-const STALE_SOCKET_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
 
 /** Keep-alive connections per provider host, as `fetch` keeps them. */
 const agents = {
@@ -60,41 +54,13 @@ export async function nodeGet(request: GetRequest, signal: AbortSignal): Promise
   }
 }
 
-/**
- * Sends the GET and waits for the response head. A connection reset on a reused keep-alive
- * connection before any response (the server closed it as the request went out) is sent again, on
- * another connection; a reset on a fresh connection is the caller's to classify.
- */
-async function open(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<http.IncomingMessage> {
-  for (let stale = 0; ; stale++) {
-    try {
-      return await openOnce(url, headers, signal);
-    } catch (error) {
-      if (!(error instanceof StaleSocketError) || stale === STALE_SOCKET_RETRIES) throw unwrap(error);
-    }
-  }
-}
-
-class StaleSocketError extends Error {
-  constructor(readonly original: Error) {
-    super(original.message);
-  }
-}
-
-function unwrap(error: unknown): unknown {
-  return error instanceof StaleSocketError ? error.original : error;
-}
-
-function openOnce(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<http.IncomingMessage> {
+function open(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<http.IncomingMessage> {
   const protocol = url.protocol === 'https:' ? 'https:' : url.protocol === 'http:' ? 'http:' : undefined;
   if (protocol === undefined) return Promise.reject(new TypeError(`unsupported protocol ${url.protocol}`));
   const request = protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
     const outgoing = request(url, { method: 'GET', headers, agent: agents[protocol], signal }, resolve);
-    outgoing.once('error', (error: NodeJS.ErrnoException) => {
-      const stale = outgoing.reusedSocket && !signal.aborted && STALE_SOCKET_ERRORS.has(error.code ?? '');
-      reject(stale ? new StaleSocketError(error) : error);
-    });
+    outgoing.once('error', reject);
     outgoing.end();
   });
 }
