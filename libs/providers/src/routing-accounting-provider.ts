@@ -32,12 +32,12 @@ export class RoutingAccountingProvider extends AccountingProvider {
     return this.adapter(conn).balances(conn, date, options);
   }
 
-  vouchersSince(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncIterable<LedgerVoucher> {
-    return this.adapter(conn).vouchersSince(conn, from, to, options);
+  voucherPages(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncIterable<readonly LedgerVoucher[]> {
+    return this.adapter(conn).voucherPages(conn, from, to, options);
   }
 
-  openInvoices(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncIterable<OpenInvoice> {
-    return this.adapter(conn).openInvoices(conn, asOf, options);
+  openInvoicePages(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncIterable<readonly OpenInvoice[]> {
+    return this.adapter(conn).openInvoicePages(conn, asOf, options);
   }
 
   bookExpense(conn: ProviderConnection, booking: ExpenseBooking, options?: ProviderCallOptions): Promise<BookingRef> {

@@ -116,7 +116,7 @@ export class ProviderChecks {
     if (start > end) invalidField('from', `must not be after ${end}`);
     const { record, connection } = await this.connections.require(companyId);
     const report = await this.connections.call(companyId, () =>
-      collect(this.provider.vouchersSince(connection, start, end), limit as number, (voucher) => missingReceiptOf(voucher)),
+      collect(this.provider.voucherPages(connection, start, end), limit as number, (voucher) => missingReceiptOf(voucher)),
     );
     return { provider: record.provider, from: start, to: end, ...report };
   }
@@ -130,7 +130,7 @@ export class ProviderChecks {
     const { record, connection } = await this.connections.require(companyId);
     const totals = new Map<string, number>();
     const report = await this.connections.call(companyId, () =>
-      collect(this.provider.openInvoices(connection, day), limit as number, (invoice) => {
+      collect(this.provider.openInvoicePages(connection, day), limit as number, (invoice) => {
         const overdue = overdueInvoiceOf(invoice, day);
         if (overdue) totals.set(invoice.currency, (totals.get(invoice.currency) ?? 0) + invoice.outstanding);
         return overdue;
@@ -149,15 +149,24 @@ function parseLimit(value: number | undefined): number {
   return value;
 }
 
-/** Reads every item, keeps at most `limit` of those `select` accepts, counts them all. */
-async function collect<S, T>(source: AsyncIterable<S>, limit: number, select: (item: S) => T | null): Promise<Omit<CheckReport<T>, 'provider'>> {
+/**
+ * Reads every page, keeps at most `limit` of the items `select` accepts, counts them all. Each page
+ * is worked through in one synchronous pass, so that it is garbage before the next await.
+ */
+async function collect<S, T>(
+  pages: AsyncIterable<readonly S[]>,
+  limit: number,
+  select: (item: S) => T | null,
+): Promise<Omit<CheckReport<T>, 'provider'>> {
   const items: T[] = [];
   let count = 0;
-  for await (const item of source) {
-    const selected = select(item);
-    if (selected === null) continue;
-    count++;
-    if (items.length < limit) items.push(selected);
+  for await (const page of pages) {
+    for (const item of page) {
+      const selected = select(item);
+      if (selected === null) continue;
+      count++;
+      if (items.length < limit) items.push(selected);
+    }
   }
   return { count, truncated: count > items.length, items };
 }

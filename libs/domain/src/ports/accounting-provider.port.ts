@@ -122,18 +122,19 @@ export abstract class AccountingProvider {
   abstract balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]>;
 
   /**
-   * Vouchers / journal entries dated from `from` up to and including `to` (default: today),
-   * read page by page as the caller iterates: memory stays bounded however large the ledger.
+   * Vouchers / journal entries dated from `from` up to and including `to` (default: today), one
+   * provider page per step, read as the caller iterates: memory stays bounded however large the
+   * ledger. A caller works through a page before it asks for the next one.
    */
-  abstract vouchersSince(
+  abstract voucherPages(
     conn: ProviderConnection,
     from: string,
     to?: string,
     options?: ProviderCallOptions,
-  ): AsyncIterable<LedgerVoucher>;
+  ): AsyncIterable<readonly LedgerVoucher[]>;
 
-  /** Customer invoices issued on or before `asOf` with an amount outstanding, page by page. */
-  abstract openInvoices(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncIterable<OpenInvoice>;
+  /** Customer invoices issued on or before `asOf` with an amount outstanding, one page per step. */
+  abstract openInvoicePages(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncIterable<readonly OpenInvoice[]>;
 
   /**
    * Books the expense (Tripletex: a voucher; Fiken: a cash purchase) carrying `booking.reference`,

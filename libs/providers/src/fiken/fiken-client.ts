@@ -54,12 +54,19 @@ export class FikenClient {
 
   /** Every element of a paginated collection, one page in memory at a time. */
   async *list(conn: FikenConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<Json> {
+    for await (const page of this.pages(conn, path, query, recorder)) {
+      yield* drainPage(page);
+    }
+  }
+
+  /** The pages of a paginated collection (`pageSize` elements each, the last one shorter), as parsed. */
+  async *pages(conn: FikenConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<unknown[]> {
     const pageSize = this.config.pageSize;
     for (let page = 0; ; page++) {
       const response = await this.request(conn, { method: 'GET', path, query: { ...query, page, pageSize } }, recorder);
       const items = asArray(response.body);
       const size = items.length;
-      yield* drainPage(items);
+      yield items;
       const pageCount = Number(response.headers.get('fiken-api-page-count'));
       const lastByCount = Number.isInteger(pageCount) && response.headers.has('fiken-api-page-count') && page + 1 >= pageCount;
       if (size === 0 || lastByCount || size < pageSize) {

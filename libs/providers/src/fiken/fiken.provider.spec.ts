@@ -122,12 +122,15 @@ describe('FikenProvider against the Fiken sandbox', () => {
     it('pages through journal entries with the page-count header, some without attachments', async () => {
       const from = addDays(TODAY, -300);
       const log = new ApiCallLog();
-      const entries = [];
-      for await (const entry of provider({ pageSize: 20 }).vouchersSince(conn, from, undefined, { recorder: log })) {
-        entries.push(entry);
+      const pages = [];
+      for await (const page of provider({ pageSize: 20 }).voucherPages(conn, from, undefined, { recorder: log })) {
+        pages.push(page);
       }
+      const entries = pages.flat();
       expect(entries.length).toBeGreaterThan(100);
       expect(log.calls).toHaveLength(Math.ceil(entries.length / 20));
+      expect(pages).toHaveLength(log.calls.length);
+      expect(pages.slice(0, -1).every((page) => page.length === 20)).toBe(true);
       expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
       expect(entries.every((e) => e.date >= from && e.date <= TODAY)).toBe(true);
       expect(entries.some((e) => !e.hasAttachment)).toBe(true);
@@ -137,8 +140,8 @@ describe('FikenProvider against the Fiken sandbox', () => {
 
     it('lists unsettled invoices with their outstanding amount, some overdue', async () => {
       const invoices = [];
-      for await (const invoice of provider({ pageSize: 10 }).openInvoices(conn, TODAY)) {
-        invoices.push(invoice);
+      for await (const page of provider({ pageSize: 10 }).openInvoicePages(conn, TODAY)) {
+        invoices.push(...page);
       }
       expect(invoices.length).toBeGreaterThan(0);
       expect(invoices.every((i) => i.outstanding > 0 && i.outstanding <= i.amount && i.issueDate <= TODAY)).toBe(true);
@@ -168,8 +171,8 @@ describe('FikenProvider against the Fiken sandbox', () => {
       await Promise.all([
         fk.fetchContext(conn),
         fk.balances(conn, TODAY),
-        drain(fk.vouchersSince(conn, addDays(TODAY, -120))),
-        drain(fk.openInvoices(conn, TODAY)),
+        drain(fk.voucherPages(conn, addDays(TODAY, -120))),
+        drain(fk.openInvoicePages(conn, TODAY)),
         fk.balances(conn, addDays(TODAY, -30)),
       ]);
       expect(sandbox.control.calls({ provider: 'fiken', status: 429 })).toHaveLength(0);
@@ -244,7 +247,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
       const reads = jest.spyOn(store, 'current');
       const fk = provider({ pageSize: 20 });
       let entries = 0;
-      for await (const _ of fk.vouchersSince(conn, addDays(TODAY, -300))) entries++;
+      for await (const page of fk.voucherPages(conn, addDays(TODAY, -300))) entries += page.length;
       expect(entries).toBeGreaterThan(100);
       expect(reads).toHaveBeenCalledTimes(1);
 

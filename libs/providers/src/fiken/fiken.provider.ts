@@ -22,7 +22,7 @@ import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
 import { attachAfterBooking, createOnce } from '../shared/create-once';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
-import { asArray, asNumber, asObject, asString, Json } from '../shared/json';
+import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/json';
 import { splitGross } from '../shared/money';
 import { SystemClock } from '../shared/system-clock';
 import { validateBooking } from '../shared/validate-booking';
@@ -73,51 +73,22 @@ export class FikenProvider extends AccountingProvider {
     return balances;
   }
 
-  async *vouchersSince(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncGenerator<LedgerVoucher> {
+  async *voucherPages(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncGenerator<LedgerVoucher[]> {
     assertIsoDate(from, 'from');
     const last = to ?? osloDate(this.clock.now());
     assertIsoDate(last, 'to');
     if (last < from) {
       return;
     }
-    for await (const entry of this.client.list(fiken(conn), '/journalEntries', { dateGe: from, dateLe: last }, recorderOf(options))) {
-      const date = asString(entry.date);
-      if (date < from || date > last) {
-        continue;
-      }
-      yield {
-        id: asString(entry.journalEntryId),
-        number: asString(entry.journalEntryNumber),
-        date,
-        description: asString(entry.description),
-        amount: debitTotal(asArray(entry.lines)),
-        hasAttachment: asArray(entry.attachments).length > 0,
-      };
+    for await (const page of this.client.pages(fiken(conn), '/journalEntries', { dateGe: from, dateLe: last }, recorderOf(options))) {
+      yield mapPage(page, (entry) => toLedgerVoucher(entry, from, last));
     }
   }
 
-  async *openInvoices(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncGenerator<OpenInvoice> {
+  async *openInvoicePages(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncGenerator<OpenInvoice[]> {
     assertIsoDate(asOf, 'asOf');
-    for await (const invoice of this.client.list(fiken(conn), '/invoices', { settled: false, issueDateLe: asOf }, recorderOf(options))) {
-      const sale = asObject(invoice.sale);
-      if (sale.settled === true || invoice.settled === true) {
-        continue;
-      }
-      const issueDate = asString(invoice.issueDate);
-      const outstanding = Math.round(asNumber(sale.outstandingBalance ?? invoice.outstandingBalance ?? invoice.gross));
-      if (issueDate > asOf || outstanding <= 0) {
-        continue;
-      }
-      yield {
-        id: asString(invoice.invoiceId),
-        number: asString(invoice.invoiceNumber),
-        customerName: asString(asObject(invoice.customer).name),
-        issueDate,
-        dueDate: asString(invoice.dueDate),
-        amount: Math.round(asNumber(invoice.gross)),
-        outstanding,
-        currency: asString(invoice.currency, 'NOK') || 'NOK',
-      };
+    for await (const page of this.client.pages(fiken(conn), '/invoices', { settled: false, issueDateLe: asOf }, recorderOf(options))) {
+      yield mapPage(page, (invoice) => toOpenInvoice(invoice, asOf));
     }
   }
 
@@ -253,4 +224,43 @@ function debitTotal(lines: unknown[]): number {
   const debit = amounts.filter((a) => a > 0).reduce((sum, a) => sum + a, 0);
   const credit = amounts.filter((a) => a < 0).reduce((sum, a) => sum - a, 0);
   return credit === 0 ? debit : Math.max(debit, credit);
+}
+
+/** A journal entry as a `LedgerVoucher`; `undefined` when dated outside `from`–`to`. */
+function toLedgerVoucher(entry: Json, from: string, to: string): LedgerVoucher | undefined {
+  const date = asString(entry.date);
+  if (date < from || date > to) {
+    return undefined;
+  }
+  return {
+    id: asString(entry.journalEntryId),
+    number: asString(entry.journalEntryNumber),
+    date,
+    description: asString(entry.description),
+    amount: debitTotal(asArray(entry.lines)),
+    hasAttachment: asArray(entry.attachments).length > 0,
+  };
+}
+
+/** An invoice as an `OpenInvoice`; `undefined` when settled, issued after `asOf` or fully paid. */
+function toOpenInvoice(invoice: Json, asOf: string): OpenInvoice | undefined {
+  const sale = asObject(invoice.sale);
+  if (sale.settled === true || invoice.settled === true) {
+    return undefined;
+  }
+  const issueDate = asString(invoice.issueDate);
+  const outstanding = Math.round(asNumber(sale.outstandingBalance ?? invoice.outstandingBalance ?? invoice.gross));
+  if (issueDate > asOf || outstanding <= 0) {
+    return undefined;
+  }
+  return {
+    id: asString(invoice.invoiceId),
+    number: asString(invoice.invoiceNumber),
+    customerName: asString(asObject(invoice.customer).name),
+    issueDate,
+    dueDate: asString(invoice.dueDate),
+    amount: Math.round(asNumber(invoice.gross)),
+    outstanding,
+    currency: asString(invoice.currency, 'NOK') || 'NOK',
+  };
 }

@@ -1,4 +1,4 @@
-import { drainPage } from './json';
+import { drainPage, mapPage } from './json';
 
 describe('drainPage', () => {
   it('hands out every object of a page in order and lets go of each one as it goes', () => {
@@ -12,5 +12,15 @@ describe('drainPage', () => {
 
     expect(seen).toEqual([{ id: 1 }, {}, { id: 3 }]);
     expect(page).toEqual([undefined, undefined, undefined]);
+  });
+});
+
+describe('mapPage', () => {
+  it('maps every object of a page in order, skips what the mapper declines and empties the page', () => {
+    const page: unknown[] = [{ id: 1 }, 'not an object', { id: 3 }, { id: 4 }];
+    const mapped = mapPage(page, (item) => (item.id === 3 ? undefined : { id: item.id ?? null }));
+
+    expect(mapped).toEqual([{ id: 1 }, { id: null }, { id: 4 }]);
+    expect(page).toHaveLength(0);
   });
 });

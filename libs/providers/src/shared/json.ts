@@ -42,3 +42,21 @@ export function* drainPage(page: unknown[]): Generator<Json> {
     yield asObject(item);
   }
 }
+
+/**
+ * One page of a provider's list turned into what the caller keeps (`map` answers `undefined` to
+ * skip an item), in one synchronous pass that empties the page as it goes: the parsed page is
+ * garbage before anything else runs, however long its paging generator stays suspended. (Handed
+ * out item by item, every page of every company in flight stayed alive across the consumers'
+ * awaits, long enough to be promoted to the old generation.)
+ */
+export function mapPage<T>(page: unknown[], map: (item: Json) => T | undefined): T[] {
+  const mapped: T[] = [];
+  for (let i = 0; i < page.length; i++) {
+    const item = map(asObject(page[i]));
+    page[i] = undefined;
+    if (item !== undefined) mapped.push(item);
+  }
+  page.length = 0;
+  return mapped;
+}

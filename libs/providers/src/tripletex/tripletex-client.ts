@@ -85,12 +85,19 @@ export class TripletexClient {
 
   /** Every element of a list endpoint, one page (`count` elements) in memory at a time. */
   async *list(conn: TripletexConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<Json> {
+    for await (const page of this.pages(conn, path, query, recorder)) {
+      yield* drainPage(page);
+    }
+  }
+
+  /** The pages of a list endpoint (`count` elements each, the last one shorter), as parsed. */
+  async *pages(conn: TripletexConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<unknown[]> {
     const count = this.config.pageSize;
     for (let from = 0; ; ) {
       const response = await this.request(conn, { method: 'GET', path, query: { ...query, from, count } }, recorder);
       const values = asArray(asObject(response.body).values);
       const size = values.length;
-      yield* drainPage(values);
+      yield values;
       if (size < count) {
         return;
       }

@@ -13,7 +13,7 @@ export interface TripletexConfig {
   readonly rateLimitFallbackWaitMs?: number;
   /** `count` of each list page. Default 1 000. */
   readonly pageSize?: number;
-  /** How far back `openInvoices` looks for unpaid invoices, days. Default 3 650. */
+  /** How far back `openInvoicePages` looks for unpaid invoices, days. Default 3 650. */
   readonly invoiceHistoryDays?: number;
   /** Days either side of the date hint searched when finding a booking by reference. Default 3. */
   readonly referenceSearchDays?: number;

@@ -123,13 +123,15 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     it('pages through every voucher since a date, a short page ending it, dateTo exclusive', async () => {
       const from = addDays(TODAY, -200);
       const log = new ApiCallLog();
-      const vouchers = [];
-      for await (const voucher of provider({ pageSize: 25 }).vouchersSince(conn, from, undefined, { recorder: log })) {
-        vouchers.push(voucher);
+      const handedOut = [];
+      for await (const page of provider({ pageSize: 25 }).voucherPages(conn, from, undefined, { recorder: log })) {
+        handedOut.push(page);
       }
+      const vouchers = handedOut.flat();
       const pages = log.calls.filter((c) => c.path === '/ledger/voucher');
       expect(vouchers.length).toBeGreaterThan(75);
       expect(pages).toHaveLength(Math.floor(vouchers.length / 25) + 1);
+      expect(handedOut.map((page) => page.length)).toEqual([...Array(pages.length - 1).fill(25), vouchers.length % 25]);
       expect(new Set(vouchers.map((v) => v.id)).size).toBe(vouchers.length);
       expect(vouchers.every((v) => v.date >= from && v.date <= TODAY)).toBe(true);
       expect(vouchers.some((v) => !v.hasAttachment)).toBe(true);
@@ -143,16 +145,16 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       const provider1 = provider();
       await provider1.bookExpense(conn, booking());
       const found = [];
-      for await (const voucher of provider1.vouchersSince(conn, TODAY, TODAY)) {
-        found.push(voucher);
+      for await (const page of provider1.voucherPages(conn, TODAY, TODAY)) {
+        found.push(...page);
       }
       expect(found.map((v) => v.description)).toEqual(expect.arrayContaining([expect.stringContaining('Clas Ohlson')]));
     });
 
     it('lists invoices with an amount outstanding, some of them past due', async () => {
       const invoices = [];
-      for await (const invoice of provider({ pageSize: 10 }).openInvoices(conn, TODAY)) {
-        invoices.push(invoice);
+      for await (const page of provider({ pageSize: 10 }).openInvoicePages(conn, TODAY)) {
+        invoices.push(...page);
       }
       expect(invoices.length).toBeGreaterThan(0);
       expect(invoices.every((i) => i.outstanding > 0 && i.outstanding <= i.amount && i.issueDate <= TODAY)).toBe(true);

@@ -20,7 +20,7 @@ import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
 import { attachAfterBooking, createOnce } from '../shared/create-once';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
-import { asArray, asNumber, asObject, asOptionalString, asString, Json } from '../shared/json';
+import { asArray, asNumber, asObject, asOptionalString, asString, Json, mapPage } from '../shared/json';
 import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
 import { SystemClock } from '../shared/system-clock';
 import { validateBooking } from '../shared/validate-booking';
@@ -102,7 +102,7 @@ export class TripletexProvider extends AccountingProvider {
     return balances;
   }
 
-  async *vouchersSince(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncGenerator<LedgerVoucher> {
+  async *voucherPages(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncGenerator<LedgerVoucher[]> {
     assertIsoDate(from, 'from');
     const last = to ?? osloDate(this.clock.now());
     assertIsoDate(last, 'to');
@@ -115,34 +115,20 @@ export class TripletexProvider extends AccountingProvider {
       // Only what the checks read: the gross amounts and whether a document is attached.
       fields: 'id,number,date,description,attachment(id),postings(amountGross)',
     };
-    for await (const voucher of this.client.list(tripletex(conn), VOUCHER_PATH, query, recorderOf(options))) {
-      yield toLedgerVoucher(voucher);
+    for await (const page of this.client.pages(tripletex(conn), VOUCHER_PATH, query, recorderOf(options))) {
+      yield mapPage(page, toLedgerVoucher);
     }
   }
 
-  async *openInvoices(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncGenerator<OpenInvoice> {
+  async *openInvoicePages(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncGenerator<OpenInvoice[]> {
     assertIsoDate(asOf, 'asOf');
     const query = {
       invoiceDateFrom: addDays(asOf, -this.config.invoiceHistoryDays),
       invoiceDateTo: addDays(asOf, 1),
       fields: 'id,invoiceNumber,invoiceDate,invoiceDueDate,customer(id,name),amount,amountOutstanding,currency',
     };
-    for await (const invoice of this.client.list(tripletex(conn), '/invoice', query, recorderOf(options))) {
-      const outstanding = kronerToMinor(invoice.amountOutstanding);
-      if (outstanding <= 0) {
-        continue;
-      }
-      const currency = asObject(invoice.currency);
-      yield {
-        id: asString(invoice.id),
-        number: asString(invoice.invoiceNumber),
-        customerName: asString(asObject(invoice.customer).name),
-        issueDate: asString(invoice.invoiceDate),
-        dueDate: asString(invoice.invoiceDueDate),
-        amount: kronerToMinor(invoice.amount),
-        outstanding,
-        currency: asString(currency.code) || (typeof invoice.currency === 'string' ? invoice.currency : 'NOK'),
-      };
+    for await (const page of this.client.pages(tripletex(conn), '/invoice', query, recorderOf(options))) {
+      yield mapPage(page, toOpenInvoice);
     }
   }
 
@@ -285,6 +271,25 @@ function hasDocument(value: unknown): boolean {
 
 function toBookingRef(voucher: Json): BookingRef {
   return { bookingId: asString(voucher.id), hasAttachment: hasDocument(voucher.attachment) };
+}
+
+/** An invoice as an `OpenInvoice`; `undefined` when nothing is outstanding. */
+function toOpenInvoice(invoice: Json): OpenInvoice | undefined {
+  const outstanding = kronerToMinor(invoice.amountOutstanding);
+  if (outstanding <= 0) {
+    return undefined;
+  }
+  const currency = asObject(invoice.currency);
+  return {
+    id: asString(invoice.id),
+    number: asString(invoice.invoiceNumber),
+    customerName: asString(asObject(invoice.customer).name),
+    issueDate: asString(invoice.invoiceDate),
+    dueDate: asString(invoice.invoiceDueDate),
+    amount: kronerToMinor(invoice.amount),
+    outstanding,
+    currency: asString(currency.code) || (typeof invoice.currency === 'string' ? invoice.currency : 'NOK'),
+  };
 }
 
 function toLedgerVoucher(voucher: Json): LedgerVoucher {
