@@ -72,6 +72,8 @@ export class AppConfig {
   production!: boolean;
   /** V8's allocation-site pretenuring (V8_ALLOCATION_SITE_PRETENURING); off by default, see platform/heap-tuning.ts. */
   v8AllocationSitePretenuring!: boolean;
+  /** How far V8 lets the heap grow past its live data before a full collection (V8_HEAP_GROWING_PERCENT); 0 = V8's own factor. */
+  v8HeapGrowingPercent!: number;
 
   /** The JWKS the guard trusts: the configured one or the dev key set. */
   get jwksSource(): string {
@@ -156,6 +158,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.dbPoolSize = int('DB_POOL_SIZE', config.databaseUrl === undefined ? 1 : 10, 1, 200);
   config.dbPreparedStatements = bool('DB_PREPARED_STATEMENTS', true);
   config.v8AllocationSitePretenuring = bool('V8_ALLOCATION_SITE_PRETENURING', false);
+  config.v8HeapGrowingPercent = int('V8_HEAP_GROWING_PERCENT', 50, 0, 1_000);
   config.migrateOnBoot = bool('MIGRATE_ON_BOOT', true);
   config.seedDemoCompany = bool('SEED_DEMO_COMPANY', config.databaseUrl === undefined);
   config.gatewayIssuer = str('GATEWAY_ISSUER') ?? 'agent-gateway';
