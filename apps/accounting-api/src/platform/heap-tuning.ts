@@ -26,8 +26,8 @@ export function heapGrowingFlag(percent: number): string {
  * **Heap growth** is 50 % past the live data (V8_HEAP_GROWING_PERCENT; 0 = V8's own factor). The
  * daily job keeps about 65 MB alive but promotes pages in flight at a high rate; V8's own factor,
  * chosen because its full collections are quick, let that garbage reach 200 MB before collecting,
- * and the process peaked near 450 MB RSS. At 50 % the same run peaks under 256 MB for a few more
- * (short) full collections. Unlike `--max-old-space-size` this bounds nothing: a heap whose live
+ * and the process peaked near 450 MB RSS. At 50 % the same run peaks under 256 MB, its full
+ * collections more frequent, for 8–12 % more wall time (docs/performance.md). Unlike `--max-old-space-size` this bounds nothing: a heap whose live
  * data grows (receipt uploads of 10 MiB) grows with it, so it cannot run out of memory early.
  */
 export function applyHeapTuning(

@@ -125,6 +125,7 @@ describe('nodeGet', () => {
     const response = await nodeGet({ url: `${a.url}/cut` }, signal());
     await expect(response.text()).rejects.toThrow();
   });
+
   it("closes an idle connection before the server's announced keep-alive timeout ends", async () => {
     const short = await startServer();
     short.server.keepAliveTimeout = 2_000; // announced as Keep-Alive: timeout=2
