@@ -46,9 +46,9 @@ export function* drainPage(page: unknown[]): Generator<Json> {
 /**
  * One page of a provider's list turned into what the caller keeps (`map` answers `undefined` to
  * skip an item), in one synchronous pass that empties the page as it goes: the parsed page is
- * garbage before anything else runs, however long its paging generator stays suspended. (Handed
- * out item by item, every page of every company in flight stayed alive across the consumers'
- * awaits, long enough to be promoted to the old generation.)
+ * garbage before anything else runs, however long its paging generator stays suspended, and a
+ * consumer waiting for the next page holds only the few fields it keeps. (Handed out item by item,
+ * every page in flight stayed alive across the consumers' awaits.)
  */
 export function mapPage<T>(page: unknown[], map: (item: Json) => T | undefined): T[] {
   const mapped: T[] = [];
