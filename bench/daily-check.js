@@ -21,7 +21,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { psql, startReceiver, writeResults } = require('./lib');
+const { psql, startReceiver, writeResults, companyFloorSeconds, FIKEN_RPS } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const DIST = path.join(ROOT, 'dist');
@@ -29,7 +29,6 @@ const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:
 const COMPANIES = Number(process.env.BENCH_COMPANIES ?? 1000);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 2000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
-const FIKEN_RPS = 4;
 const FIKEN_SHARE = Number(process.env.BENCH_FIKEN_SHARE ?? 0.5);
 const PORT = Number(process.env.BENCH_PORT ?? 3901);
 
@@ -230,11 +229,7 @@ async function main() {
     let requests = 0;
     for (const [key, n] of perCompany) {
       requests += n;
-      // Fiken: one request at a time, at most FIKEN_RPS a second: a request every max(1/rps, latency).
-      const seconds = key.startsWith('fiken:')
-        ? (n - 1) * Math.max(1 / FIKEN_RPS, LATENCY_MS / 1000) + LATENCY_MS / 1000
-        : (n * LATENCY_MS) / 1000;
-      floor = Math.max(floor, seconds);
+      floor = Math.max(floor, companyFloorSeconds(key.slice(0, key.indexOf(':')), n, LATENCY_MS));
     }
     const wall = Number(rows[0].wall);
     const result = {

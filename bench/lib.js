@@ -226,10 +226,23 @@ function summarize(name, result) {
   };
 }
 
+/** Fiken answers a client at most this many requests a second (the sandbox paces it so, as the real one does). */
+const FIKEN_RPS = 4;
+
+/**
+ * The providers' floor for one company that needed `requests` calls at `latencyMs` each: Fiken one
+ * request at a time, at most FIKEN_RPS a second (a request every max(1/rps, latency)); Tripletex
+ * one after another. The run's floor is its slowest company's, every company checked at once.
+ */
+function companyFloorSeconds(provider, requests, latencyMs) {
+  const latency = latencyMs / 1000;
+  return provider === 'fiken' ? (requests - 1) * Math.max(1 / FIKEN_RPS, latency) + latency : requests * latency;
+}
+
 function writeResults(file, data) {
   const dir = path.join(__dirname, 'results');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, file), JSON.stringify(data, null, 2));
 }
 
-module.exports = { startService, run, runAtRate, startReceiver, summarize, writeResults, psql };
+module.exports = { startService, run, runAtRate, startReceiver, summarize, writeResults, psql, companyFloorSeconds, FIKEN_RPS };
