@@ -91,6 +91,7 @@ describe('the HTTP edge', () => {
     expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/v1\/whoami"\}/);
     expect(res.text).toMatch(/route="\/v1\/whoami",status="401"/);
     expect(res.text).toMatch(/route="unmatched",status="404"/);
+    expect(res.text).toMatch(/^nodejs_eventloop_busy_seconds_total \d/m);
   });
 
   it('serves the OpenAPI document with the bearer scheme and each route\'s permission and role', async () => {

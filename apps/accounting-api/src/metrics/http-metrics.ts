@@ -1,7 +1,11 @@
+import { performance } from 'node:perf_hooks';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { NextFunction, Request, Response } from 'express';
 
-/** The service's Prometheus registry: process metrics plus HTTP requests by route and status. */
+/**
+ * The service's Prometheus registry: process metrics, the event loop's busy time, and HTTP requests
+ * by route and status.
+ */
 export class HttpMetrics {
   readonly registry = new Registry();
   private readonly requests = new Counter({
@@ -20,6 +24,20 @@ export class HttpMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    // Busy time rather than a utilisation gauge, so that rate() over any window is that window's
+    // utilisation: near 1 the one thread that serves every request is saturated and latency
+    // grows without bound, whatever the CPU graphs show (GC helper threads count there too).
+    let countedMs = 0;
+    new Counter({
+      name: 'nodejs_eventloop_busy_seconds_total',
+      help: 'Seconds the event loop spent running callbacks rather than waiting for I/O; rate() is its utilization (1 = saturated)',
+      registers: [this.registry],
+      collect() {
+        const busyMs = performance.eventLoopUtilization().active;
+        this.inc((busyMs - countedMs) / 1000);
+        countedMs = busyMs;
+      },
+    });
   }
 
   /** Express middleware: one observation per finished response, labelled by the matched route. */
