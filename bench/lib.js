@@ -27,7 +27,11 @@ async function startService({ env = {}, port = 3900 } = {}) {
   const databaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
   // BENCH_NODE_ARGS: extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/apps/accounting-api/src/main.js')], {
+  const main = [...nodeArgs, path.join(ROOT, 'dist/apps/accounting-api/src/main.js')];
+  // BENCH_SERVICE_CPUS: the CPUs the service may run on (taskset's list, e.g. "0"), to see it on a
+  // core of its own; run the benchmark itself with `taskset -c 1` and move PostgreSQL there too.
+  const cpus = process.env.BENCH_SERVICE_CPUS;
+  const child = spawn(cpus ? 'taskset' : process.execPath, cpus ? ['-c', cpus, process.execPath, ...main] : main, {
     env: {
       ...process.env,
       PORT: String(port),
@@ -92,19 +96,25 @@ function run(options) {
  * built once, and a response read only as far as its status and Content-Length. With Node's
  * `http.request` the client took 183 µs of CPU per submission at 1 000 req/s (18 % of a core);
  * this takes 108 µs (docs/performance.md).
+ *
+ * `burst`: requests due together, at the same rate (20 at 2 000 req/s: 20 every 10 ms), to see what
+ * the arrival pattern alone changes. `serviceUrl`: the counted part's result also says what the
+ * service spent (`measureService`).
  */
-async function runAtRate({ url, method = 'GET', headers = {}, body, rate, duration, warmUp = 0 }) {
+async function runAtRate({ url, method = 'GET', headers = {}, body, rate, duration, warmUp = 0, burst = 1, serviceUrl }) {
   const pool = [];
+  const request = { url, method, headers, body, rate, burst };
   try {
-    if (warmUp > 0) await openLoop({ url, method, headers, body, rate, duration: warmUp }, pool);
-    return await openLoop({ url, method, headers, body, rate, duration }, pool);
+    if (warmUp > 0) await openLoop({ ...request, duration: warmUp }, pool);
+    const counted = () => openLoop({ ...request, duration }, pool);
+    return await (serviceUrl ? measureService(serviceUrl, counted) : counted());
   } finally {
     for (const connection of pool.splice(0)) connection.socket.destroy();
   }
 }
 
 /** One open-loop run over `pool`, the free keep-alive connections (shared with a warm-up before it). */
-async function openLoop({ url, method, headers, body, rate, duration }, pool) {
+async function openLoop({ url, method, headers, body, rate, duration, burst }, pool) {
   const target = new URL(url);
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
   const head = [`${method} ${target.pathname}${target.search} HTTP/1.1`, `host: ${target.host}`, 'connection: keep-alive'];
@@ -112,6 +122,8 @@ async function openLoop({ url, method, headers, body, rate, duration }, pool) {
   if (payload.length > 0 || method !== 'GET') head.push(`content-length: ${payload.length}`);
   const requestBytes = Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), payload]);
   const interval = 1000 / rate;
+  // When the i-th request is due: evenly spaced, or `burst` requests at once at the same rate.
+  const dueAt = (start, i) => start + (i - (i % burst)) * interval;
   const total = Math.floor(rate * duration);
   const latencies = [];
   let non2xx = 0;
@@ -140,8 +152,8 @@ async function openLoop({ url, method, headers, body, rate, duration }, pool) {
   await new Promise((resolve) => {
     const tick = () => {
       const now = performance.now();
-      while (sent < total && start + sent * interval <= now) send(start + sent++ * interval);
-      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+      while (sent < total && dueAt(start, sent) <= now) send(dueAt(start, sent++));
+      if (sent < total) setTimeout(tick, Math.max(0, dueAt(start, sent) - performance.now()));
       else resolve();
     };
     tick();
@@ -151,7 +163,7 @@ async function openLoop({ url, method, headers, body, rate, duration }, pool) {
   latencies.sort((a, b) => a - b);
   const percentile = (q) => +latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1);
   return {
-    requests: { average: latencies.length / elapsed },
+    requests: { average: latencies.length / elapsed, total: latencies.length },
     latency: { p50: percentile(0.5), p90: percentile(0.9), p99: percentile(0.99), max: percentile(1) },
     non2xx,
     errors,
@@ -215,6 +227,32 @@ async function startReceiver(path) {
   return { url: `http://127.0.0.1:${server.address().port}${path}`, delivered: () => delivered, close: () => server.close() };
 }
 
+/** The service's CPU seconds (all its threads) and event-loop busy seconds so far, from its /metrics. */
+async function serviceCounters(serviceUrl) {
+  const text = await (await fetch(`${serviceUrl}/metrics`)).text();
+  const read = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { at: performance.now(), cpu: read('process_cpu_seconds_total'), busy: read('nodejs_eventloop_busy_seconds_total') };
+}
+
+/**
+ * What the service itself spent while `work` (a run) went on, read from its /metrics before and
+ * after, attached to the run's result as `service`: its CPU in cores, its event loop's utilization
+ * (1 = the one thread that serves every request never waited: saturated, so latency grows without
+ * bound) and its CPU per request.
+ */
+async function measureService(serviceUrl, work) {
+  const before = await serviceCounters(serviceUrl);
+  const result = await work();
+  const after = await serviceCounters(serviceUrl);
+  const seconds = (after.at - before.at) / 1000;
+  result.service = {
+    cpuCores: +((after.cpu - before.cpu) / seconds).toFixed(2),
+    eventLoopBusy: +((after.busy - before.busy) / seconds).toFixed(2),
+    cpuMicrosecondsPerRequest: Math.round(((after.cpu - before.cpu) * 1e6) / result.requests.total),
+  };
+  return result;
+}
+
 function summarize(name, result) {
   return {
     name,
@@ -223,6 +261,11 @@ function summarize(name, result) {
     p99ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    ...(result.service && {
+      serviceCores: result.service.cpuCores,
+      loopBusy: result.service.eventLoopBusy,
+      cpuUsPerRequest: result.service.cpuMicrosecondsPerRequest,
+    }),
   };
 }
 
@@ -245,4 +288,4 @@ function writeResults(file, data) {
   fs.writeFileSync(path.join(dir, file), JSON.stringify(data, null, 2));
 }
 
-module.exports = { startService, run, runAtRate, startReceiver, summarize, writeResults, psql, companyFloorSeconds, FIKEN_RPS };
+module.exports = { startService, run, runAtRate, measureService, startReceiver, summarize, writeResults, psql, companyFloorSeconds, FIKEN_RPS };

@@ -6,7 +6,9 @@
  * loop), for BENCH_AT_RATE_SECONDS (15) after BENCH_AT_RATE_WARM_UP_SECONDS (3) at that rate that are
  * not counted, to read p99 under that load: BENCH_AT_RATE_ROUNDS (3) such runs, the median p99
  * reported with every run's. Targets (issue 3): submit ≥ 0.5 × whoami's throughput, p99 ≤ 25 ms at
- * 80 % load. BENCH_AT_RATE_RPS sets the open-loop rate instead of 80 % (latency against load).
+ * 80 % load. BENCH_AT_RATE_RPS sets the open-loop rate instead of 80 % (latency against load);
+ * BENCH_AT_RATE_OF=whoami sends whoami in the open-loop runs, at 80 % of whoami's maximum;
+ * BENCH_AT_RATE_BURST sends the open-loop requests that many at a time, at the same rate.
  *
  *   npm run build && node bench/proposals.js
  *
@@ -14,8 +16,11 @@
  * outbox dispatcher in the service delivers every auto-approval notice as it would in production.
  * BENCH_WORKERS=off measures an API-only instance instead: dispatcher, sealer, executor and daily
  * job off (another instance runs them in that deployment).
+ *
+ * Every run also reports what the service itself spent (from its /metrics): CPU in cores, the share
+ * of the time its event loop was busy (1 = saturated), CPU per request.
  */
-const { startService, run, runAtRate, startReceiver, summarize, writeResults, psql } = require('./lib');
+const { startService, run, runAtRate, measureService, startReceiver, summarize, writeResults, psql } = require('./lib');
 
 const PATTERNS = Number(process.env.BENCH_PATTERNS ?? 10000);
 const WORKERS = process.env.BENCH_WORKERS !== 'off';
@@ -24,6 +29,12 @@ const AT_RATE_SECONDS = Number(process.env.BENCH_AT_RATE_SECONDS ?? 15);
 const AT_RATE_WARM_UP_SECONDS = Number(process.env.BENCH_AT_RATE_WARM_UP_SECONDS ?? 3);
 const AT_RATE_ROUNDS = Number(process.env.BENCH_AT_RATE_ROUNDS ?? 3);
 const AT_RATE_RPS = process.env.BENCH_AT_RATE_RPS ? Number(process.env.BENCH_AT_RATE_RPS) : undefined;
+// BENCH_AT_RATE_OF=whoami: the open-loop runs send GET /v1/whoami at 80 % of its own maximum instead
+// (the control: the same client and machine, a route that sends no statement to PostgreSQL).
+const AT_RATE_OF_WHOAMI = process.env.BENCH_AT_RATE_OF === 'whoami';
+// BENCH_AT_RATE_BURST=20: the open-loop requests go 20 at a time, at the same rate (the arrival
+// pattern's own cost: a closed loop of 50 connections also hands the service requests in groups).
+const AT_RATE_BURST = Number(process.env.BENCH_AT_RATE_BURST ?? 1);
 
 /** The result whose `key` is the median (the rest of its figures come with it). */
 function median(results, key = 'requestsPerSecond') {
@@ -93,26 +104,37 @@ async function main() {
     const rounds = [];
     for (let round = 0; round < ROUNDS; round++) {
       rounds.push({
-        whoami: summarize('GET /v1/whoami', await run({ ...whoamiRequest, connections, duration })),
-        proposals: summarize('POST /v1/proposals (auto-approve)', await run({ ...submit, connections, duration })),
+        whoami: summarize('GET /v1/whoami', await measureService(service.url, () => run({ ...whoamiRequest, connections, duration }))),
+        proposals: summarize(
+          'POST /v1/proposals (auto-approve)',
+          await measureService(service.url, () => run({ ...submit, connections, duration })),
+        ),
       });
     }
     const whoami = median(rounds.map((r) => r.whoami));
     const proposals = median(rounds.map((r) => r.proposals));
-    const rate = AT_RATE_RPS ?? Math.max(1, Math.floor(proposals.requestsPerSecond * 0.8));
-    const share = `${Math.round((rate / proposals.requestsPerSecond) * 100)} %`;
+    const [label, request, maximum] = AT_RATE_OF_WHOAMI ? ['GET /v1/whoami', whoamiRequest, whoami] : ['POST /v1/proposals', submit, proposals];
+    const rate = AT_RATE_RPS ?? Math.max(1, Math.floor(maximum.requestsPerSecond * 0.8));
+    const share = `${Math.round((rate / maximum.requestsPerSecond) * 100)} %`;
     // Repeated, median: one stall of this shared machine (a neighbour, PostgreSQL's background work)
     // during a 15 s run decides its p99 — identical runs read 8 ms and 130 ms.
     const atRateRuns = [];
     for (let round = 0; round < AT_RATE_ROUNDS; round++) {
       atRateRuns.push(
         summarize(
-          `POST /v1/proposals at ${rate} req/s (${share}, evenly spaced), run ${round + 1}`,
-          await runAtRate({ ...submit, rate, duration: AT_RATE_SECONDS, warmUp: AT_RATE_WARM_UP_SECONDS }),
+          `${label} at ${rate} req/s (${share}, ${AT_RATE_BURST > 1 ? `${AT_RATE_BURST} at a time` : 'evenly spaced'}), run ${round + 1}`,
+          await runAtRate({
+            ...request,
+            rate,
+            duration: AT_RATE_SECONDS,
+            warmUp: AT_RATE_WARM_UP_SECONDS,
+            burst: AT_RATE_BURST,
+            serviceUrl: service.url,
+          }),
         ),
       );
     }
-    const atRate = { ...median(atRateRuns, 'p99ms'), name: `POST /v1/proposals at ${rate} req/s (median p99 of ${AT_RATE_ROUNDS})` };
+    const atRate = { ...median(atRateRuns, 'p99ms'), name: `${label} at ${rate} req/s (median p99 of ${AT_RATE_ROUNDS})` };
     console.table(rounds.flatMap((r) => [r.whoami, r.proposals]));
     console.table(atRateRuns);
     const ratio = +(proposals.requestsPerSecond / whoami.requestsPerSecond).toFixed(2);
@@ -123,9 +145,13 @@ async function main() {
     ]);
     console.log(`workers in the process: ${WORKERS ? 'yes' : 'no'}; callback notices delivered: ${receiver.delivered()}`);
     console.log(
-      `submit / whoami throughput ratio: ${ratio} (target ≥ 0.5); p99 at ${rate} req/s (${share}): ${atRate.p99ms} ms, median of ${atRateRuns.map((r) => r.p99ms).join(' / ')} (target ≤ 25)`,
+      `submit / whoami throughput ratio: ${ratio} (target ≥ 0.5); ${label} p99 at ${rate} req/s (${share}): ${atRate.p99ms} ms, median of ${atRateRuns.map((r) => r.p99ms).join(' / ')} (target ≤ 25)`,
     );
-    writeResults(`proposals${WORKERS ? '' : '-api-only'}${AT_RATE_RPS ? `-at-${AT_RATE_RPS}` : ''}.json`, {
+    console.log(
+      `the service's event loop busy ${maximum.loopBusy} of the time at the maximum (${maximum.cpuUsPerRequest} µs of CPU per request), ${atRateRuns.map((r) => r.loopBusy).join(' / ')} at ${rate} req/s (${atRateRuns.map((r) => r.cpuUsPerRequest).join(' / ')} µs)`,
+    );
+    const variant = `${AT_RATE_OF_WHOAMI ? '-whoami' : ''}${AT_RATE_RPS ? `-at-${AT_RATE_RPS}` : ''}${AT_RATE_BURST > 1 ? `-burst-${AT_RATE_BURST}` : ''}`;
+    writeResults(`proposals${WORKERS ? '' : '-api-only'}${variant}.json`, {
       date: new Date().toISOString(),
       patterns: PATTERNS,
       workers: WORKERS,
@@ -137,6 +163,7 @@ async function main() {
       atRate,
       atRateRuns,
       atRateWarmUpSeconds: AT_RATE_WARM_UP_SECONDS,
+      atRateBurst: AT_RATE_BURST,
       ratio,
       delivered: receiver.delivered(),
     });
