@@ -24,8 +24,8 @@ export class HttpMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    // Busy time rather than a utilisation gauge, so that rate() over any window is that window's
-    // utilisation: near 1 the one thread that serves every request is saturated and latency
+    // Busy time rather than a utilization gauge, so that rate() over any window is that window's
+    // utilization: near 1 the one thread that serves every request is saturated and latency
     // grows without bound, whatever the CPU graphs show (GC helper threads count there too).
     let countedMs = 0;
     new Counter({
