@@ -40,7 +40,8 @@ module.exports = {
     },
     {
       name: 'adapters-not-each-other',
-      comment: 'Adapters depend on ports, not on other adapters (persistence may use notifications/vault types to implement their ports).',
+      comment:
+        'Adapters depend on ports, not on other adapters (persistence may use notifications/vault types to implement their ports).',
       severity: 'error',
       from: { path: '^libs/(providers|vault|notifications)/', pathNot: '\\.spec\\.ts$|/testing/' },
       to: { path: '^libs/(persistence|providers|vault|notifications)/', pathNot: '^libs/$1/' },

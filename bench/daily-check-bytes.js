@@ -30,7 +30,8 @@ const CORES = 2;
 const TRIPLETEX_PAGE = 1000;
 const FIKEN_PAGE = 100;
 const VOUCHER_FIELDS = 'id,number,date,description,attachment(id),postings(amountGross)';
-const INVOICE_FIELDS = 'id,invoiceNumber,invoiceDate,invoiceDueDate,customer(id,name),amount,amountOutstanding,currency';
+const INVOICE_FIELDS =
+  'id,invoiceNumber,invoiceDate,invoiceDueDate,customer(id,name),amount,amountOutstanding,currency';
 const REDIRECT_URI = 'http://localhost:3000/v1/oauth/fiken/callback';
 
 const isoDay = (ms) => new Date(ms).toISOString().slice(0, 10);
@@ -47,18 +48,31 @@ async function pages(pageUrl, authorization, pageSize, size) {
     const body = Buffer.from(await response.arrayBuffer());
     bodies.push(body);
     const pageCount = response.headers.get('fiken-api-page-count');
-    if (size(JSON.parse(body.toString('utf8'))) < pageSize || (pageCount !== null && page + 1 >= Number(pageCount))) return bodies;
+    if (size(JSON.parse(body.toString('utf8'))) < pageSize || (pageCount !== null && page + 1 >= Number(pageCount)))
+      return bodies;
   }
 }
 
 async function tripletexBodies(api, index, from, to) {
-  const { SANDBOX_TRIPLETEX_CONSUMER_TOKEN, tripletexEmployeeToken } = require(path.join(DIST, 'apps/provider-sandbox/src/constants.js'));
-  const session = new URLSearchParams({ consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, employeeToken: tripletexEmployeeToken(index), expirationDate: isoDay(Date.now() + 2 * 86_400_000) });
+  const { SANDBOX_TRIPLETEX_CONSUMER_TOKEN, tripletexEmployeeToken } = require(
+    path.join(DIST, 'apps/provider-sandbox/src/constants.js'),
+  );
+  const session = new URLSearchParams({
+    consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+    employeeToken: tripletexEmployeeToken(index),
+    expirationDate: isoDay(Date.now() + 2 * 86_400_000),
+  });
   const created = await fetch(`${api}/token/session/:create?${session}`, { method: 'PUT' });
   const token = (await created.json()).value.token;
   const authorization = `Basic ${Buffer.from(`0:${token}`).toString('base64')}`;
   const list = (resource, query) =>
-    pages((page) => `${api}${resource}?${new URLSearchParams({ ...query, from: String(page * TRIPLETEX_PAGE), count: String(TRIPLETEX_PAGE) })}`, authorization, TRIPLETEX_PAGE, (body) => body.values.length);
+    pages(
+      (page) =>
+        `${api}${resource}?${new URLSearchParams({ ...query, from: String(page * TRIPLETEX_PAGE), count: String(TRIPLETEX_PAGE) })}`,
+      authorization,
+      TRIPLETEX_PAGE,
+      (body) => body.values.length,
+    );
   const tenYearsAgo = isoDay(Date.parse(`${to}T00:00:00Z`) - 3_650 * 86_400_000);
   const tomorrow = isoDay(Date.parse(`${to}T00:00:00Z`) + 86_400_000);
   return [
@@ -68,26 +82,46 @@ async function tripletexBodies(api, index, from, to) {
 }
 
 async function fikenBodies(url, index, from, to) {
-  const { SANDBOX_FIKEN_CLIENT_ID, SANDBOX_FIKEN_CLIENT_SECRET, fikenCompanySlug } = require(path.join(DIST, 'apps/provider-sandbox/src/constants.js'));
+  const { SANDBOX_FIKEN_CLIENT_ID, SANDBOX_FIKEN_CLIENT_SECRET, fikenCompanySlug } = require(
+    path.join(DIST, 'apps/provider-sandbox/src/constants.js'),
+  );
   const slug = fikenCompanySlug(index);
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const approved = await fetch(`${url}/fiken/oauth/authorize`, {
     method: 'POST',
     redirect: 'manual',
     headers: form,
-    body: new URLSearchParams({ client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 'bench', company: slug, decision: 'approve' }),
+    body: new URLSearchParams({
+      client_id: SANDBOX_FIKEN_CLIENT_ID,
+      redirect_uri: REDIRECT_URI,
+      state: 'bench',
+      company: slug,
+      decision: 'approve',
+    }),
   });
   const code = new URL(approved.headers.get('location')).searchParams.get('code');
   const exchanged = await fetch(`${url}/fiken/oauth/token`, {
     method: 'POST',
-    headers: { ...form, authorization: `Basic ${Buffer.from(`${SANDBOX_FIKEN_CLIENT_ID}:${SANDBOX_FIKEN_CLIENT_SECRET}`).toString('base64')}` },
+    headers: {
+      ...form,
+      authorization: `Basic ${Buffer.from(`${SANDBOX_FIKEN_CLIENT_ID}:${SANDBOX_FIKEN_CLIENT_SECRET}`).toString('base64')}`,
+    },
     body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI }),
   });
   const authorization = `Bearer ${(await exchanged.json()).access_token}`;
   const company = `${url}/fiken/api/v2/companies/${slug}`;
   const list = (resource, query) =>
-    pages((page) => `${company}${resource}?${new URLSearchParams({ ...query, page: String(page), pageSize: String(FIKEN_PAGE) })}`, authorization, FIKEN_PAGE, (body) => body.length);
-  return [...(await list('/journalEntries', { dateGe: from, dateLe: to })), ...(await list('/invoices', { settled: 'false', issueDateLe: to }))];
+    pages(
+      (page) =>
+        `${company}${resource}?${new URLSearchParams({ ...query, page: String(page), pageSize: String(FIKEN_PAGE) })}`,
+      authorization,
+      FIKEN_PAGE,
+      (body) => body.length,
+    );
+  return [
+    ...(await list('/journalEntries', { dateGe: from, dateLe: to })),
+    ...(await list('/invoices', { settled: 'false', issueDateLe: to })),
+  ];
 }
 
 function cpuSeconds(work) {
@@ -119,7 +153,11 @@ async function main() {
     tripletex.push(...t);
     fiken.push(...f);
     // Tripletex's session is one request more, as in the sandbox's call log that bench/daily-check.js counts.
-    slowest = Math.max(slowest, companyFloorSeconds('tripletex', t.length + 1, LATENCY_MS), companyFloorSeconds('fiken', f.length, LATENCY_MS));
+    slowest = Math.max(
+      slowest,
+      companyFloorSeconds('tripletex', t.length + 1, LATENCY_MS),
+      companyFloorSeconds('fiken', f.length, LATENCY_MS),
+    );
   }
   await running.close();
 
@@ -145,11 +183,16 @@ async function main() {
     sampledPerProvider: SAMPLE,
     megabytes: +((bytes(bodies) * scale) / 1e6).toFixed(0),
     pagesPerCompany: { tripletex: tripletex.length / SAMPLE, fiken: fiken.length / SAMPLE },
-    bytesPerPage: { tripletex: Math.round(bytes(tripletex) / tripletex.length), fiken: Math.round(bytes(fiken) / fiken.length) },
+    bytesPerPage: {
+      tripletex: Math.round(bytes(tripletex) / tripletex.length),
+      fiken: Math.round(bytes(fiken) / fiken.length),
+    },
     floorSeconds,
     cpuSecondsWithinTarget: +budget.toFixed(2),
     cpuSeconds: Object.fromEntries(['decode', 'parse', 'render', 'total'].map((key) => [key, +median(key).toFixed(2)])),
-    rounds: rounds.map((round) => Object.fromEntries(Object.entries(round).map(([key, value]) => [key, +value.toFixed(2)]))),
+    rounds: rounds.map((round) =>
+      Object.fromEntries(Object.entries(round).map(([key, value]) => [key, +value.toFixed(2)])),
+    ),
   };
   writeResults('daily-check-bytes.json', result);
   console.log(JSON.stringify(result, null, 2));

@@ -53,9 +53,13 @@ function startSandbox(tripletexCompanies, fikenCompanies) {
     fiken: { companies: Math.max(fikenCompanies, 1), requestsPerSecond: FIKEN_RPS, accessTokenTtlSeconds: 7200 },
   };
   const nodeArgs = (process.env.BENCH_SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--max-old-space-size=4096', ...nodeArgs, __filename, '--sandbox', JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=4096', ...nodeArgs, __filename, '--sandbox', JSON.stringify(options)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.stdout.once('data', (chunk) => resolve({ child, ...JSON.parse(chunk.toString()) }));
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
@@ -97,7 +101,9 @@ async function setUp(env, sandboxUrl, tripletexCompanies, fikenCompanies, invoic
   const { AppModule } = require(path.join(DIST, 'apps/accounting-api/src/app.module.js'));
   const { loadConfig } = require(path.join(DIST, 'apps/accounting-api/src/config/app-config.js'));
   const domain = require(path.join(DIST, 'libs/domain/src/index.js'));
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config: loadConfig(env) }), { logger: false });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config: loadConfig(env) }), {
+    logger: false,
+  });
   await app.init();
   const companies = app.get(domain.CompanyRepository);
   const connections = app.get(domain.ProviderConnectionRepository);
@@ -105,14 +111,19 @@ async function setUp(env, sandboxUrl, tripletexCompanies, fikenCompanies, invoic
   const tripletex = await (await fetch(`${sandboxUrl}/_sandbox/tripletex/companies`)).json();
   const fiken = await (await fetch(`${sandboxUrl}/_sandbox/fiken/companies`)).json();
   const jobs = [];
-  for (let i = 0; i < tripletexCompanies; i++) jobs.push({ id: `bench-tx-${i}`, provider: 'tripletex', info: tripletex[i] });
-  for (let i = 0; i < fikenCompanies; i++) jobs.push({ id: `bench-fk-${i}`, provider: 'fiken', info: fiken[i], index: i });
+  for (let i = 0; i < tripletexCompanies; i++)
+    jobs.push({ id: `bench-tx-${i}`, provider: 'tripletex', info: tripletex[i] });
+  for (let i = 0; i < fikenCompanies; i++)
+    jobs.push({ id: `bench-fk-${i}`, provider: 'fiken', info: fiken[i], index: i });
   let next = 0;
   const lane = async () => {
     while (next < jobs.length) {
       const job = jobs[next++];
       await companies.create({ id: job.id, name: job.id });
-      await settings.save(job.id, { ...domain.DEFAULT_COMPANY_SETTINGS, invoicesChannel: { kind: 'webhook', url: invoicesUrl } });
+      await settings.save(job.id, {
+        ...domain.DEFAULT_COMPANY_SETTINGS,
+        invoicesChannel: { kind: 'webhook', url: invoicesUrl },
+      });
       if (job.provider === 'tripletex') {
         await connections.connect({
           companyId: job.id,
@@ -130,7 +141,14 @@ async function setUp(env, sandboxUrl, tripletexCompanies, fikenCompanies, invoic
         const issued = await response.json();
         await connections.connect({
           companyId: job.id,
-          grant: { provider: 'fiken', tokens: { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: Date.now() + issued.expires_in * 1000 } },
+          grant: {
+            provider: 'fiken',
+            tokens: {
+              accessToken: issued.access_token,
+              refreshToken: issued.refresh_token,
+              expiresAt: Date.now() + issued.expires_in * 1000,
+            },
+          },
           externalCompanyId: job.info.slug,
           externalCompanyName: job.info.name,
           connectedBy: 'bench@demo.no',
@@ -206,7 +224,10 @@ async function main() {
     process.stderr.write('\n');
     clearInterval(sampler);
     peak = Math.max(peak, rssOf(service.pid).hwm);
-    const cpuSeconds = { service: cpuSecondsOf(service.pid), sandbox: +(cpuSecondsOf(sandbox.child.pid) - sandboxCpuBefore).toFixed(2) };
+    const cpuSeconds = {
+      service: cpuSecondsOf(service.pid),
+      sandbox: +(cpuSecondsOf(sandbox.child.pid) - sandboxCpuBefore).toFixed(2),
+    };
     const { rows } = await pg.query(
       `SELECT count(*) FILTER (WHERE status = 'succeeded') AS succeeded, count(*) FILTER (WHERE status = 'failed') AS failed,
               sum(items_found) AS items, extract(epoch FROM max(finished_at) - min(started_at)) AS wall
@@ -240,7 +261,10 @@ async function main() {
       lookbackDays: Number(env.DAILY_CHECK_LOOKBACK_DAYS),
       latencyMs: LATENCY_MS,
       fikenRequestsPerSecond: FIKEN_RPS,
-      concurrency: { tripletex: Number(env.DAILY_CHECK_CONCURRENCY_TRIPLETEX), fiken: Number(env.DAILY_CHECK_CONCURRENCY_FIKEN) },
+      concurrency: {
+        tripletex: Number(env.DAILY_CHECK_CONCURRENCY_TRIPLETEX),
+        fiken: Number(env.DAILY_CHECK_CONCURRENCY_FIKEN),
+      },
       succeeded: Number(rows[0].succeeded),
       failed: Number(rows[0].failed),
       itemsFound: Number(rows[0].items ?? 0),
@@ -255,7 +279,10 @@ async function main() {
       // The service's includes its start-up (about 1.5 s); the sandbox's, only the run.
       cpuSeconds,
       perProvider: Object.fromEntries(
-        perProvider.rows.map((r) => [r.provider, { avgRunSeconds: Number(r.avg_run), maxRunSeconds: Number(r.max_run), spanSeconds: Number(r.span) }]),
+        perProvider.rows.map((r) => [
+          r.provider,
+          { avgRunSeconds: Number(r.avg_run), maxRunSeconds: Number(r.max_run), spanSeconds: Number(r.span) },
+        ]),
       ),
     };
     console.log(JSON.stringify(result, null, 2));

@@ -13,14 +13,32 @@ async function main() {
   try {
     const token = service.token({ role: 'accountant' });
     await run({ url: `${service.url}/health`, duration: 3, connections }); // warm-up
-    await run({ url: `${service.url}/v1/whoami`, duration: 3, connections, headers: { authorization: `Bearer ${token}` } });
+    await run({
+      url: `${service.url}/v1/whoami`,
+      duration: 3,
+      connections,
+      headers: { authorization: `Bearer ${token}` },
+    });
     const health = summarize('GET /health', await run({ url: `${service.url}/health`, duration, connections }));
     const whoami = summarize(
       'GET /v1/whoami',
-      await run({ url: `${service.url}/v1/whoami`, duration, connections, headers: { authorization: `Bearer ${token}` } }),
+      await run({
+        url: `${service.url}/v1/whoami`,
+        duration,
+        connections,
+        headers: { authorization: `Bearer ${token}` },
+      }),
     );
     const ratio = +(whoami.requestsPerSecond / health.requestsPerSecond).toFixed(2);
-    const result = { date: new Date().toISOString(), node: process.version, connections, duration, health, whoami, ratio };
+    const result = {
+      date: new Date().toISOString(),
+      node: process.version,
+      connections,
+      duration,
+      health,
+      whoami,
+      ratio,
+    };
     console.table([health, whoami]);
     console.log(`whoami / health throughput ratio: ${ratio}`);
     writeResults('http-baseline.json', result);

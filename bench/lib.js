@@ -56,7 +56,13 @@ async function startService({ env = {}, port = 3900 } = {}) {
   }
   const devKeys = require(path.join(ROOT, 'dist/apps/accounting-api/src/auth/dev-keys.js'));
   const token = (claims) =>
-    devKeys.signDevToken(dataDir, { company: 'demo', role: 'admin', sub: 'bench@demo.no', issuer: 'agent-gateway', ...claims });
+    devKeys.signDevToken(dataDir, {
+      company: 'demo',
+      role: 'admin',
+      sub: 'bench@demo.no',
+      issuer: 'agent-gateway',
+      ...claims,
+    });
   return {
     url,
     databaseUrl,
@@ -74,7 +80,9 @@ async function startService({ env = {}, port = 3900 } = {}) {
 
 function run(options) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: 50, duration: 15, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ connections: 50, duration: 15, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
   });
 }
 
@@ -101,7 +109,17 @@ function run(options) {
  * the arrival pattern alone changes. `serviceUrl`: the counted part's result also says what the
  * service spent (`measureService`).
  */
-async function runAtRate({ url, method = 'GET', headers = {}, body, rate, duration, warmUp = 0, burst = 1, serviceUrl }) {
+async function runAtRate({
+  url,
+  method = 'GET',
+  headers = {},
+  body,
+  rate,
+  duration,
+  warmUp = 0,
+  burst = 1,
+  serviceUrl,
+}) {
   const pool = [];
   const request = { url, method, headers, body, rate, burst };
   try {
@@ -117,7 +135,11 @@ async function runAtRate({ url, method = 'GET', headers = {}, body, rate, durati
 async function openLoop({ url, method, headers, body, rate, duration, burst }, pool) {
   const target = new URL(url);
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
-  const head = [`${method} ${target.pathname}${target.search} HTTP/1.1`, `host: ${target.host}`, 'connection: keep-alive'];
+  const head = [
+    `${method} ${target.pathname}${target.search} HTTP/1.1`,
+    `host: ${target.host}`,
+    'connection: keep-alive',
+  ];
   for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
   if (payload.length > 0 || method !== 'GET') head.push(`content-length: ${payload.length}`);
   const requestBytes = Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), payload]);
@@ -224,14 +246,22 @@ async function startReceiver(path) {
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}${path}`, delivered: () => delivered, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${server.address().port}${path}`,
+    delivered: () => delivered,
+    close: () => server.close(),
+  };
 }
 
 /** The service's CPU seconds (all its threads) and event-loop busy seconds so far, from its /metrics. */
 async function serviceCounters(serviceUrl) {
   const text = await (await fetch(`${serviceUrl}/metrics`)).text();
   const read = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { at: performance.now(), cpu: read('process_cpu_seconds_total'), busy: read('nodejs_eventloop_busy_seconds_total') };
+  return {
+    at: performance.now(),
+    cpu: read('process_cpu_seconds_total'),
+    busy: read('nodejs_eventloop_busy_seconds_total'),
+  };
 }
 
 /**
@@ -288,4 +318,15 @@ function writeResults(file, data) {
   fs.writeFileSync(path.join(dir, file), JSON.stringify(data, null, 2));
 }
 
-module.exports = { startService, run, runAtRate, measureService, startReceiver, summarize, writeResults, psql, companyFloorSeconds, FIKEN_RPS };
+module.exports = {
+  startService,
+  run,
+  runAtRate,
+  measureService,
+  startReceiver,
+  summarize,
+  writeResults,
+  psql,
+  companyFloorSeconds,
+  FIKEN_RPS,
+};

@@ -44,7 +44,12 @@ function median(results, key = 'requestsPerSecond') {
 
 function workerEnv() {
   if (WORKERS) return {};
-  return { OUTBOX_DISPATCH_ENABLED: 'false', EVENT_SEAL_INTERVAL_MS: '0', EXECUTOR_ENABLED: 'false', DAILY_CHECK_ENABLED: 'false' };
+  return {
+    OUTBOX_DISPATCH_ENABLED: 'false',
+    EVENT_SEAL_INTERVAL_MS: '0',
+    EXECUTOR_ENABLED: 'false',
+    DAILY_CHECK_ENABLED: 'false',
+  };
 }
 
 async function main() {
@@ -72,7 +77,8 @@ async function main() {
       headers: admin,
       body: JSON.stringify({ gatewayCallback: { kind: 'webhook', url: receiver.url } }),
     });
-    if (configured.status !== 200) throw new Error(`configuring the callback: ${configured.status} ${await configured.text()}`);
+    if (configured.status !== 200)
+      throw new Error(`configuring the callback: ${configured.status} ${await configured.text()}`);
     const created = await fetch(`${service.url}/v1/patterns`, {
       method: 'POST',
       headers: admin,
@@ -80,7 +86,10 @@ async function main() {
     });
     if (created.status !== 201) throw new Error(`creating the pattern: ${created.status} ${await created.text()}`);
 
-    const employee = { authorization: `Bearer ${service.token({ role: 'employee', sub: 'ola@demo.no' })}`, 'content-type': 'application/json' };
+    const employee = {
+      authorization: `Bearer ${service.token({ role: 'employee', sub: 'ola@demo.no' })}`,
+      'content-type': 'application/json',
+    };
     const body = JSON.stringify({
       kind: 'expense',
       merchant: 'SPOTIFY AB',
@@ -92,7 +101,9 @@ async function main() {
       description: 'Spotify Premium',
       thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
     });
-    const probe = await (await fetch(`${service.url}/v1/proposals`, { method: 'POST', headers: employee, body })).json();
+    const probe = await (
+      await fetch(`${service.url}/v1/proposals`, { method: 'POST', headers: employee, body })
+    ).json();
     if (probe.route !== 'auto_approve') throw new Error(`expected the auto-approve path, got ${JSON.stringify(probe)}`);
 
     const submit = { url: `${service.url}/v1/proposals`, method: 'POST', headers: employee, body };
@@ -104,7 +115,10 @@ async function main() {
     const rounds = [];
     for (let round = 0; round < ROUNDS; round++) {
       rounds.push({
-        whoami: summarize('GET /v1/whoami', await measureService(service.url, () => run({ ...whoamiRequest, connections, duration }))),
+        whoami: summarize(
+          'GET /v1/whoami',
+          await measureService(service.url, () => run({ ...whoamiRequest, connections, duration })),
+        ),
         proposals: summarize(
           'POST /v1/proposals (auto-approve)',
           await measureService(service.url, () => run({ ...submit, connections, duration })),
@@ -113,7 +127,9 @@ async function main() {
     }
     const whoami = median(rounds.map((r) => r.whoami));
     const proposals = median(rounds.map((r) => r.proposals));
-    const [label, request, maximum] = AT_RATE_OF_WHOAMI ? ['GET /v1/whoami', whoamiRequest, whoami] : ['POST /v1/proposals', submit, proposals];
+    const [label, request, maximum] = AT_RATE_OF_WHOAMI
+      ? ['GET /v1/whoami', whoamiRequest, whoami]
+      : ['POST /v1/proposals', submit, proposals];
     const rate = AT_RATE_RPS ?? Math.max(1, Math.floor(maximum.requestsPerSecond * 0.8));
     const share = `${Math.round((rate / maximum.requestsPerSecond) * 100)} %`;
     // Repeated, median: one stall of this shared machine (a neighbour, PostgreSQL's background work)
@@ -134,7 +150,10 @@ async function main() {
         ),
       );
     }
-    const atRate = { ...median(atRateRuns, 'p99ms'), name: `${label} at ${rate} req/s (median p99 of ${AT_RATE_ROUNDS})` };
+    const atRate = {
+      ...median(atRateRuns, 'p99ms'),
+      name: `${label} at ${rate} req/s (median p99 of ${AT_RATE_ROUNDS})`,
+    };
     console.table(rounds.flatMap((r) => [r.whoami, r.proposals]));
     console.table(atRateRuns);
     const ratio = +(proposals.requestsPerSecond / whoami.requestsPerSecond).toFixed(2);
@@ -143,7 +162,9 @@ async function main() {
       { ...proposals, name: `POST /v1/proposals (median of ${ROUNDS})` },
       atRate,
     ]);
-    console.log(`workers in the process: ${WORKERS ? 'yes' : 'no'}; callback notices delivered: ${receiver.delivered()}`);
+    console.log(
+      `workers in the process: ${WORKERS ? 'yes' : 'no'}; callback notices delivered: ${receiver.delivered()}`,
+    );
     console.log(
       `submit / whoami throughput ratio: ${ratio} (target ≥ 0.5); ${label} p99 at ${rate} req/s (${share}): ${atRate.p99ms} ms, median of ${atRateRuns.map((r) => r.p99ms).join(' / ')} (target ≤ 25)`,
     );

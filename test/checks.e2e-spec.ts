@@ -23,7 +23,13 @@ describe('the checks over seeded sandbox ledgers (GET /v1/check/*)', () => {
   let bare: string;
 
   beforeAll(async () => {
-    hosted = await hostSandbox({ seed: SEED, companies: 2, entriesPerCompany: ENTRIES, invoicesPerCompany: 400, ledgerDays: DAYS });
+    hosted = await hostSandbox({
+      seed: SEED,
+      companies: 2,
+      entriesPerCompany: ENTRIES,
+      invoicesPerCompany: 400,
+      ledgerDays: DAYS,
+    });
     t = await startJobsApp({ hosted });
     tripletex = await t.newCompany('chk-tx');
     fiken = await t.newCompany('chk-fk');
@@ -37,7 +43,8 @@ describe('the checks over seeded sandbox ledgers (GET /v1/check/*)', () => {
     await hosted?.close();
   });
 
-  const get = (company: string, path: string) => t.http.get(path).set('Authorization', `Bearer ${t.token(company, MANAGER)}`);
+  const get = (company: string, path: string) =>
+    t.http.get(path).set('Authorization', `Bearer ${t.token(company, MANAGER)}`);
 
   /** The seeded entries without an attachment dated from `from` on, straight from the sandbox's generator. */
   function expectedMissing(stream: number, from: string): string[] {
@@ -69,7 +76,10 @@ describe('the checks over seeded sandbox ledgers (GET /v1/check/*)', () => {
       expect(Object.keys(item).sort()).toEqual(['amount', 'currency', 'date', 'description', 'id', 'number']);
       expect(item.amount).toMatch(/^\d+\.\d{2}$/);
     }
-    const pages = hosted.sandbox.control.calls({ provider }).slice(before).filter((call) => /voucher|journalEntries/.test(call.path)).length;
+    const pages = hosted.sandbox.control
+      .calls({ provider })
+      .slice(before)
+      .filter((call) => /voucher|journalEntries/.test(call.path)).length;
     expect(pages).toBeGreaterThan(provider === 'fiken' ? 20 : 2);
   });
 
@@ -90,26 +100,43 @@ describe('the checks over seeded sandbox ledgers (GET /v1/check/*)', () => {
     expect(res.body).toMatchObject({ from, to: today });
   });
 
-  it.each(['tripletex', 'fiken'] as const)('lists %s invoices past due with an amount outstanding and the days overdue', async (provider) => {
-    const company = provider === 'tripletex' ? tripletex : fiken;
-    const asOf = new Date().toISOString().slice(0, 10);
-    const res = await get(company, `/v1/check/overdue-invoices?asOf=${asOf}&limit=5000`);
-    expect(res.status).toBe(200);
-    const body = res.body as Report;
-    expect(body).toMatchObject({ provider, asOf, truncated: false });
-    expect(body.count).toBeGreaterThan(0);
-    expect(body.items).toHaveLength(body.count);
-    let total = 0;
-    for (const item of body.items) {
-      expect(Object.keys(item).sort()).toEqual(['amount', 'currency', 'customerName', 'daysOverdue', 'dueDate', 'id', 'issueDate', 'number', 'outstanding']);
-      expect(item.dueDate as string < asOf).toBe(true);
-      expect(item.daysOverdue).toBe(Math.round((Date.parse(`${asOf}T00:00:00Z`) - Date.parse(`${item.dueDate as string}T00:00:00Z`)) / 86_400_000));
-      expect(Number(item.outstanding)).toBeGreaterThan(0);
-      expect(item.outstanding).toMatch(/^\d+\.\d{2}$/);
-      total += Math.round(Number(item.outstanding) * 100);
-    }
-    expect(body.totalOutstanding).toEqual([{ currency: 'NOK', amount: (total / 100).toFixed(2) }]);
-  });
+  it.each(['tripletex', 'fiken'] as const)(
+    'lists %s invoices past due with an amount outstanding and the days overdue',
+    async (provider) => {
+      const company = provider === 'tripletex' ? tripletex : fiken;
+      const asOf = new Date().toISOString().slice(0, 10);
+      const res = await get(company, `/v1/check/overdue-invoices?asOf=${asOf}&limit=5000`);
+      expect(res.status).toBe(200);
+      const body = res.body as Report;
+      expect(body).toMatchObject({ provider, asOf, truncated: false });
+      expect(body.count).toBeGreaterThan(0);
+      expect(body.items).toHaveLength(body.count);
+      let total = 0;
+      for (const item of body.items) {
+        expect(Object.keys(item).sort()).toEqual([
+          'amount',
+          'currency',
+          'customerName',
+          'daysOverdue',
+          'dueDate',
+          'id',
+          'issueDate',
+          'number',
+          'outstanding',
+        ]);
+        expect((item.dueDate as string) < asOf).toBe(true);
+        expect(item.daysOverdue).toBe(
+          Math.round(
+            (Date.parse(`${asOf}T00:00:00Z`) - Date.parse(`${item.dueDate as string}T00:00:00Z`)) / 86_400_000,
+          ),
+        );
+        expect(Number(item.outstanding)).toBeGreaterThan(0);
+        expect(item.outstanding).toMatch(/^\d+\.\d{2}$/);
+        total += Math.round(Number(item.outstanding) * 100);
+      }
+      expect(body.totalOutstanding).toEqual([{ currency: 'NOK', amount: (total / 100).toFixed(2) }]);
+    },
+  );
 
   it('stores no event and calls for the monitor permission', async () => {
     const [before] = await t.query<{ n: string }>('SELECT count(*) AS n FROM events WHERE company_id = $1', [fiken]);

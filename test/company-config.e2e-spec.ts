@@ -19,16 +19,32 @@ describe('/v1/config/company (contract §5)', () => {
     const res = await as.get('/v1/config/company', 'admin');
 
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ reviewChannel: null, invoicesChannel: null, gatewayCallback: null, executionDelayMinutes: 15, paymentAccount: '1920' });
+    expect(res.body).toEqual({
+      reviewChannel: null,
+      invoicesChannel: null,
+      gatewayCallback: null,
+      executionDelayMinutes: 15,
+      paymentAccount: '1920',
+    });
   });
 
   it('changes only the keys sent; null clears a channel', async () => {
-    await as.put('/v1/config/company', 'admin', { reviewChannel: slack, invoicesChannel: slack, paymentAccount: '1921' });
+    await as.put('/v1/config/company', 'admin', {
+      reviewChannel: slack,
+      invoicesChannel: slack,
+      paymentAccount: '1921',
+    });
 
     const res = await as.put('/v1/config/company', 'admin', { invoicesChannel: null, executionDelayMinutes: 0 });
 
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ reviewChannel: slack, invoicesChannel: null, gatewayCallback: null, executionDelayMinutes: 0, paymentAccount: '1921' });
+    expect(res.body).toEqual({
+      reviewChannel: slack,
+      invoicesChannel: null,
+      gatewayCallback: null,
+      executionDelayMinutes: 0,
+      paymentAccount: '1921',
+    });
     expect((await as.get('/v1/config/company', 'admin')).body).toEqual(res.body);
   });
 
@@ -54,7 +70,9 @@ describe('/v1/config/company (contract §5)', () => {
     expect(new Set(res.body.errors.map((e: { field: string }) => e.field))).toEqual(
       new Set(['reviewChannel.kind', 'gatewayCallback.url', 'executionDelayMinutes', 'paymentAccount', 'thresholds']),
     );
-    const urlOnly = await as.put('/v1/config/company', 'admin', { gatewayCallback: { kind: 'webhook', url: 'not a url' } });
+    const urlOnly = await as.put('/v1/config/company', 'admin', {
+      gatewayCallback: { kind: 'webhook', url: 'not a url' },
+    });
     expectProblem(urlOnly, 400, 'validation_failed');
     expect(urlOnly.body.errors).toEqual([{ field: 'gatewayCallback.url', message: expect.any(String) }]);
     expect((await as.get('/v1/config/company', 'admin')).body.executionDelayMinutes).toBe(15);
@@ -62,7 +80,11 @@ describe('/v1/config/company (contract §5)', () => {
 
   it('is for admins with config: an accountant gets 403', async () => {
     expectProblem(await as.get('/v1/config/company', 'accountant'), 403, 'permission_denied');
-    expectProblem(await as.put('/v1/config/company', 'accountant', { executionDelayMinutes: 0 }), 403, 'permission_denied');
+    expectProblem(
+      await as.put('/v1/config/company', 'accountant', { executionDelayMinutes: 0 }),
+      403,
+      'permission_denied',
+    );
   });
 
   describe('in production', () => {
@@ -86,7 +108,9 @@ describe('/v1/config/company (contract §5)', () => {
     });
 
     it('accepts a public https target', async () => {
-      const res = await api(prod).put('/v1/config/company', 'admin', { gatewayCallback: { kind: 'webhook', url: 'https://gateway.example.com/hook' } });
+      const res = await api(prod).put('/v1/config/company', 'admin', {
+        gatewayCallback: { kind: 'webhook', url: 'https://gateway.example.com/hook' },
+      });
 
       expect(res.status).toBe(200);
     });

@@ -38,10 +38,23 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
     // The job checks every connected company: this suite gets a database of its own.
     database = await isolatedTestDatabase('daily');
     hosted = await hostSandbox({ seed: 31, companies: 6, entriesPerCompany: 300, invoicesPerCompany: 40 });
-    const first = await startJobsApp({ hosted, databaseUrl: database.url, jobsEnv: JOBS_ENV, clock: new ManualClock(at(today, '07:00:00')) });
+    const first = await startJobsApp({
+      hosted,
+      databaseUrl: database.url,
+      jobsEnv: JOBS_ENV,
+      clock: new ManualClock(at(today, '07:00:00')),
+    });
     apps.push(first);
     for (let i = 0; i < 2; i++) {
-      apps.push(await startJobsApp({ hosted, databaseUrl: database.url, jobsEnv: JOBS_ENV, dataDir: first.dataDir, clock: new ManualClock(at(today, '07:00:00')) }));
+      apps.push(
+        await startJobsApp({
+          hosted,
+          databaseUrl: database.url,
+          jobsEnv: JOBS_ENV,
+          dataDir: first.dataDir,
+          clock: new ManualClock(at(today, '07:00:00')),
+        }),
+      );
     }
     companies = [];
     for (let i = 1; i <= 4; i++) {
@@ -69,7 +82,9 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
     );
   }
 
-  async function posted(day: string): Promise<{ company_id: string; target: string; payload: Record<string, unknown> }[]> {
+  async function posted(
+    day: string,
+  ): Promise<{ company_id: string; target: string; payload: Record<string, unknown> }[]> {
     return apps[0].query(
       `SELECT company_id, target, payload FROM notification_outbox
         WHERE kind = 'daily_check' AND company_id = ANY($1) AND payload->>'date' = $2 ORDER BY company_id`,
@@ -79,7 +94,12 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
 
   it('runs once per company however many instances start the 07:00 job; a failing company does not stop the others', async () => {
     const slug = hosted.sandbox.control.fiken.company(5).slug;
-    const outage = hosted.sandbox.control.addFault({ provider: 'fiken', companyId: slug, errorRate: 1, errorStatus: 500 });
+    const outage = hosted.sandbox.control.addFault({
+      provider: 'fiken',
+      companyId: slug,
+      errorRate: 1,
+      errorStatus: 500,
+    });
     try {
       const summaries = await Promise.all(apps.map((app) => app.app.get(DailyCheckRunner).runLatestSlot()));
       expect(summaries.reduce((sum, s) => sum + s.succeeded, 0)).toBeGreaterThanOrEqual(companies.length);
@@ -89,7 +109,9 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
 
     const rows = await runs(today);
     expect(rows).toHaveLength(5);
-    expect(rows.filter((r) => companies.includes(r.company_id)).map((r) => [r.status, r.attempts])).toEqual(companies.map(() => ['succeeded', 1]));
+    expect(rows.filter((r) => companies.includes(r.company_id)).map((r) => [r.status, r.attempts])).toEqual(
+      companies.map(() => ['succeeded', 1]),
+    );
     const failed = rows.find((r) => r.company_id === failing)!;
     expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
     expect(failed.error).toBeTruthy();
@@ -101,7 +123,9 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
       expect(message.payload).toMatchObject({ date: today, missingReceiptsFrom: expect.any(String) });
       expect(['tripletex', 'fiken']).toContain(message.payload.provider);
       expect((message.payload.missingReceipts as unknown[]).length).toBeLessThanOrEqual(5);
-      expect(message.payload.missingReceiptsCount).toBeGreaterThanOrEqual((message.payload.missingReceipts as unknown[]).length);
+      expect(message.payload.missingReceiptsCount).toBeGreaterThanOrEqual(
+        (message.payload.missingReceipts as unknown[]).length,
+      );
     }
 
     // Running the slot again changes nothing: the day's runs exist and succeeded.
@@ -122,7 +146,10 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
     const summary = await apps[2].app.get(DailyCheckRunner).resume();
     expect(summary.succeeded).toBeGreaterThanOrEqual(1);
     expect(summary.failures.map((f) => f.companyId)).not.toContain(failing);
-    expect((await runs(today)).find((r) => r.company_id === failing)).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect((await runs(today)).find((r) => r.company_id === failing)).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+    });
     expect((await posted(today)).filter((m) => m.company_id === failing)).toHaveLength(1);
   });
 
@@ -143,15 +170,14 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
     expect(summary).toMatchObject({ total: 1, succeeded: 1, failed: 0 });
     expect(progress.join('')).toMatch(new RegExp(`\\[#+\\] 1/1 ${company} ok`));
     expect(lines[0]).toMatch(/^daily check \d{4}-\d{2}-\d{2}: 1 succeeded, 0 failed, \d+ items found \(1 due\)$/);
-    const [row] = (await apps[0].app.get(DataSource).query(
-      'SELECT status FROM daily_check_runs WHERE company_id = $1',
-      [company],
-    )) as { status: string }[];
+    const [row] = (await apps[0].app
+      .get(DataSource)
+      .query('SELECT status FROM daily_check_runs WHERE company_id = $1', [company])) as { status: string }[];
     expect(row.status).toBe('succeeded');
 
-    await expect(runDailyCheckNow(apps[0].config, { companyId: 'no-such-company' }, () => undefined, stream)).rejects.toThrow(
-      'company no-such-company was not found',
-    );
+    await expect(
+      runDailyCheckNow(apps[0].config, { companyId: 'no-such-company' }, () => undefined, stream),
+    ).rejects.toThrow('company no-such-company was not found');
   });
 
   it('catches up a day missed while the service was down when it starts', async () => {
@@ -164,12 +190,20 @@ describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
     });
     apps.push(late);
     const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && (await runs(tomorrow)).filter((r) => r.status === 'succeeded').length < companies.length) {
+    while (
+      Date.now() < deadline &&
+      (await runs(tomorrow)).filter((r) => r.status === 'succeeded').length < companies.length
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const rows = await runs(tomorrow);
     expect(rows.filter((r) => companies.includes(r.company_id)).every((r) => r.status === 'succeeded')).toBe(true);
     expect(late.app.get(DailyCheckScheduler)).toBeDefined();
-    expect((await posted(tomorrow)).map((m) => m.company_id).filter((c) => companies.includes(c)).sort()).toEqual([...companies].sort());
+    expect(
+      (await posted(tomorrow))
+        .map((m) => m.company_id)
+        .filter((c) => companies.includes(c))
+        .sort(),
+    ).toEqual([...companies].sort());
   });
 });

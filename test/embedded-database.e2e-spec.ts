@@ -20,7 +20,10 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
 
   const cli = async (...args: string[]): Promise<string[]> => {
     const lines: string[] = [];
-    await buildCli(() => config, (line) => lines.push(line)).parseAsync(['node', 'cli', ...args]);
+    await buildCli(
+      () => config,
+      (line) => lines.push(line),
+    ).parseAsync(['node', 'cli', ...args]);
     return lines;
   };
   const start = async () => {
@@ -60,7 +63,7 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
     await expect(Database.open({ dataDir, role: 'service' })).rejects.toBeInstanceOf(DataDirLocked);
   });
 
-  it('lets the CLI work through the running service\'s socket', async () => {
+  it("lets the CLI work through the running service's socket", async () => {
     expect(await cli('company', 'create', 'acme', '--name', 'Acme AS')).toEqual(['created company acme (Acme AS)']);
     const listed = await cli('company', 'list', '--json');
     expect(JSON.parse(listed[0]!).map((c: { id: string }) => c.id)).toEqual(['acme', 'demo', 'demo-fiken']);
@@ -68,7 +71,17 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
     await expect(cli('company', 'create', 'Not Valid!', '--name', 'x')).rejects.toThrow(/company id/);
     expect(await cli('db', 'migrate')).toEqual(['the database is up to date']);
 
-    const [token] = await cli('token', '--company', 'acme', '--role', 'employee', '--sub', 'kari@acme.no', '--channel', 'web');
+    const [token] = await cli(
+      'token',
+      '--company',
+      'acme',
+      '--role',
+      'employee',
+      '--sub',
+      'kari@acme.no',
+      '--channel',
+      'web',
+    );
     const http = request(app!.getHttpServer());
     expect((await http.get('/v1/whoami').set('Authorization', `Bearer ${token}`)).body).toMatchObject({
       company: 'acme',
@@ -102,7 +115,13 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
     // A lock left by a process that died: the pid no longer exists.
     fs.writeFileSync(
       path.join(dataDir, 'service.lock'),
-      JSON.stringify({ pid: 2 ** 22 + 12345, hostname: os.hostname(), socketDir: dataDir, port: 5432, startedAt: '2026-01-01T00:00:00Z' }),
+      JSON.stringify({
+        pid: 2 ** 22 + 12345,
+        hostname: os.hostname(),
+        socketDir: dataDir,
+        port: 5432,
+        startedAt: '2026-01-01T00:00:00Z',
+      }),
     );
     expect(readLiveLock(dataDir)).toBeNull();
     const listed = await cli('company', 'list', '--json');
@@ -113,9 +132,19 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
   });
 
   it('refuses to mint tokens or rotate keys when a real gateway JWKS is configured', async () => {
-    const real = loadConfig({ DATA_DIR: dataDir, GATEWAY_JWKS: path.join(dataDir, 'gateway.json'), LOG_LEVEL: 'silent' });
-    const run = (...args: string[]) => buildCli(() => real, () => undefined).parseAsync(['node', 'cli', ...args]);
-    await expect(run('token', '--company', 'demo', '--role', 'admin', '--sub', 'a@b.no')).rejects.toThrow(/only with the dev key set/);
+    const real = loadConfig({
+      DATA_DIR: dataDir,
+      GATEWAY_JWKS: path.join(dataDir, 'gateway.json'),
+      LOG_LEVEL: 'silent',
+    });
+    const run = (...args: string[]) =>
+      buildCli(
+        () => real,
+        () => undefined,
+      ).parseAsync(['node', 'cli', ...args]);
+    await expect(run('token', '--company', 'demo', '--role', 'admin', '--sub', 'a@b.no')).rejects.toThrow(
+      /only with the dev key set/,
+    );
     await expect(run('keys', 'rotate')).rejects.toThrow(/only with the dev key set/);
   });
 });

@@ -14,7 +14,14 @@ describe('GET /v1/events (contract §4, §4.3)', () => {
     as = api(t, await t.newCompany('events'));
   });
 
-  type EventJson = { id: string; type: string; status: string | null; proposalId: string | null; correlationId: string; sequence: number };
+  type EventJson = {
+    id: string;
+    type: string;
+    status: string | null;
+    proposalId: string | null;
+    correlationId: string;
+    sequence: number;
+  };
 
   it('lists the pending proposals with ?status=PROPOSED', async () => {
     await as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
@@ -36,9 +43,31 @@ describe('GET /v1/events (contract §4, §4.3)', () => {
     const [event] = (await as.get(`/v1/events?correlationId=${submitted.body.correlationId}`, 'manager')).body.items;
 
     expect(Object.keys(event).sort()).toEqual(
-      ['actor', 'api_calls', 'channel', 'company', 'confidence', 'correlationId', 'data', 'id', 'occurredAt', 'proposalId', 'provider', 'sequence', 'status', 'type'].sort(),
+      [
+        'actor',
+        'api_calls',
+        'channel',
+        'company',
+        'confidence',
+        'correlationId',
+        'data',
+        'id',
+        'occurredAt',
+        'proposalId',
+        'provider',
+        'sequence',
+        'status',
+        'type',
+      ].sort(),
     );
-    expect(event).toMatchObject({ type: 'Proposed', status: 'PROPOSED', sequence: 1, actor: 'ola@demo.no', channel: 'slack', confidence: 0 });
+    expect(event).toMatchObject({
+      type: 'Proposed',
+      status: 'PROPOSED',
+      sequence: 1,
+      actor: 'ola@demo.no',
+      channel: 'slack',
+      confidence: 0,
+    });
     expect(event.data).toMatchObject({ amount: '119.00', currency: 'NOK', vatRate: '25' });
   });
 
@@ -100,6 +129,9 @@ describe('GET /v1/events (contract §4, §4.3)', () => {
     const mine = await as.submit(proposalBody({ merchant: 'Unknown Vendor' }));
     const other = api(t, await t.newCompany('other'));
 
-    expect((await other.get(`/v1/events?correlationId=${mine.body.correlationId}`, 'manager')).body).toEqual({ items: [], nextCursor: null });
+    expect((await other.get(`/v1/events?correlationId=${mine.body.correlationId}`, 'manager')).body).toEqual({
+      items: [],
+      nextCursor: null,
+    });
   });
 });

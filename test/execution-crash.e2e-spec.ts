@@ -1,7 +1,14 @@
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Request, Response, NextFunction } from 'express';
-import { hostSandbox, pgliteJobsEnv, sandboxEnv, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+import {
+  hostSandbox,
+  pgliteJobsEnv,
+  sandboxEnv,
+  startJobsApp,
+  type HostedSandbox,
+  type JobsApp,
+} from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
 /** How many times the executor is killed (CRASH_ITERATIONS; at least 50 in CI). */
@@ -9,7 +16,13 @@ const ITERATIONS = Number(process.env.CRASH_ITERATIONS ?? 50);
 const LEASE_MS = 4_000;
 
 type KillPoint = 'create-received' | 'create-answered' | 'attachment-answered' | 'anytime';
-const KILL_POINTS: KillPoint[] = ['create-received', 'create-answered', 'create-answered', 'attachment-answered', 'anytime'];
+const KILL_POINTS: KillPoint[] = [
+  'create-received',
+  'create-answered',
+  'create-answered',
+  'attachment-answered',
+  'anytime',
+];
 
 function isCreate(req: Request): boolean {
   return req.method === 'POST' && (/\/ledger\/voucher$/.test(req.path) || /\/purchases$/.test(req.path));
@@ -76,10 +89,14 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
   }
 
   function spawnExecutor(): { child: ChildProcess; ready: Promise<void>; exited: Promise<void> } {
-    const child = spawn(process.execPath, ['-r', path.join(__dirname, 'support/swc-register.js'), path.join(__dirname, 'support/executor-child.ts')], {
-      env: childEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', path.join(__dirname, 'support/swc-register.js'), path.join(__dirname, 'support/executor-child.ts')],
+      {
+        env: childEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.add(child);
     child.once('exit', () => children.delete(child));
     let stderr = '';
@@ -98,17 +115,26 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
     for (let i = 0; i < count; i++) {
       const provider = proposals.length % 2 === 0 ? 'tripletex' : 'fiken';
       const company = provider === 'tripletex' ? tripletexCompany : fikenCompany;
-      const proposal = await t.approvedProposal(company, { amount: `${100 + proposals.length}.00`, receipt: proposals.length % 3 !== 0 });
+      const proposal = await t.approvedProposal(company, {
+        amount: `${100 + proposals.length}.00`,
+        receipt: proposals.length % 3 !== 0,
+      });
       proposals.push({ company, id: proposal.id, provider });
     }
   }
 
   function bookingsOf(id: string, provider: 'tripletex' | 'fiken'): number {
-    return hosted.sandbox.control.bookings(provider, 1).filter((booking) => JSON.stringify(booking).includes(id)).length;
+    return hosted.sandbox.control.bookings(provider, 1).filter((booking) => JSON.stringify(booking).includes(id))
+      .length;
   }
 
   it(`books every approved proposal exactly once across ${ITERATIONS} kills and a restart`, async () => {
-    const points: Record<KillPoint, number> = { 'create-received': 0, 'create-answered': 0, 'attachment-answered': 0, anytime: 0 };
+    const points: Record<KillPoint, number> = {
+      'create-received': 0,
+      'create-answered': 0,
+      'attachment-answered': 0,
+      anytime: 0,
+    };
     for (let iteration = 0; iteration < ITERATIONS; iteration++) {
       await seed(2);
       const point = KILL_POINTS[Math.floor(Math.random() * KILL_POINTS.length)];
@@ -153,7 +179,9 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
     await exited;
 
     expect(pending).toBe(0);
-    const duplicates = proposals.filter((p) => bookingsOf(p.id, p.provider) !== 1).map((p) => ({ ...p, bookings: bookingsOf(p.id, p.provider) }));
+    const duplicates = proposals
+      .filter((p) => bookingsOf(p.id, p.provider) !== 1)
+      .map((p) => ({ ...p, bookings: bookingsOf(p.id, p.provider) }));
     expect(duplicates).toEqual([]);
     const executedEvents = await t.query<{ proposal_id: string; n: string }>(
       `SELECT proposal_id, count(*) AS n FROM events WHERE type = 'Executed' AND proposal_id = ANY($1) GROUP BY proposal_id`,
@@ -161,6 +189,8 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
     );
     expect(executedEvents.filter((row) => Number(row.n) !== 1)).toEqual([]);
     expect(executedEvents).toHaveLength(proposals.length);
-    process.stdout.write(`crash test: ${ITERATIONS} kills ${JSON.stringify(points)}, ${proposals.length} proposals booked once each\n`);
+    process.stdout.write(
+      `crash test: ${ITERATIONS} kills ${JSON.stringify(points)}, ${proposals.length} proposals booked once each\n`,
+    );
   }, 600_000);
 });

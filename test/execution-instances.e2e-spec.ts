@@ -36,14 +36,20 @@ const PROPOSALS = 80;
     const proposals: { id: string; provider: 'tripletex' | 'fiken' }[] = [];
     for (let i = 0; i < PROPOSALS; i++) {
       const provider = i % 2 === 0 ? 'tripletex' : 'fiken';
-      const proposal = await a.approvedProposal(provider === 'tripletex' ? tx : fk, { amount: `${200 + i}.00`, receipt: i % 4 === 0 });
+      const proposal = await a.approvedProposal(provider === 'tripletex' ? tx : fk, {
+        amount: `${200 + i}.00`,
+        receipt: i % 4 === 0,
+      });
       proposals.push({ id: proposal.id, provider });
     }
 
     // Fiken refuses concurrent requests of one company from two processes (429): those retry later.
     const executed = [0, 0];
     for (let round = 0; round < 10 && executed[0] + executed[1] < PROPOSALS; round++) {
-      const [first, second] = await Promise.all([a.app.get(ProposalExecutor).drain(), b.app.get(ProposalExecutor).drain()]);
+      const [first, second] = await Promise.all([
+        a.app.get(ProposalExecutor).drain(),
+        b.app.get(ProposalExecutor).drain(),
+      ]);
       executed[0] += first.executed;
       executed[1] += second.executed;
       a.clock.advance(10 * 60_000);
@@ -53,11 +59,16 @@ const PROPOSALS = 80;
     expect(executed[0] + executed[1]).toBe(PROPOSALS);
     expect(executed[0]).toBeGreaterThan(0);
     expect(executed[1]).toBeGreaterThan(0);
-    const counts = proposals.map((p) => hosted.sandbox.control.bookings(p.provider, 1).filter((booking) => JSON.stringify(booking).includes(p.id)).length);
+    const counts = proposals.map(
+      (p) =>
+        hosted.sandbox.control.bookings(p.provider, 1).filter((booking) => JSON.stringify(booking).includes(p.id))
+          .length,
+    );
     expect(counts.filter((n) => n !== 1)).toEqual([]);
-    const [row] = await a.query<{ executed: string }>(`SELECT count(*) AS executed FROM proposals WHERE id = ANY($1) AND status = 'EXECUTED'`, [
-      proposals.map((p) => p.id),
-    ]);
+    const [row] = await a.query<{ executed: string }>(
+      `SELECT count(*) AS executed FROM proposals WHERE id = ANY($1) AND status = 'EXECUTED'`,
+      [proposals.map((p) => p.id)],
+    );
     expect(Number(row.executed)).toBe(PROPOSALS);
   });
 });

@@ -20,7 +20,12 @@ describe('executing approved proposals (api-contract §4.4)', () => {
     hosted = await hostSandbox({ seed: 11, companies: 4, entriesPerCompany: 40, invoicesPerCompany: 5 });
     // The executor claims every company's due proposals: this suite gets a database of its own.
     database = await isolatedTestDatabase('exec');
-    t = await startJobsApp({ hosted, databaseUrl: database.url, jobsEnv: JOBS_ENV, env: { PROVIDER_RETRIES: '0', PROVIDER_TIMEOUT_MS: '2000' } });
+    t = await startJobsApp({
+      hosted,
+      databaseUrl: database.url,
+      jobsEnv: JOBS_ENV,
+      env: { PROVIDER_RETRIES: '0', PROVIDER_TIMEOUT_MS: '2000' },
+    });
     executor = t.app.get(ProposalExecutor);
   });
 
@@ -32,7 +37,12 @@ describe('executing approved proposals (api-contract §4.4)', () => {
 
   afterEach(() => hosted.sandbox.control.clearFaults());
 
-  async function events(company: string, proposalId: string): Promise<{ type: string; status: string; provider: string | null; api_calls: unknown[]; data: Record<string, unknown> }[]> {
+  async function events(
+    company: string,
+    proposalId: string,
+  ): Promise<
+    { type: string; status: string; provider: string | null; api_calls: unknown[]; data: Record<string, unknown> }[]
+  > {
     return t.query(
       `SELECT type, status, provider, api_calls, data FROM events WHERE company_id = $1 AND proposal_id = $2 ORDER BY sequence`,
       [company, proposalId],
@@ -40,7 +50,10 @@ describe('executing approved proposals (api-contract §4.4)', () => {
   }
 
   async function statusOf(company: string, proposalId: string): Promise<string> {
-    const [row] = await t.query<{ status: string }>('SELECT status FROM proposals WHERE company_id = $1 AND id = $2', [company, proposalId]);
+    const [row] = await t.query<{ status: string }>('SELECT status FROM proposals WHERE company_id = $1 AND id = $2', [
+      company,
+      proposalId,
+    ]);
     return row.status;
   }
 
@@ -52,13 +65,22 @@ describe('executing approved proposals (api-contract §4.4)', () => {
     await executor.drain();
     await executor.drain();
 
-    const vouchers = hosted.sandbox.control.bookings('tripletex', 1).filter((v) => JSON.stringify(v).includes(proposal.id));
+    const vouchers = hosted.sandbox.control
+      .bookings('tripletex', 1)
+      .filter((v) => JSON.stringify(v).includes(proposal.id));
     expect(vouchers).toHaveLength(1);
     expect(vouchers[0].attachment).toBeTruthy();
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
     const executed = (await events(company, proposal.id)).at(-1)!;
-    expect(executed).toMatchObject({ type: 'Executed', status: 'EXECUTED', provider: 'tripletex', data: { bookingId: expect.any(String) } });
-    expect(executed.api_calls).toEqual(expect.arrayContaining([expect.objectContaining({ method: 'POST', path: '/ledger/voucher', status: 201 })]));
+    expect(executed).toMatchObject({
+      type: 'Executed',
+      status: 'EXECUTED',
+      provider: 'tripletex',
+      data: { bookingId: expect.any(String) },
+    });
+    expect(executed.api_calls).toEqual(
+      expect.arrayContaining([expect.objectContaining({ method: 'POST', path: '/ledger/voucher', status: 201 })]),
+    );
   });
 
   it('books a Fiken cash purchase on the payment account, once', async () => {
@@ -68,7 +90,9 @@ describe('executing approved proposals (api-contract §4.4)', () => {
 
     await executor.drain();
 
-    const purchases = hosted.sandbox.control.bookings('fiken', 1).filter((p) => JSON.stringify(p).includes(proposal.id));
+    const purchases = hosted.sandbox.control
+      .bookings('fiken', 1)
+      .filter((p) => JSON.stringify(p).includes(proposal.id));
     expect(purchases).toHaveLength(1);
     expect(JSON.stringify(purchases[0])).toContain('1920');
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
@@ -100,7 +124,9 @@ describe('executing approved proposals (api-contract §4.4)', () => {
     t.clock.advance(60_000);
     expect(await executor.runOnce()).toEqual(['executed']);
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
-    expect(hosted.sandbox.control.bookings('tripletex', 2).filter((v) => JSON.stringify(v).includes(proposal.id))).toHaveLength(1);
+    expect(
+      hosted.sandbox.control.bookings('tripletex', 2).filter((v) => JSON.stringify(v).includes(proposal.id)),
+    ).toHaveLength(1);
   });
 
   it('stores a permanent failure with the provider message, tells the review channel, and leaves the proposal rejectable', async () => {
@@ -110,7 +136,11 @@ describe('executing approved proposals (api-contract §4.4)', () => {
 
     expect(await executor.runOnce()).toEqual(['failed']);
     const failed = (await events(company, proposal.id)).at(-1)!;
-    expect(failed).toMatchObject({ type: 'ExecutionFailed', status: 'APPROVED', data: { message: expect.stringContaining('6999') } });
+    expect(failed).toMatchObject({
+      type: 'ExecutionFailed',
+      status: 'APPROVED',
+      data: { message: expect.stringContaining('6999') },
+    });
     t.clock.advance(3_600_000);
     expect(await executor.runOnce()).toEqual([]); // no automatic retry of a permanent failure
 
@@ -148,7 +178,9 @@ describe('executing approved proposals (api-contract §4.4)', () => {
     const refused = await reject!;
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'invalid_transition' });
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
-    expect(hosted.sandbox.control.bookings('fiken', 2).filter((p) => JSON.stringify(p).includes(proposal.id))).toHaveLength(1);
+    expect(
+      hosted.sandbox.control.bookings('fiken', 2).filter((p) => JSON.stringify(p).includes(proposal.id)),
+    ).toHaveLength(1);
   });
 
   it('never books a proposal rejected before the executor claims it', async () => {
@@ -161,6 +193,8 @@ describe('executing approved proposals (api-contract §4.4)', () => {
       .send({ reason: 'duplicate' });
     expect(reject.status).toBe(200);
     expect(await executor.drain()).toMatchObject({ executed: 0 });
-    expect(hosted.sandbox.control.bookings('tripletex', 1).filter((v) => JSON.stringify(v).includes(proposal.id))).toHaveLength(0);
+    expect(
+      hosted.sandbox.control.bookings('tripletex', 1).filter((v) => JSON.stringify(v).includes(proposal.id)),
+    ).toHaveLength(0);
   });
 });

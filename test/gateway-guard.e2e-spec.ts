@@ -20,7 +20,11 @@ describe('the gateway token guard (contract §2)', () => {
     return token === undefined ? req : req.set('Authorization', `Bearer ${token}`);
   };
 
-  const expectProblem = (res: { status: number; body: Record<string, unknown>; headers: Record<string, string> }, status: number, code: string) => {
+  const expectProblem = (
+    res: { status: number; body: Record<string, unknown>; headers: Record<string, string> },
+    status: number,
+    code: string,
+  ) => {
     expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ type: `https://errors.accounting-api.dev/${code}`, status, code });
@@ -29,7 +33,9 @@ describe('the gateway token guard (contract §2)', () => {
   };
 
   it('accepts a valid token and returns the verified identity with effective permissions', async () => {
-    const res = await whoami(t.token({ role: 'manager', permissions: ['query', 'monitor', 'config'], channel: 'teams' }));
+    const res = await whoami(
+      t.token({ role: 'manager', permissions: ['query', 'monitor', 'config'], channel: 'teams' }),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       actor: 'ola@demo.no',
@@ -78,7 +84,11 @@ describe('the gateway token guard (contract §2)', () => {
     });
 
     it('refuses an unknown kid with invalid_token', async () => {
-      expectProblem(await whoami(sign(t.key, validClaims(t.company, t.clock.now()), { kid: 'nobody' })), 401, 'invalid_token');
+      expectProblem(
+        await whoami(sign(t.key, validClaims(t.company, t.clock.now()), { kid: 'nobody' })),
+        401,
+        'invalid_token',
+      );
     });
 
     it('uses the current key when the token names no kid', async () => {
@@ -175,7 +185,10 @@ describe('the gateway token guard (contract §2)', () => {
     it('refuses unknown company and lacking permission with unknown_company', async () => {
       const res = await t.http
         .get('/v1/probe/config')
-        .set('Authorization', `Bearer ${t.token({ company_id: 'no-such-company', role: 'employee', permissions: ['query'] })}`);
+        .set(
+          'Authorization',
+          `Bearer ${t.token({ company_id: 'no-such-company', role: 'employee', permissions: ['query'] })}`,
+        );
       expectProblem(res, 403, 'unknown_company');
     });
 
@@ -190,7 +203,9 @@ describe('the gateway token guard (contract §2)', () => {
 
   describe('check 5: the permission', () => {
     it('refuses a token without the endpoint permission with permission_denied', async () => {
-      const res = await t.http.get('/v1/probe/config').set('Authorization', `Bearer ${t.token({ permissions: ['query'] })}`);
+      const res = await t.http
+        .get('/v1/probe/config')
+        .set('Authorization', `Bearer ${t.token({ permissions: ['query'] })}`);
       expectProblem(res, 403, 'permission_denied');
     });
 

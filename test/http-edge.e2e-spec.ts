@@ -12,7 +12,10 @@ describe('the HTTP edge', () => {
   const auth = () => ({ Authorization: `Bearer ${t.token()}` });
 
   it('answers validation failures with 400 validation_failed and one entry per field', async () => {
-    const res = await t.http.post('/v1/probe/echo').set(auth()).send({ amount: 12.5, note: 'far too long a note', extra: 1 });
+    const res = await t.http
+      .post('/v1/probe/echo')
+      .set(auth())
+      .send({ amount: 12.5, note: 'far too long a note', extra: 1 });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ code: 'validation_failed', status: 400, instance: '/v1/probe/echo' });
@@ -21,7 +24,11 @@ describe('the HTTP edge', () => {
   });
 
   it('answers malformed JSON with 400 validation_failed', async () => {
-    const res = await t.http.post('/v1/probe/echo').set(auth()).set('Content-Type', 'application/json').send('{"amount": ');
+    const res = await t.http
+      .post('/v1/probe/echo')
+      .set(auth())
+      .set('Content-Type', 'application/json')
+      .send('{"amount": ');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_failed');
   });
@@ -94,7 +101,7 @@ describe('the HTTP edge', () => {
     expect(res.text).toMatch(/^nodejs_eventloop_busy_seconds_total \d/m);
   });
 
-  it('serves the OpenAPI document with the bearer scheme and each route\'s permission and role', async () => {
+  it("serves the OpenAPI document with the bearer scheme and each route's permission and role", async () => {
     const res = await t.http.get('/openapi.json');
     expect(res.status).toBe(200);
     const doc = res.body as {
@@ -124,7 +131,8 @@ describe('the rate limit per company and sub', () => {
 
   it('answers the request over the limit with 429 rate_limited and Retry-After, per (company, sub)', async () => {
     const ola = t.token({ sub: 'ola@demo.no' });
-    for (let i = 0; i < 3; i++) expect((await t.http.get('/v1/whoami').set('Authorization', `Bearer ${ola}`)).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await t.http.get('/v1/whoami').set('Authorization', `Bearer ${ola}`)).status).toBe(200);
     const res = await t.http.get('/v1/whoami').set('Authorization', `Bearer ${ola}`);
     expect(res.status).toBe(429);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -132,10 +140,16 @@ describe('the rate limit per company and sub', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
 
     // Another employee of the same company, and the same email in another company, are unaffected.
-    expect((await t.http.get('/v1/whoami').set('Authorization', `Bearer ${t.token({ sub: 'kari@demo.no' })}`)).status).toBe(200);
+    expect(
+      (await t.http.get('/v1/whoami').set('Authorization', `Bearer ${t.token({ sub: 'kari@demo.no' })}`)).status,
+    ).toBe(200);
     const other = await t.newCompany();
     expect(
-      (await t.http.get('/v1/whoami').set('Authorization', `Bearer ${t.token({ sub: 'ola@demo.no', company_id: other })}`)).status,
+      (
+        await t.http
+          .get('/v1/whoami')
+          .set('Authorization', `Bearer ${t.token({ sub: 'ola@demo.no', company_id: other })}`)
+      ).status,
     ).toBe(200);
   });
 

@@ -26,7 +26,10 @@ describe('npm run cli -- kek rotate', () => {
     const rotate = async () => {
       const lines: string[] = [];
       let failure: Error | undefined;
-      await buildCli(() => t.config, (line) => lines.push(line))
+      await buildCli(
+        () => t.config,
+        (line) => lines.push(line),
+      )
         .parseAsync(['node', 'cli', 'kek', 'rotate'])
         .catch((error: Error) => (failure = error));
       if (failure) expect(failure.message).toMatch(/^could not re-wrap the DEK of /);
@@ -34,16 +37,26 @@ describe('npm run cli -- kek rotate', () => {
       return lines.join('\n');
     };
     const kekOf = async () =>
-      ((await t.app.get(DataSource).query('SELECT kek_id FROM company_keys WHERE company_id = $1', [company])) as Array<{ kek_id: string }>)[0].kek_id;
+      (
+        (await t.app
+          .get(DataSource)
+          .query('SELECT kek_id FROM company_keys WHERE company_id = $1', [company])) as Array<{ kek_id: string }>
+      )[0].kek_id;
 
     expect(await kekOf()).toBe('local:v1');
-    expect(await rotate()).toMatch(/^KEK local:v2: [1-9]\d* re-wrapped, \d+ already current, \d+ changed meanwhile, \d+ failed/);
+    expect(await rotate()).toMatch(
+      /^KEK local:v2: [1-9]\d* re-wrapped, \d+ already current, \d+ changed meanwhile, \d+ failed/,
+    );
     expect(await kekOf()).toBe('local:v2');
-    await expect(t.app.get(ProviderConnectionRepository).employeeToken(company)).resolves.toBe(tripletexEmployeeToken(2));
+    await expect(t.app.get(ProviderConnectionRepository).employeeToken(company)).resolves.toBe(
+      tripletexEmployeeToken(2),
+    );
 
     expect(await rotate()).toMatch(/^KEK local:v3: /);
     expect(await kekOf()).toBe('local:v3');
-    await expect(t.app.get(ProviderConnectionRepository).employeeToken(company)).resolves.toBe(tripletexEmployeeToken(2));
+    await expect(t.app.get(ProviderConnectionRepository).employeeToken(company)).resolves.toBe(
+      tripletexEmployeeToken(2),
+    );
   });
 
   it('deletes a company by destroying its DEK first: its sealed tokens can no longer be opened', async () => {
@@ -57,18 +70,29 @@ describe('npm run cli -- kek rotate', () => {
       connectedBy: 'admin@gone.no',
     });
     const db = t.app.get(DataSource);
-    const sealed = ((await db.query('SELECT employee_token FROM provider_connections WHERE company_id = $1', [company])) as Array<{ employee_token: Buffer }>)[0]!
-      .employee_token;
+    const sealed = (
+      (await db.query('SELECT employee_token FROM provider_connections WHERE company_id = $1', [company])) as Array<{
+        employee_token: Buffer;
+      }>
+    )[0]!.employee_token;
     const lines: string[] = [];
-    await buildCli(() => t.config, (line) => lines.push(line)).parseAsync(['node', 'cli', 'company', 'delete', company, '--yes']);
+    await buildCli(
+      () => t.config,
+      (line) => lines.push(line),
+    ).parseAsync(['node', 'cli', 'company', 'delete', company, '--yes']);
     expect(lines).toEqual([`deleted company ${company}; its DEK is destroyed`]);
     expect(await db.query('SELECT 1 FROM company_keys WHERE company_id = $1', [company])).toEqual([]);
     expect(await db.query('SELECT 1 FROM companies WHERE id = $1', [company])).toEqual([]);
     // A copy of the ciphertext (a backup) is worthless without the DEK.
     const { TokenVault } = await import('@app/domain');
-    await expect(t.app.get(TokenVault).open(company, 'tripletex', 'employee_token', { ciphertext: sealed })).rejects.toThrow();
     await expect(
-      buildCli(() => t.config, () => undefined).parseAsync(['node', 'cli', 'company', 'delete', company, '--yes']),
+      t.app.get(TokenVault).open(company, 'tripletex', 'employee_token', { ciphertext: sealed }),
+    ).rejects.toThrow();
+    await expect(
+      buildCli(
+        () => t.config,
+        () => undefined,
+      ).parseAsync(['node', 'cli', 'company', 'delete', company, '--yes']),
     ).rejects.toThrow(/no company/);
   });
 });

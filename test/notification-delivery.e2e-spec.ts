@@ -34,7 +34,10 @@ describe('notification delivery from the outbox', () => {
 
   const secret = async (): Promise<string> => {
     const lines: string[] = [];
-    await buildCli(() => t.config, (line) => lines.push(line)).parseAsync(['node', 'cli', 'webhook-secret', '--company', t.company]);
+    await buildCli(
+      () => t.config,
+      (line) => lines.push(line),
+    ).parseAsync(['node', 'cli', 'webhook-secret', '--company', t.company]);
     return lines[0]!;
   };
 
@@ -44,16 +47,27 @@ describe('notification delivery from the outbox', () => {
     const request = await delivered('/review', 'proposal_needs_review');
     const key = WebhookSecret.from(await secret());
     expect(verifyWebhookSignature(request.rawBody, request.headers['x-signature'] as string, key)).toBe(true);
-    expect(verifyWebhookSignature(request.rawBody, request.headers['x-signature'] as string, WebhookSecret.from('x'.repeat(64)))).toBe(false);
+    expect(
+      verifyWebhookSignature(
+        request.rawBody,
+        request.headers['x-signature'] as string,
+        WebhookSecret.from('x'.repeat(64)),
+      ),
+    ).toBe(false);
     const body = JSON.parse(request.rawBody.toString());
     expect(body).toMatchObject({ companyId: t.company, target: 'review' });
     expect(body.data).toMatchObject({ proposalId: submitted.body.id });
     expect(request.headers['x-delivery-id']).toBe(body.id);
   });
 
-  it("tells the user in their thread when a proposal is rejected, with the reason", async () => {
-    const submitted = await api(t).submit(proposalBody({ merchant: 'Another Unknown Shop', thread: { channel: 'slack', threadId: 'C9/42' } }));
-    expect((await api(t).post(`/v1/review/${submitted.body.id}/reject`, 'accountant', { reason: 'private purchase' })).status).toBe(200);
+  it('tells the user in their thread when a proposal is rejected, with the reason', async () => {
+    const submitted = await api(t).submit(
+      proposalBody({ merchant: 'Another Unknown Shop', thread: { channel: 'slack', threadId: 'C9/42' } }),
+    );
+    expect(
+      (await api(t).post(`/v1/review/${submitted.body.id}/reject`, 'accountant', { reason: 'private purchase' }))
+        .status,
+    ).toBe(200);
     const body = JSON.parse((await delivered('/gateway', 'proposal_rejected')).rawBody.toString());
     expect(body.thread).toEqual({ channel: 'slack', threadId: 'C9/42' });
     expect(body.text).toContain('private purchase');

@@ -1,8 +1,4 @@
-import {
-  SANDBOX_FIKEN_CLIENT_SECRET,
-  SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
-  tripletexEmployeeToken,
-} from '@app/sandbox';
+import { SANDBOX_FIKEN_CLIENT_SECRET, SANDBOX_TRIPLETEX_CONSUMER_TOKEN, tripletexEmployeeToken } from '@app/sandbox';
 import { ProviderConnectionRepository, ProviderTokenStore, type ProviderKind } from '@app/domain';
 import { DataSource } from 'typeorm';
 import { startOnboardingApp, type OnboardingTestApp } from './support/onboarding-app';
@@ -50,7 +46,15 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
     const action = /<form method="post" action="([^"]+)"/.exec(pageHtml)![1];
     const form = new URLSearchParams();
     for (const [, name, value] of pageHtml.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-      form.set(name, value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+      form.set(
+        name,
+        value
+          .replace(/&amp;/g, '&')
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>'),
+      );
     }
     form.set('company', /<option value="([^"]+)"/.exec(pageHtml)![1]);
     form.set('decision', decision);
@@ -69,7 +73,8 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
 
   const connection = (company: string) => t.app.get(ProviderConnectionRepository).find(company);
   const storedContext = async (company: string) =>
-    (await t.app.get(DataSource).query('SELECT company_id FROM company_context WHERE company_id = $1', [company])).length;
+    (await t.app.get(DataSource).query('SELECT company_id FROM company_context WHERE company_id = $1', [company]))
+      .length;
 
   describe('connecting a provider', () => {
     it('connects Tripletex through the consent page, stores the token sealed and pre-fetches the context', async () => {
@@ -79,13 +84,19 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.text).toContain('Tripletex connected');
-      expect(await connection(company)).toMatchObject({ provider: 'tripletex', status: 'connected', connectedBy: 'ola@demo.no' });
+      expect(await connection(company)).toMatchObject({
+        provider: 'tripletex',
+        status: 'connected',
+        connectedBy: 'ola@demo.no',
+      });
       expect(await storedContext(company)).toBe(1);
 
       const context = await t.http.get('/v1/context').set('Authorization', employee(company));
       expect(context.status).toBe(200);
       expect(context.body.provider).toBe('tripletex');
-      expect(context.body.accounts).toEqual(expect.arrayContaining([expect.objectContaining({ code: '6540' }), expect.objectContaining({ code: '1920' })]));
+      expect(context.body.accounts).toEqual(
+        expect.arrayContaining([expect.objectContaining({ code: '6540' }), expect.objectContaining({ code: '1920' })]),
+      );
       expect(context.body.vatTypes).toEqual(expect.arrayContaining([expect.objectContaining({ ratePercent: '25' })]));
       expect(context.body.departments.length).toBeGreaterThan(0);
       expect(context.body).not.toHaveProperty('employees');
@@ -98,11 +109,17 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       const { res } = await connect(company, 'fiken');
       expect(res.status).toBe(200);
       expect(res.text).toContain('Fiken connected');
-      expect(await connection(company)).toMatchObject({ provider: 'fiken', status: 'connected', externalCompanyId: t.sandbox.fiken.company(0).slug });
+      expect(await connection(company)).toMatchObject({
+        provider: 'fiken',
+        status: 'connected',
+        externalCompanyId: t.sandbox.fiken.company(0).slug,
+      });
       const context = await t.http.get('/v1/context').set('Authorization', employee(company));
       expect(context.status).toBe(200);
       expect(context.body.provider).toBe('fiken');
-      expect(context.body.vatTypes).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'HIGH', ratePercent: '25' })]));
+      expect(context.body.vatTypes).toEqual(
+        expect.arrayContaining([expect.objectContaining({ code: 'HIGH', ratePercent: '25' })]),
+      );
       const tokens = await t.app.get(ProviderTokenStore).current(company, 'fiken');
       secrets.add(tokens!.accessToken).add(tokens!.refreshToken);
     });
@@ -118,7 +135,10 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
         .type('form')
         .send({ state, code: tripletexEmployeeToken(1) });
       expect(res.status).toBe(200);
-      expect(await connection(company)).toMatchObject({ provider: 'tripletex', externalCompanyId: String(t.sandbox.tripletex.company(1).companyId) });
+      expect(await connection(company)).toMatchObject({
+        provider: 'tripletex',
+        externalCompanyId: String(t.sandbox.tripletex.company(1).companyId),
+      });
       expect((await t.http.get('/v1/oauth/tripletex/token-form').query({ state })).status).toBe(400);
     });
 
@@ -159,7 +179,9 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       const url = new URL(callback, 'http://x');
       const state = url.searchParams.get('state')!;
       const [payload, mac] = state.split('.');
-      const otherCompany = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), c: 'someone-else' })).toString('base64url');
+      const otherCompany = Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), c: 'someone-else' }),
+      ).toString('base64url');
       for (const forged of [`${payload}.${mac.slice(0, -2)}AA`, `${otherCompany}.${mac}`, 'garbage']) {
         url.searchParams.set('state', forged);
         const res = await t.http.get(`${url.pathname}${url.search}`);
@@ -178,7 +200,9 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       const company = await newCompany();
       const unknown = await t.http.post('/v1/config/providers/visma/connect').set('Authorization', admin(company));
       expect({ status: unknown.status, code: unknown.body.code }).toEqual({ status: 404, code: 'not_found' });
-      const employeeTry = await t.http.post('/v1/config/providers/fiken/connect').set('Authorization', employee(company));
+      const employeeTry = await t.http
+        .post('/v1/config/providers/fiken/connect')
+        .set('Authorization', employee(company));
       expect(employeeTry.status).toBe(403);
       expect((await t.http.get('/v1/oauth/visma/callback?code=a&state=b')).status).toBe(404);
     });
@@ -204,7 +228,10 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       const res = await t.http.get('/v1/context').set('Authorization', employee(company));
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'provider_not_connected' });
       const refresh = await t.http.post('/v1/config/context/refresh').set('Authorization', admin(company));
-      expect({ status: refresh.status, code: refresh.body.code }).toEqual({ status: 409, code: 'provider_not_connected' });
+      expect({ status: refresh.status, code: refresh.body.code }).toEqual({
+        status: 409,
+        code: 'provider_not_connected',
+      });
     });
 
     it('refreshes the context for admins', async () => {
@@ -216,36 +243,65 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       expect(res.status).toBe(200);
       expect(Date.parse(res.body.fetchedAt)).toBeGreaterThan(Date.parse(first.fetchedAt));
       expect(res.body.accounts).toEqual(first.accounts);
-      expect((await t.http.post('/v1/config/context/refresh').set('Authorization', employee(company))).status).toBe(403);
+      expect((await t.http.post('/v1/config/context/refresh').set('Authorization', employee(company))).status).toBe(
+        403,
+      );
     });
   });
 
   describe('employee mapping and conversation facts', () => {
     let company: string;
     let other: string;
-    const ola = { email: 'Ola@Demo.no', role: 'employee', externalIdentities: [{ channel: 'slack', externalId: 'U0001' }, { channel: 'email', externalId: 'ola@demo.no' }] };
+    const ola = {
+      email: 'Ola@Demo.no',
+      role: 'employee',
+      externalIdentities: [
+        { channel: 'slack', externalId: 'U0001' },
+        { channel: 'email', externalId: 'ola@demo.no' },
+      ],
+    };
 
     beforeAll(async () => {
       company = await newCompany('emp');
       other = await newCompany('emp');
     });
 
-    const put = (co: string, userId: string, body: object) => t.http.put(`/v1/config/employees/${userId}`).set('Authorization', admin(co)).send(body);
+    const put = (co: string, userId: string, body: object) =>
+      t.http.put(`/v1/config/employees/${userId}`).set('Authorization', admin(co)).send(body);
 
     it('creates, replaces, reads, lists and deletes mappings', async () => {
       const created = await put(company, 'u-ola', ola);
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ userId: 'u-ola', email: 'ola@demo.no', role: 'employee', providerEmployeeId: null });
+      expect(created.body).toMatchObject({
+        userId: 'u-ola',
+        email: 'ola@demo.no',
+        role: 'employee',
+        providerEmployeeId: null,
+      });
       expect(created.body.externalIdentities).toHaveLength(2);
-      const replaced = await put(company, 'u-ola', { ...ola, role: 'accountant', externalIdentities: [{ channel: 'slack', externalId: 'U0001' }] });
+      const replaced = await put(company, 'u-ola', {
+        ...ola,
+        role: 'accountant',
+        externalIdentities: [{ channel: 'slack', externalId: 'U0001' }],
+      });
       expect(replaced.status).toBe(200);
-      expect(replaced.body).toMatchObject({ role: 'accountant', externalIdentities: [{ channel: 'slack', externalId: 'U0001' }] });
-      expect((await t.http.get('/v1/config/employees/u-ola').set('Authorization', admin(company))).body.role).toBe('accountant');
+      expect(replaced.body).toMatchObject({
+        role: 'accountant',
+        externalIdentities: [{ channel: 'slack', externalId: 'U0001' }],
+      });
+      expect((await t.http.get('/v1/config/employees/u-ola').set('Authorization', admin(company))).body.role).toBe(
+        'accountant',
+      );
 
-      for (const n of [1, 2, 3]) expect((await put(company, `u-${n}`, { email: `p${n}@demo.no`, role: 'employee', externalIdentities: [] })).status).toBe(201);
+      for (const n of [1, 2, 3])
+        expect(
+          (await put(company, `u-${n}`, { email: `p${n}@demo.no`, role: 'employee', externalIdentities: [] })).status,
+        ).toBe(201);
       const page1 = await t.http.get('/v1/config/employees?limit=2').set('Authorization', admin(company));
       expect(page1.body.items.map((e: { userId: string }) => e.userId)).toEqual(['u-1', 'u-2']);
-      const page2 = await t.http.get(`/v1/config/employees?limit=2&cursor=${page1.body.nextCursor}`).set('Authorization', admin(company));
+      const page2 = await t.http
+        .get(`/v1/config/employees?limit=2&cursor=${page1.body.nextCursor}`)
+        .set('Authorization', admin(company));
       expect(page2.body.items.map((e: { userId: string }) => e.userId)).toEqual(['u-3', 'u-ola']);
       expect(page2.body.nextCursor).toBeNull();
 
@@ -256,8 +312,15 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
 
     it('keeps emails and external identities unique within the company', async () => {
       const sameEmail = await put(company, 'u-dup', { email: 'OLA@demo.no', role: 'employee', externalIdentities: [] });
-      expect({ status: sameEmail.status, code: sameEmail.body.code }).toEqual({ status: 400, code: 'validation_failed' });
-      const sameSlack = await put(company, 'u-dup', { email: 'dup@demo.no', role: 'employee', externalIdentities: [{ channel: 'slack', externalId: 'U0001' }] });
+      expect({ status: sameEmail.status, code: sameEmail.body.code }).toEqual({
+        status: 400,
+        code: 'validation_failed',
+      });
+      const sameSlack = await put(company, 'u-dup', {
+        email: 'dup@demo.no',
+        role: 'employee',
+        externalIdentities: [{ channel: 'slack', externalId: 'U0001' }],
+      });
       expect(sameSlack.status).toBe(400);
       expect(sameSlack.body.errors[0].field).toBe('externalIdentities');
       // Another company may use the same email and identity.
@@ -266,8 +329,18 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
 
     it('refuses invalid mappings', async () => {
       expect((await put(company, 'u-x', { ...ola, role: 'boss' })).status).toBe(400);
-      expect((await put(company, 'u-x', { ...ola, email: 'x@demo.no', externalIdentities: [{ channel: 'fax', externalId: '1' }] })).status).toBe(400);
-      expect((await put(company, 'u-x', { ...ola, email: 'x@demo.no', externalIdentities: [], extra: 1 })).status).toBe(400);
+      expect(
+        (
+          await put(company, 'u-x', {
+            ...ola,
+            email: 'x@demo.no',
+            externalIdentities: [{ channel: 'fax', externalId: '1' }],
+          })
+        ).status,
+      ).toBe(400);
+      expect((await put(company, 'u-x', { ...ola, email: 'x@demo.no', externalIdentities: [], extra: 1 })).status).toBe(
+        400,
+      );
       expect((await put(company, 'bad id!', { ...ola, email: 'x@demo.no', externalIdentities: [] })).status).toBe(400);
     });
 
@@ -276,24 +349,60 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       await connect(connected, 'tripletex');
       const context = (await t.http.get('/v1/context').set('Authorization', admin(connected))).body;
       const known = context.employees[0].id as string;
-      expect((await put(connected, 'u-1', { email: 'a@demo.no', role: 'employee', externalIdentities: [], providerEmployeeId: known })).status).toBe(201);
-      const unknown = await put(connected, 'u-2', { email: 'b@demo.no', role: 'employee', externalIdentities: [], providerEmployeeId: 'no-such' });
-      expect({ status: unknown.status, field: unknown.body.errors?.[0]?.field }).toEqual({ status: 400, field: 'providerEmployeeId' });
+      expect(
+        (
+          await put(connected, 'u-1', {
+            email: 'a@demo.no',
+            role: 'employee',
+            externalIdentities: [],
+            providerEmployeeId: known,
+          })
+        ).status,
+      ).toBe(201);
+      const unknown = await put(connected, 'u-2', {
+        email: 'b@demo.no',
+        role: 'employee',
+        externalIdentities: [],
+        providerEmployeeId: 'no-such',
+      });
+      expect({ status: unknown.status, field: unknown.body.errors?.[0]?.field }).toEqual({
+        status: 400,
+        field: 'providerEmployeeId',
+      });
     });
 
     it('resolves facts by channel identity or by email', async () => {
-      const facts = (query: string, co = company) => t.http.get(`/v1/conversation/facts?${query}`).set('Authorization', employee(co));
+      const facts = (query: string, co = company) =>
+        t.http.get(`/v1/conversation/facts?${query}`).set('Authorization', employee(co));
       const bySlack = await facts('channel=slack&externalId=U0001');
       expect(bySlack.status).toBe(200);
-      expect(bySlack.body).toMatchObject({ userId: 'u-ola', email: 'ola@demo.no', role: 'accountant', company: { id: company, name: `Test ${company}` }, provider: null });
+      expect(bySlack.body).toMatchObject({
+        userId: 'u-ola',
+        email: 'ola@demo.no',
+        role: 'accountant',
+        company: { id: company, name: `Test ${company}` },
+        provider: null,
+      });
       expect((await facts('email=OLA%40demo.no')).body.userId).toBe('u-ola');
-      for (const query of ['channel=slack&externalId=U0001&email=ola%40demo.no', '', 'channel=slack', 'externalId=U0001', 'channel=fax&externalId=1']) {
+      for (const query of [
+        'channel=slack&externalId=U0001&email=ola%40demo.no',
+        '',
+        'channel=slack',
+        'externalId=U0001',
+        'channel=fax&externalId=1',
+      ]) {
         const res = await facts(query);
-        expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'validation_failed' });
+        expect({ query, status: res.status, code: res.body.code }).toEqual({
+          query,
+          status: 400,
+          code: 'validation_failed',
+        });
       }
       const unknown = await facts('channel=slack&externalId=U9999');
       expect({ status: unknown.status, code: unknown.body.code }).toEqual({ status: 404, code: 'not_found' });
-      const noFactsPermission = await t.http.get('/v1/conversation/facts?email=ola%40demo.no').set('Authorization', `Bearer ${t.tokenFor(company, { role: 'employee', permissions: ['query'] })}`);
+      const noFactsPermission = await t.http
+        .get('/v1/conversation/facts?email=ola%40demo.no')
+        .set('Authorization', `Bearer ${t.tokenFor(company, { role: 'employee', permissions: ['query'] })}`);
       expect(noFactsPermission.status).toBe(403);
     });
 
@@ -302,8 +411,16 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       expect((await t.http.get('/v1/config/employees/u-1').set('Authorization', admin(stranger))).status).toBe(404);
       expect((await t.http.delete('/v1/config/employees/u-1').set('Authorization', admin(stranger))).status).toBe(404);
       expect((await t.http.get('/v1/config/employees').set('Authorization', admin(stranger))).body.items).toEqual([]);
-      expect((await t.http.get('/v1/conversation/facts?channel=slack&externalId=U0001').set('Authorization', employee(stranger))).status).toBe(404);
-      expect((await t.http.get('/v1/conversation/facts?email=p1%40demo.no').set('Authorization', employee(stranger))).status).toBe(404);
+      expect(
+        (
+          await t.http
+            .get('/v1/conversation/facts?channel=slack&externalId=U0001')
+            .set('Authorization', employee(stranger))
+        ).status,
+      ).toBe(404);
+      expect(
+        (await t.http.get('/v1/conversation/facts?email=p1%40demo.no').set('Authorization', employee(stranger))).status,
+      ).toBe(404);
       expect((await t.http.get('/v1/config/employees/u-1').set('Authorization', admin(company))).status).toBe(200);
     });
   });
@@ -320,7 +437,8 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
     });
     afterEach(() => t.sandbox.clearFaults());
 
-    const balance = (co: string, provider: string, query = '') => t.http.get(`/v1/${provider}/balance${query}`).set('Authorization', employee(co));
+    const balance = (co: string, provider: string, query = '') =>
+      t.http.get(`/v1/${provider}/balance${query}`).set('Authorization', employee(co));
 
     it.each(['tripletex', 'fiken'] as const)('reads the %s balances live as decimal strings', async (provider) => {
       const co = provider === 'tripletex' ? tripletex : fiken;
@@ -330,7 +448,11 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       expect(res.body.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(res.body.accounts.length).toBeGreaterThan(0);
       for (const account of res.body.accounts) {
-        expect(account).toEqual({ code: expect.any(String), name: expect.any(String), balance: expect.stringMatching(DECIMAL) });
+        expect(account).toEqual({
+          code: expect.any(String),
+          name: expect.any(String),
+          balance: expect.stringMatching(DECIMAL),
+        });
       }
       const dated = await balance(co, provider, '?date=2026-01-31');
       expect({ status: dated.status, date: dated.body.date }).toEqual({ status: 200, date: '2026-01-31' });
@@ -377,9 +499,15 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       expect((await balance(co, 'fiken')).status).toBe(409);
       const told: Array<{ target: string; payload: { provider: string; reason: string } }> = await t.app
         .get(DataSource)
-        .query(`SELECT target, payload FROM notification_outbox WHERE company_id = $1 AND kind = 'provider_reauthorisation_needed'`, [co]);
+        .query(
+          `SELECT target, payload FROM notification_outbox WHERE company_id = $1 AND kind = 'provider_reauthorisation_needed'`,
+          [co],
+        );
       expect(told).toHaveLength(1);
-      expect(told[0]).toMatchObject({ target: 'review', payload: { provider: 'fiken', reason: expect.stringContaining('invalid_grant') } });
+      expect(told[0]).toMatchObject({
+        target: 'review',
+        payload: { provider: 'fiken', reason: expect.stringContaining('invalid_grant') },
+      });
       // Reconnecting clears the mark.
       await connect(co, 'fiken');
       expect(await connection(co)).toMatchObject({ status: 'connected' });
@@ -398,12 +526,17 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       }
       const events = await db.query('SELECT * FROM events WHERE company_id = ANY($1)', [companies]);
       const outbox = await db.query('SELECT * FROM notification_outbox WHERE company_id = ANY($1)', [companies]);
-      const rows: Array<Record<string, unknown>> = await db.query('SELECT * FROM provider_connections WHERE company_id = ANY($1)', [companies]);
+      const rows: Array<Record<string, unknown>> = await db.query(
+        'SELECT * FROM provider_connections WHERE company_id = ANY($1)',
+        [companies],
+      );
       expect(rows.length).toBeGreaterThan(5);
       expect(t.responses.length).toBeGreaterThan(50);
       expect(t.logs.length).toBeGreaterThan(50);
       const texts = [...t.responses, ...t.logs, JSON.stringify(events), JSON.stringify(outbox)];
-      const raw = Buffer.concat(rows.flatMap((row) => Object.values(row).map((v) => (Buffer.isBuffer(v) ? v : Buffer.from(String(v))))));
+      const raw = Buffer.concat(
+        rows.flatMap((row) => Object.values(row).map((v) => (Buffer.isBuffer(v) ? v : Buffer.from(String(v))))),
+      );
       for (const secret of secrets) {
         expect(texts.filter((text) => text.includes(secret))).toEqual([]);
         expect(raw.includes(Buffer.from(secret))).toBe(false);

@@ -48,7 +48,9 @@ describe('/v1/patterns (contract §4)', () => {
     expect((await as.get('/v1/patterns', 'accountant')).body.items).toEqual([]);
     expect((await as.get('/v1/patterns?includeRetired=true', 'accountant')).body.items).toHaveLength(1);
     const chain = await as.get(`/v1/events?correlationId=${id}`, 'accountant');
-    expect(chain.body.items.map((e: { type: string; sequence: number; actor: string }) => [e.type, e.sequence, e.actor])).toEqual([
+    expect(
+      chain.body.items.map((e: { type: string; sequence: number; actor: string }) => [e.type, e.sequence, e.actor]),
+    ).toEqual([
       ['PatternSaved', 1, 'kari@demo.no'],
       ['PatternSaved', 2, 'kari@demo.no'],
       ['PatternRetired', 3, 'kari@demo.no'],
@@ -81,7 +83,11 @@ describe('/v1/patterns (contract §4)', () => {
   it('refuses a duplicate of an active pattern with 409', async () => {
     await as.post('/v1/patterns', 'accountant', spotify);
 
-    expectProblem(await as.post('/v1/patterns', 'accountant', { ...spotify, merchantName: 'SPOTIFY' }), 409, 'invalid_transition');
+    expectProblem(
+      await as.post('/v1/patterns', 'accountant', { ...spotify, merchantName: 'SPOTIFY' }),
+      409,
+      'invalid_transition',
+    );
   });
 
   it('pages and filters by merchant', async () => {
@@ -92,18 +98,32 @@ describe('/v1/patterns (contract §4)', () => {
     await as.post('/v1/patterns', 'accountant', { ...spotify, merchantName: 'Adobe Inc', accountCode: '6550' });
 
     const first = await as.get('/v1/patterns?limit=2', 'accountant');
-    const second = await as.get(`/v1/patterns?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, 'accountant');
+    const second = await as.get(
+      `/v1/patterns?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+      'accountant',
+    );
 
-    expect([...first.body.items, ...second.body.items].map((p: { merchantKey: string }) => p.merchantKey)).toEqual(['spotify', 'telenor', 'adobe']);
+    expect([...first.body.items, ...second.body.items].map((p: { merchantKey: string }) => p.merchantKey)).toEqual([
+      'spotify',
+      'telenor',
+      'adobe',
+    ]);
     expect(second.body.nextCursor).toBeNull();
     expect((await as.get('/v1/patterns?merchant=telenor%20asa', 'accountant')).body.items).toHaveLength(1);
   });
 
   it('validates strictly', async () => {
-    const res = await as.post('/v1/patterns', 'accountant', { merchantName: '', accountCode: '65', vatRate: 25, note: 'x' });
+    const res = await as.post('/v1/patterns', 'accountant', {
+      merchantName: '',
+      accountCode: '65',
+      vatRate: 25,
+      note: 'x',
+    });
 
     expectProblem(res, 400, 'validation_failed');
-    expect(new Set(res.body.errors.map((e: { field: string }) => e.field))).toEqual(new Set(['merchantName', 'accountCode', 'vatRate', 'note']));
+    expect(new Set(res.body.errors.map((e: { field: string }) => e.field))).toEqual(
+      new Set(['merchantName', 'accountCode', 'vatRate', 'note']),
+    );
     const created = await as.post('/v1/patterns', 'accountant', spotify);
     expectProblem(await as.put(`/v1/patterns/${created.body.id}`, 'accountant', {}), 400, 'validation_failed');
     expectProblem(await as.get('/v1/patterns?includeRetired=yes', 'accountant'), 400, 'validation_failed');
@@ -113,7 +133,11 @@ describe('/v1/patterns (contract §4)', () => {
     const created = await as.post('/v1/patterns', 'accountant', spotify);
     const other = api(t, await t.newCompany('other'));
 
-    expectProblem(await other.put(`/v1/patterns/${created.body.id}`, 'accountant', { vatRate: '15' }), 404, 'not_found');
+    expectProblem(
+      await other.put(`/v1/patterns/${created.body.id}`, 'accountant', { vatRate: '15' }),
+      404,
+      'not_found',
+    );
     expectProblem(await other.delete(`/v1/patterns/${created.body.id}`, 'accountant'), 404, 'not_found');
   });
 

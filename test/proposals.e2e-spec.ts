@@ -16,7 +16,8 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
     as = api(t, await t.newCompany('prop'));
   });
 
-  const knownMerchant = () => as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
+  const knownMerchant = () =>
+    as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
 
   describe('a known merchant', () => {
     it('is auto-approved: 201 with Proposed and Approved, executeAfter = now + 15 min, the user told with the confidence', async () => {
@@ -55,10 +56,20 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
           data: expect.objectContaining({
             merchant: 'Spotify AB',
             amount: '119.00',
-            receipt: { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: PDF.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+            receipt: {
+              filename: 'r.pdf',
+              contentType: 'application/pdf',
+              sizeBytes: PDF.length,
+              sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+            },
           }),
         },
-        expect.objectContaining({ type: 'Approved', status: 'APPROVED', sequence: 2, data: expect.objectContaining({ auto: true }) }),
+        expect.objectContaining({
+          type: 'Approved',
+          status: 'APPROVED',
+          sequence: 2,
+          data: expect.objectContaining({ auto: true }),
+        }),
       ]);
       expect(JSON.stringify(res.body)).not.toContain(PDF.toString('base64'));
       const told = (await as.outbox()).filter((row) => row.target === 'user_thread');
@@ -82,18 +93,31 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
       const res = await as.submit(proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS' }));
 
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ status: 'PROPOSED', confidence: 0, route: 'review_required', executeAfter: null });
+      expect(res.body).toMatchObject({
+        status: 'PROPOSED',
+        confidence: 0,
+        route: 'review_required',
+        executeAfter: null,
+      });
       expect(res.body.events.map((e: { type: string }) => e.type)).toEqual(['Proposed']);
       expect(await as.outbox()).toEqual([
-        { target: 'review', kind: 'proposal_needs_review', payload: expect.objectContaining({ proposalId: res.body.id, confidence: 0 }) },
+        {
+          target: 'review',
+          kind: 'proposal_needs_review',
+          payload: expect.objectContaining({ proposalId: res.body.id, confidence: 0 }),
+        },
       ]);
       expect((await as.get(`/v1/proposals/${res.body.id}`, 'employee')).body).toMatchObject({ status: 'PROPOSED' });
     });
 
     it('approved with corrections teaches the pattern: the next proposal from that merchant auto-approves', async () => {
-      const first = await as.submit(proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS', accountCode: '6500', vatRate: '15' }));
+      const first = await as.submit(
+        proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS', accountCode: '6500', vatRate: '15' }),
+      );
 
-      const approved = await as.post(`/v1/review/${first.body.id}/approve`, 'accountant', { corrections: { accountCode: '6540', vatRate: '25' } });
+      const approved = await as.post(`/v1/review/${first.body.id}/approve`, 'accountant', {
+        corrections: { accountCode: '6540', vatRate: '25' },
+      });
 
       expect(approved.status).toBe(200);
       expect(approved.body).toMatchObject({
@@ -110,11 +134,21 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
           proposalId: first.body.id,
           actor: PEOPLE.accountant.sub,
           status: null,
-          data: { cause: 'approval', pattern: expect.objectContaining({ accountCode: '6540', vatRate: '25', approvals: 1, amounts: { count: 1, mean: '119.00', min: '119.00', max: '119.00' } }) },
+          data: {
+            cause: 'approval',
+            pattern: expect.objectContaining({
+              accountCode: '6540',
+              vatRate: '25',
+              approvals: 1,
+              amounts: { count: 1, mean: '119.00', min: '119.00', max: '119.00' },
+            }),
+          },
         }),
       ]);
 
-      const next = await as.submit(proposalBody({ merchant: 'FJELLVANN KAFFEBRENNERI A/S', accountCode: '6540', vatRate: '25' }));
+      const next = await as.submit(
+        proposalBody({ merchant: 'FJELLVANN KAFFEBRENNERI A/S', accountCode: '6540', vatRate: '25' }),
+      );
       expect(next.body).toMatchObject({ status: 'APPROVED', route: 'auto_approve' });
     });
   });
@@ -123,22 +157,38 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
     it('tells the user why; a corrected resubmission joins the chain', async () => {
       const first = await as.submit(proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS', amount: '1190.00' }));
 
-      const rejected = await as.post(`/v1/review/${first.body.id}/reject`, 'accountant', { reason: 'wrong amount: the receipt says 119.00' });
+      const rejected = await as.post(`/v1/review/${first.body.id}/reject`, 'accountant', {
+        reason: 'wrong amount: the receipt says 119.00',
+      });
 
       expect(rejected.status).toBe(200);
-      expect(rejected.body).toMatchObject({ status: 'REJECTED', rejectedBy: PEOPLE.accountant.sub, rejectionReason: 'wrong amount: the receipt says 119.00' });
+      expect(rejected.body).toMatchObject({
+        status: 'REJECTED',
+        rejectedBy: PEOPLE.accountant.sub,
+        rejectionReason: 'wrong amount: the receipt says 119.00',
+      });
       expect((await as.outbox()).filter((row) => row.kind === 'proposal_rejected')).toEqual([
         {
           target: 'user_thread',
           kind: 'proposal_rejected',
-          payload: expect.objectContaining({ proposalId: first.body.id, reason: 'wrong amount: the receipt says 119.00', actor: PEOPLE.employee.sub }),
+          payload: expect.objectContaining({
+            proposalId: first.body.id,
+            reason: 'wrong amount: the receipt says 119.00',
+            actor: PEOPLE.employee.sub,
+          }),
         },
       ]);
 
-      const again = await as.submit(proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS', resubmissionOf: first.body.id }));
+      const again = await as.submit(
+        proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS', resubmissionOf: first.body.id }),
+      );
 
       expect(again.status).toBe(201);
-      expect(again.body).toMatchObject({ correlationId: first.body.correlationId, resubmissionOf: first.body.id, status: 'PROPOSED' });
+      expect(again.body).toMatchObject({
+        correlationId: first.body.correlationId,
+        resubmissionOf: first.body.id,
+        status: 'PROPOSED',
+      });
       const chain = await as.get(`/v1/events?correlationId=${first.body.correlationId}`, 'manager');
       expect(chain.body.items.map((e: { type: string; sequence: number }) => [e.type, e.sequence])).toEqual([
         ['Proposed', 1],
@@ -151,7 +201,9 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
       await knownMerchant();
       const auto = await as.submit();
 
-      const rejected = await as.post(`/v1/review/${auto.body.id}/reject`, 'accountant', { reason: 'private subscription' });
+      const rejected = await as.post(`/v1/review/${auto.body.id}/reject`, 'accountant', {
+        reason: 'private subscription',
+      });
 
       expect(rejected.status).toBe(200);
       expect(rejected.body.events.map((e: { type: string }) => e.type)).toEqual(['Proposed', 'Approved', 'Rejected']);
@@ -161,14 +213,22 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
       const first = await as.submit(proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS' }));
 
       expectProblem(await as.post(`/v1/review/${first.body.id}/reject`, 'accountant', {}), 400, 'validation_failed');
-      expectProblem(await as.post(`/v1/review/${first.body.id}/reject`, 'accountant', { reason: 'x'.repeat(1001) }), 400, 'validation_failed');
+      expectProblem(
+        await as.post(`/v1/review/${first.body.id}/reject`, 'accountant', { reason: 'x'.repeat(1001) }),
+        400,
+        'validation_failed',
+      );
     });
 
     it('of a REJECTED proposal, and approval of a REJECTED one, are invalid transitions', async () => {
       const first = await as.submit(proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS' }));
       await as.post(`/v1/review/${first.body.id}/reject`, 'accountant', { reason: 'duplicate' });
 
-      expectProblem(await as.post(`/v1/review/${first.body.id}/reject`, 'accountant', { reason: 'again' }), 409, 'invalid_transition');
+      expectProblem(
+        await as.post(`/v1/review/${first.body.id}/reject`, 'accountant', { reason: 'again' }),
+        409,
+        'invalid_transition',
+      );
       expectProblem(await as.post(`/v1/review/${first.body.id}/approve`, 'accountant'), 409, 'invalid_transition');
     });
   });
@@ -192,35 +252,45 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
     it('validates corrections strictly', async () => {
       const first = await as.submit(proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS' }));
 
-      const res = await as.post(`/v1/review/${first.body.id}/approve`, 'accountant', { corrections: { accountCode: 6540, department: 'x' } });
+      const res = await as.post(`/v1/review/${first.body.id}/approve`, 'accountant', {
+        corrections: { accountCode: 6540, department: 'x' },
+      });
 
       expectProblem(res, 400, 'validation_failed');
-      expect(new Set(res.body.errors.map((e: { field: string }) => e.field))).toEqual(new Set(['corrections.accountCode', 'corrections.department']));
+      expect(new Set(res.body.errors.map((e: { field: string }) => e.field))).toEqual(
+        new Set(['corrections.accountCode', 'corrections.department']),
+      );
     });
 
     it.each([
       ['approve', 'approve', {}],
       ['reject', 'reject', { reason: 'no' }],
-    ])('lets exactly one of two concurrent %s calls win; the other is 409 invalid_transition', async (_label, action, body) => {
-      const first = await as.submit(proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS' }));
+    ])(
+      'lets exactly one of two concurrent %s calls win; the other is 409 invalid_transition',
+      async (_label, action, body) => {
+        const first = await as.submit(proposalBody({ merchant: 'Fjellvann Kaffebrenneri AS' }));
 
-      const results = await Promise.all([
-        as.post(`/v1/review/${first.body.id}/${action}`, 'accountant', body),
-        as.post(`/v1/review/${first.body.id}/${action}`, 'secondAccountant', body),
-      ]);
+        const results = await Promise.all([
+          as.post(`/v1/review/${first.body.id}/${action}`, 'accountant', body),
+          as.post(`/v1/review/${first.body.id}/${action}`, 'secondAccountant', body),
+        ]);
 
-      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      expect(results.find((r) => r.status === 409)?.body.code).toBe('invalid_transition');
-      const chain = await as.get(`/v1/events?correlationId=${first.body.id}`, 'manager');
-      expect(chain.body.items.map((e: { sequence: number }) => e.sequence)).toEqual([1, 2]);
-    });
+        expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+        expect(results.find((r) => r.status === 409)?.body.code).toBe('invalid_transition');
+        const chain = await as.get(`/v1/events?correlationId=${first.body.id}`, 'manager');
+        expect(chain.body.items.map((e: { sequence: number }) => e.sequence)).toEqual([1, 2]);
+      },
+    );
   });
 
   describe('reading a proposal', () => {
     it("gives an employee their own, and refuses a colleague's with permission_denied", async () => {
       const mine = await as.submit();
 
-      expect((await as.get(`/v1/proposals/${mine.body.id}`, 'employee')).body).toMatchObject({ id: mine.body.id, events: [expect.objectContaining({ type: 'Proposed' })] });
+      expect((await as.get(`/v1/proposals/${mine.body.id}`, 'employee')).body).toMatchObject({
+        id: mine.body.id,
+        events: [expect.objectContaining({ type: 'Proposed' })],
+      });
       expectProblem(await as.get(`/v1/proposals/${mine.body.id}`, 'colleague'), 403, 'permission_denied');
       expect((await as.get(`/v1/proposals/${mine.body.id}`, 'manager')).status).toBe(200);
     });
@@ -231,7 +301,11 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
 
       expectProblem(await other.get(`/v1/proposals/${mine.body.id}`, 'admin'), 404, 'not_found');
       expectProblem(await other.post(`/v1/review/${mine.body.id}/approve`, 'accountant'), 404, 'not_found');
-      expectProblem(await other.post(`/v1/review/${mine.body.id}/reject`, 'accountant', { reason: 'x' }), 404, 'not_found');
+      expectProblem(
+        await other.post(`/v1/review/${mine.body.id}/reject`, 'accountant', { reason: 'x' }),
+        404,
+        'not_found',
+      );
       expectProblem(await other.submit(proposalBody({ resubmissionOf: mine.body.id })), 404, 'not_found');
       expectProblem(await as.get('/v1/proposals/no-such-proposal', 'admin'), 404, 'not_found');
     });
@@ -240,7 +314,14 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
   describe('validation', () => {
     it('lists every bad field, unknown ones included, with validation_failed', async () => {
       const res = await as.submit(
-        proposalBody({ amount: 119, currency: 'nok', date: '20-11-2026', vatRate: '25%', thread: { channel: 'irc', threadId: 'x' }, tip: '10' }),
+        proposalBody({
+          amount: 119,
+          currency: 'nok',
+          date: '20-11-2026',
+          vatRate: '25%',
+          thread: { channel: 'irc', threadId: 'x' },
+          tip: '10',
+        }),
       );
 
       expectProblem(res, 400, 'validation_failed');
@@ -253,7 +334,12 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
       const res = await as.submit(
         proposalBody({
           amount: '-1',
-          receipt: { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: PDF.toString('base64'), url: 'http://x' },
+          receipt: {
+            filename: 'r.pdf',
+            contentType: 'application/pdf',
+            dataBase64: PDF.toString('base64'),
+            url: 'http://x',
+          },
           thread: { channel: 'slack', threadId: 'C01/1', ts: '1' },
         }),
       );
@@ -282,7 +368,8 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
       expect(res.status).toBe(400);
       expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
       // JSON's own scalars are refused by the body parser; an array reaches the handler.
-      if (Array.isArray(body)) expect(res.body.errors).toEqual([{ field: 'body', message: 'body must be a JSON object' }]);
+      if (Array.isArray(body))
+        expect(res.body.errors).toEqual([{ field: 'body', message: 'body must be a JSON object' }]);
     });
 
     it.each([
@@ -290,9 +377,27 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
       ['a zero amount', { amount: '0.00' }, 'amount'],
       ['an impossible date', { date: '2026-02-30' }, 'date'],
       ['another kind', { kind: 'invoice' }, 'kind'],
-      ['a receipt that is not base64', { receipt: { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: '***' } }, 'receipt.dataBase64'],
-      ['a receipt of a type not accepted', { receipt: { filename: 'r.exe', contentType: 'application/x-msdownload', dataBase64: 'TVo=' } }, 'receipt.contentType'],
-      ['a PDF receipt that is not a PDF', { receipt: { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: Buffer.from('MZ\x90\x00').toString('base64') } }, 'receipt.dataBase64'],
+      [
+        'a receipt that is not base64',
+        { receipt: { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: '***' } },
+        'receipt.dataBase64',
+      ],
+      [
+        'a receipt of a type not accepted',
+        { receipt: { filename: 'r.exe', contentType: 'application/x-msdownload', dataBase64: 'TVo=' } },
+        'receipt.contentType',
+      ],
+      [
+        'a PDF receipt that is not a PDF',
+        {
+          receipt: {
+            filename: 'r.pdf',
+            contentType: 'application/pdf',
+            dataBase64: Buffer.from('MZ\x90\x00').toString('base64'),
+          },
+        },
+        'receipt.dataBase64',
+      ],
     ])('refuses %s', async (_label, change, field) => {
       const res = await as.submit(proposalBody(change));
 
@@ -318,7 +423,11 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
     it('refuses the same key with a different body with 409 idempotency_conflict', async () => {
       await as.submit(proposalBody(), 'employee', 'agent-run-43');
 
-      expectProblem(await as.submit(proposalBody({ amount: '120.00' }), 'employee', 'agent-run-43'), 409, 'idempotency_conflict');
+      expectProblem(
+        await as.submit(proposalBody({ amount: '120.00' }), 'employee', 'agent-run-43'),
+        409,
+        'idempotency_conflict',
+      );
     });
 
     it('scopes keys to the actor', async () => {
@@ -384,14 +493,17 @@ describe('the OpenAPI document of the proposal routes', () => {
     ['delete', '/v1/patterns/{id}', 'rules', 'accountant', '200'],
     ['get', '/v1/config/company', 'config', 'admin', '200'],
     ['put', '/v1/config/company', 'config', 'admin', '200'],
-  ])('documents %s %s with permission %s, minimum role %s and its %s response', async (method, path, permission, minRole, status) => {
-    const document = (await t.http.get('/openapi.json')).body;
-    const operation = document.paths[path]?.[method];
+  ])(
+    'documents %s %s with permission %s, minimum role %s and its %s response',
+    async (method, path, permission, minRole, status) => {
+      const document = (await t.http.get('/openapi.json')).body;
+      const operation = document.paths[path]?.[method];
 
-    expect(operation).toMatchObject({ 'x-permission': permission, 'x-min-role': minRole });
-    expect(operation.responses[status].content['application/json'].schema).toBeDefined();
-    expect(operation.responses['403']).toBeDefined();
-  });
+      expect(operation).toMatchObject({ 'x-permission': permission, 'x-min-role': minRole });
+      expect(operation.responses[status].content['application/json'].schema).toBeDefined();
+      expect(operation.responses['403']).toBeDefined();
+    },
+  );
 
   it('documents exactly the fields POST /v1/proposals accepts, nested ones included', async () => {
     const document = (await t.http.get('/openapi.json')).body;

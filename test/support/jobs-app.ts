@@ -92,7 +92,10 @@ export interface JobsApp {
   /** Connects `company` to sandbox company `index` of `provider` (as onboarding would). */
   connect(company: string, provider: 'tripletex' | 'fiken', index?: number): Promise<void>;
   /** An APPROVED proposal of `company`, due now (a reviewer approved it), with a PDF receipt. */
-  approvedProposal(company: string, overrides?: { amount?: string; date?: string; receipt?: boolean; accountCode?: string }): Promise<Proposal>;
+  approvedProposal(
+    company: string,
+    overrides?: { amount?: string; date?: string; receipt?: boolean; accountCode?: string },
+  ): Promise<Proposal>;
   query<T = Record<string, unknown>>(sql: string, parameters?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
@@ -144,7 +147,10 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
   });
   const clock = options.clock ?? new ManualClock(new Date());
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, clock })] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), { bodyParser: false, logger: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), {
+    bodyParser: false,
+    logger: false,
+  });
   await configureApp(app, config);
   await app.init();
   const control = options.hosted.sandbox.control;
@@ -179,7 +185,11 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
           companyId: company,
           grant: {
             provider: 'fiken',
-            tokens: { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: Date.now() + issued.expires_in * 1000 },
+            tokens: {
+              accessToken: issued.access_token,
+              refreshToken: issued.refresh_token,
+              expiresAt: Date.now() + issued.expires_in * 1000,
+            },
           },
           externalCompanyId: info.slug,
           externalCompanyName: info.name,
@@ -206,7 +216,9 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
               accountCode: overrides.accountCode ?? '6800',
               vatRate: '25',
               description: 'Printer paper',
-              receipt: withReceipt ? { filename: 'receipt.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, sha256 } : null,
+              receipt: withReceipt
+                ? { filename: 'receipt.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, sha256 }
+                : null,
               thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
             },
             assessment: { score: 0, route: 'review_required', reasons: ['unknown merchant'] },
@@ -216,7 +228,14 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
         await ports.events.append(submitted.events);
         await ports.proposals.insert(submitted.proposal);
         if (withReceipt) {
-          await ports.receipts.save({ proposalId: submitted.proposal.id, companyId: company, filename: 'receipt.pdf', contentType: 'application/pdf', sha256, bytes });
+          await ports.receipts.save({
+            proposalId: submitted.proposal.id,
+            companyId: company,
+            filename: 'receipt.pdf',
+            contentType: 'application/pdf',
+            sha256,
+            bytes,
+          });
         }
         const approved = transitionProposal(
           submitted.proposal,
@@ -238,5 +257,14 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
 }
 
 /** A token's claims for a manager (monitor) or an accountant (review). */
-export const MANAGER: Claims = { sub: 'mona@demo.no', role: 'manager', permissions: ['solve', 'query', 'facts', 'monitor'] };
-export const ACCOUNTANT: Claims = { sub: 'kari@demo.no', role: 'accountant', permissions: ['solve', 'query', 'facts', 'monitor', 'rules'], channel: 'web' };
+export const MANAGER: Claims = {
+  sub: 'mona@demo.no',
+  role: 'manager',
+  permissions: ['solve', 'query', 'facts', 'monitor'],
+};
+export const ACCOUNTANT: Claims = {
+  sub: 'kari@demo.no',
+  role: 'accountant',
+  permissions: ['solve', 'query', 'facts', 'monitor', 'rules'],
+  channel: 'web',
+};

@@ -64,7 +64,10 @@ export async function startOnboardingApp(env: Record<string, string> = {}): Prom
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot({ config, clock, logDestination: { write: (line: string) => void logs.push(line) } })],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), { bodyParser: false, logger: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), {
+    bodyParser: false,
+    logger: false,
+  });
   app.use(recordResponses(responses));
   await configureApp(app, config);
   await app.init();

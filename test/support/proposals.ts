@@ -6,10 +6,25 @@ import type { TestApp } from './test-app';
 export const PEOPLE = {
   employee: { sub: 'ola@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] },
   colleague: { sub: 'nora@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] },
-  accountant: { sub: 'kari@demo.no', role: 'accountant', permissions: ['solve', 'query', 'facts', 'monitor', 'rules'], channel: 'web' },
-  secondAccountant: { sub: 'per@demo.no', role: 'accountant', permissions: ['solve', 'query', 'facts', 'monitor', 'rules'], channel: 'web' },
+  accountant: {
+    sub: 'kari@demo.no',
+    role: 'accountant',
+    permissions: ['solve', 'query', 'facts', 'monitor', 'rules'],
+    channel: 'web',
+  },
+  secondAccountant: {
+    sub: 'per@demo.no',
+    role: 'accountant',
+    permissions: ['solve', 'query', 'facts', 'monitor', 'rules'],
+    channel: 'web',
+  },
   manager: { sub: 'mona@demo.no', role: 'manager', permissions: ['solve', 'query', 'facts', 'monitor'] },
-  admin: { sub: 'anne@demo.no', role: 'admin', permissions: ['solve', 'query', 'facts', 'monitor', 'rules', 'config'], channel: 'web' },
+  admin: {
+    sub: 'anne@demo.no',
+    role: 'admin',
+    permissions: ['solve', 'query', 'facts', 'monitor', 'rules', 'config'],
+    channel: 'web',
+  },
 } as const;
 
 export type Person = keyof typeof PEOPLE;
@@ -46,7 +61,8 @@ export function api(t: TestApp, company = t.company) {
   const bearer = (who: Person) => `Bearer ${t.token({ ...PEOPLE[who], company_id: company })}`;
   return {
     get: (path: string, who: Person) => t.http.get(path).set('Authorization', bearer(who)),
-    post: (path: string, who: Person, body: object = {}) => t.http.post(path).set('Authorization', bearer(who)).send(body),
+    post: (path: string, who: Person, body: object = {}) =>
+      t.http.post(path).set('Authorization', bearer(who)).send(body),
     put: (path: string, who: Person, body: object) => t.http.put(path).set('Authorization', bearer(who)).send(body),
     delete: (path: string, who: Person) => t.http.delete(path).set('Authorization', bearer(who)),
     submit: (body: object = proposalBody(), who: Person = 'employee', idempotencyKey?: string) => {
@@ -57,7 +73,9 @@ export function api(t: TestApp, company = t.company) {
     outbox: async (): Promise<OutboxRow[]> =>
       t.app
         .get(DataSource)
-        .query('SELECT target, kind, payload FROM notification_outbox WHERE company_id = $1 ORDER BY created_at, id', [company]),
+        .query('SELECT target, kind, payload FROM notification_outbox WHERE company_id = $1 ORDER BY created_at, id', [
+          company,
+        ]),
   };
 }
 

@@ -71,7 +71,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     imports: [AppModule.forRoot({ config, clock })],
     controllers: options.controllers ?? [],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), { bodyParser: false, logger: false });
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), {
+    bodyParser: false,
+    logger: false,
+  });
   await configureApp(app, config);
   await app.init();
   const companies = app.get(CompanyRepository);

@@ -58,7 +58,8 @@ export async function isolatedTestDatabase(label: string): Promise<IsolatedTestD
   }
   const { Client } = await import('pg');
   const admin = new URL(shared);
-  const name = `${admin.pathname.slice(1)}_${label}_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`.toLowerCase();
+  const name =
+    `${admin.pathname.slice(1)}_${label}_${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`.toLowerCase();
   const run = async (sql: string) => {
     const client = new Client({ connectionString: shared });
     await client.connect();

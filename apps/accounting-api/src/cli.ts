@@ -67,14 +67,17 @@ function parseChoice<T extends string>(guard: (v: unknown) => v is T, name: stri
   };
 }
 
-export function buildCli(config: () => AppConfig, out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Command {
+export function buildCli(
+  config: () => AppConfig,
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Command {
   const program = new Command('accounting-api').description('Operate the Accounting API').exitOverride();
 
   const company = program.command('company').description('register and list companies');
   company
     .command('create <id>')
     .requiredOption('--name <name>', 'the company name')
-    .description('register a company (a token\'s company_id must name one)')
+    .description("register a company (a token's company_id must name one)")
     .action(async (id: string, options: { name: string }) => {
       assertCompanyId(id);
       assertCompanyName(options.name);
@@ -111,11 +114,16 @@ export function buildCli(config: () => AppConfig, out: (line: string) => void = 
       await withDatabase(cfg, async (db) => {
         await runMigrations(db.dataSource);
         if (!(await new TypeOrmCompanyRepository(db.dataSource).findById(id))) throw new Error(`no company "${id}"`);
-        const vault = new EnvelopeTokenVault(createKms(cfg.kek), new TypeOrmWrappedDekRepository(db.dataSource.manager));
+        const vault = new EnvelopeTokenVault(
+          createKms(cfg.kek),
+          new TypeOrmWrappedDekRepository(db.dataSource.manager),
+        );
         await vault.destroyCompanyKey(id);
         const kept = await db.dataSource.transaction(async (tx) => {
           await tx.query('DELETE FROM provider_connections WHERE company_id = $1', [id]);
-          const [{ events }] = (await tx.query('SELECT count(*)::int AS events FROM events WHERE company_id = $1', [id])) as [{ events: number }];
+          const [{ events }] = (await tx.query('SELECT count(*)::int AS events FROM events WHERE company_id = $1', [
+            id,
+          ])) as [{ events: number }];
           if (events === 0) await tx.query('DELETE FROM companies WHERE id = $1', [id]);
           return events;
         });
@@ -133,12 +141,24 @@ export function buildCli(config: () => AppConfig, out: (line: string) => void = 
     .requiredOption('--company <id>', 'company_id')
     .requiredOption('--role <role>', 'employee | manager | accountant | admin', parseChoice<Role>(isRole, 'role'))
     .requiredOption('--sub <email>', 'the employee email (sub)')
-    .option('--channel <channel>', 'slack | discord | teams | web | email', parseChoice<Channel>(isChannel, 'channel'), 'slack')
-    .option('--permissions <list>', 'comma-separated permission groups (default: all the role may hold)', (value: string) => {
-      const list = value.split(',').map((p) => p.trim()).filter(Boolean);
-      if (!list.every(isPermission)) throw new InvalidArgumentError('unknown permission group');
-      return list as Permission[];
-    })
+    .option(
+      '--channel <channel>',
+      'slack | discord | teams | web | email',
+      parseChoice<Channel>(isChannel, 'channel'),
+      'slack',
+    )
+    .option(
+      '--permissions <list>',
+      'comma-separated permission groups (default: all the role may hold)',
+      (value: string) => {
+        const list = value
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean);
+        if (!list.every(isPermission)) throw new InvalidArgumentError('unknown permission group');
+        return list as Permission[];
+      },
+    )
     .action((options: { company: string; role: Role; sub: string; channel: Channel; permissions?: Permission[] }) => {
       const cfg = config();
       refuseWithRealJwks(cfg, 'token');
@@ -221,7 +241,9 @@ export function buildCli(config: () => AppConfig, out: (line: string) => void = 
     .command('kek')
     .description('the key-encryption key that wraps the company DEKs (KEK_SOURCE)')
     .command('rotate')
-    .description("re-wrap every company's DEK under a new KEK (the local keyring gets a new KEK version first); tokens stay as they are")
+    .description(
+      "re-wrap every company's DEK under a new KEK (the local keyring gets a new KEK version first); tokens stay as they are",
+    )
     .action(async () => {
       const cfg = config();
       await withDatabase(cfg, async (db) => {
@@ -244,7 +266,8 @@ export function buildCli(config: () => AppConfig, out: (line: string) => void = 
     .action(async (options: { company?: string }) => {
       const { runDailyCheckNow } = await import('./daily-check/run-daily-check-now');
       const summary = await runDailyCheckNow(config(), { companyId: options.company }, out);
-      if (summary.failed > 0) throw new Error(`the daily check failed for ${summary.failed} compan${summary.failed === 1 ? 'y' : 'ies'}`);
+      if (summary.failed > 0)
+        throw new Error(`the daily check failed for ${summary.failed} compan${summary.failed === 1 ? 'y' : 'ies'}`);
     });
 
   return program;
@@ -259,7 +282,9 @@ async function main(): Promise<void> {
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return;
     if (code?.startsWith('commander.')) process.exit(2);
     const message =
-      error instanceof ConfigError || error instanceof DomainError || error instanceof Error ? error.message : String(error);
+      error instanceof ConfigError || error instanceof DomainError || error instanceof Error
+        ? error.message
+        : String(error);
     process.stderr.write(`error: ${message}\n`);
     process.exit(error instanceof ChainBroken ? error.exitCode : 1);
   }

@@ -89,10 +89,18 @@ function seeding(section: SeedingOptions | undefined, options: SandboxOptions): 
   if (!Number.isInteger(resolved.companies) || resolved.companies < 1 || resolved.companies > 100_000) {
     throw new RangeError('companies must be an integer between 1 and 100 000');
   }
-  if (!Number.isInteger(resolved.entriesPerCompany) || resolved.entriesPerCompany < 1 || resolved.entriesPerCompany > MAX_ENTRIES) {
+  if (
+    !Number.isInteger(resolved.entriesPerCompany) ||
+    resolved.entriesPerCompany < 1 ||
+    resolved.entriesPerCompany > MAX_ENTRIES
+  ) {
     throw new RangeError(`entriesPerCompany must be an integer between 1 and ${MAX_ENTRIES}`);
   }
-  if (!Number.isInteger(resolved.invoicesPerCompany) || resolved.invoicesPerCompany < 0 || resolved.invoicesPerCompany > MAX_INVOICES) {
+  if (
+    !Number.isInteger(resolved.invoicesPerCompany) ||
+    resolved.invoicesPerCompany < 0 ||
+    resolved.invoicesPerCompany > MAX_INVOICES
+  ) {
     throw new RangeError(`invoicesPerCompany must be an integer between 0 and ${MAX_INVOICES}`);
   }
   return resolved;

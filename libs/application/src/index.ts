@@ -25,7 +25,6 @@ export * from './manage-patterns/manage-patterns.handlers';
 export * from './company-config/company-config.handlers';
 export * from './company-config/webhook-target-policy';
 
-
 export * from './onboarding/provider-endpoints';
 export * from './onboarding/authorization-state';
 export * from './onboarding/provider-connections';

@@ -30,4 +30,3 @@ export * from './dispatch/runtime';
 export * from './dispatch/outbox-dispatcher';
 
 export * from './notifications.module';
-

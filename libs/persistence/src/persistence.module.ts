@@ -1,4 +1,12 @@
-import { Global, Module, type DynamicModule, type OnApplicationShutdown, Inject, Injectable, type Provider } from '@nestjs/common';
+import {
+  Global,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  Inject,
+  Injectable,
+  type Provider,
+} from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   Clock,
@@ -44,7 +52,11 @@ function overManager<T>(
   port: abstract new (...args: never[]) => T,
   adapter: new (manager: DataSource['manager']) => T,
 ): Provider {
-  return { provide: port, useFactory: (dataSource: DataSource) => new adapter(dataSource.manager), inject: [DataSource] };
+  return {
+    provide: port,
+    useFactory: (dataSource: DataSource) => new adapter(dataSource.manager),
+    inject: [DataSource],
+  };
 }
 
 /** Closes the database (and the embedded server) when the application shuts down. */
@@ -137,12 +149,14 @@ export class PersistenceModule {
         },
         {
           provide: ExecutionUnitOfWork,
-          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) => new TypeOrmExecutionUnitOfWork(dataSource, clock, ids),
+          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) =>
+            new TypeOrmExecutionUnitOfWork(dataSource, clock, ids),
           inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
         },
         {
           provide: DailyCheckRuns,
-          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) => new TypeOrmDailyCheckRuns(dataSource, clock, ids),
+          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) =>
+            new TypeOrmDailyCheckRuns(dataSource, clock, ids),
           inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
         },
       ],

@@ -34,7 +34,11 @@ describe('ProvidersModule', () => {
 
   it('refuses to start without provider credentials', async () => {
     const compiling = Test.createTestingModule({
-      imports: [ProvidersModule.register({ tripletex: { consumerToken: '' }, fiken: { clientId: 'c', clientSecret: 's' } }, [TokenStoreModule])],
+      imports: [
+        ProvidersModule.register({ tripletex: { consumerToken: '' }, fiken: { clientId: 'c', clientSecret: 's' } }, [
+          TokenStoreModule,
+        ]),
+      ],
     }).compile();
     await expect(compiling).rejects.toThrow('Tripletex consumer token is not configured');
   });

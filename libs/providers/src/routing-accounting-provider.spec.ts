@@ -8,8 +8,19 @@ describe('RoutingAccountingProvider', () => {
   const tripletex = new TripletexProvider({ consumerToken: 'consumer' });
   const fiken = new FikenProvider({ clientId: 'client', clientSecret: 'secret' }, new InMemoryProviderTokenStore());
   const router = new RoutingAccountingProvider(tripletex, fiken);
-  const tx: TripletexConnection = { provider: 'tripletex', companyId: 'a', baseUrl: 'http://127.0.0.1:9', credentials: { version: '1', employeeToken: async () => 't' } };
-  const fk: FikenConnection = { provider: 'fiken', companyId: 'b', baseUrl: 'http://127.0.0.1:9', tokenUrl: 'http://127.0.0.1:9/oauth/token', companySlug: 'b' };
+  const tx: TripletexConnection = {
+    provider: 'tripletex',
+    companyId: 'a',
+    baseUrl: 'http://127.0.0.1:9',
+    credentials: { version: '1', employeeToken: async () => 't' },
+  };
+  const fk: FikenConnection = {
+    provider: 'fiken',
+    companyId: 'b',
+    baseUrl: 'http://127.0.0.1:9',
+    tokenUrl: 'http://127.0.0.1:9/oauth/token',
+    companySlug: 'b',
+  };
 
   it.each<[string, ProviderConnection, TripletexProvider | FikenProvider]>([
     ['tripletex', tx, tripletex],
@@ -22,6 +33,8 @@ describe('RoutingAccountingProvider', () => {
   });
 
   it('refuses a connection of the other provider inside an adapter', async () => {
-    await expect(tripletex.balances(fk, '2026-03-16')).rejects.toThrow('TripletexProvider was given a fiken connection');
+    await expect(tripletex.balances(fk, '2026-03-16')).rejects.toThrow(
+      'TripletexProvider was given a fiken connection',
+    );
   });
 });

@@ -32,11 +32,20 @@ export class RoutingAccountingProvider extends AccountingProvider {
     return this.adapter(conn).balances(conn, date, options);
   }
 
-  voucherPages(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncIterable<readonly LedgerVoucher[]> {
+  voucherPages(
+    conn: ProviderConnection,
+    from: string,
+    to?: string,
+    options?: ProviderCallOptions,
+  ): AsyncIterable<readonly LedgerVoucher[]> {
     return this.adapter(conn).voucherPages(conn, from, to, options);
   }
 
-  openInvoicePages(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncIterable<readonly OpenInvoice[]> {
+  openInvoicePages(
+    conn: ProviderConnection,
+    asOf: string,
+    options?: ProviderCallOptions,
+  ): AsyncIterable<readonly OpenInvoice[]> {
     return this.adapter(conn).openInvoicePages(conn, asOf, options);
   }
 
@@ -44,11 +53,21 @@ export class RoutingAccountingProvider extends AccountingProvider {
     return this.adapter(conn).bookExpense(conn, booking, options);
   }
 
-  attachReceipt(conn: ProviderConnection, bookingId: string, receipt: Receipt, options?: ProviderCallOptions): Promise<void> {
+  attachReceipt(
+    conn: ProviderConnection,
+    bookingId: string,
+    receipt: Receipt,
+    options?: ProviderCallOptions,
+  ): Promise<void> {
     return this.adapter(conn).attachReceipt(conn, bookingId, receipt, options);
   }
 
-  findBookingByReference(conn: ProviderConnection, reference: string, dateHint: string, options?: ProviderCallOptions): Promise<BookingRef | null> {
+  findBookingByReference(
+    conn: ProviderConnection,
+    reference: string,
+    dateHint: string,
+    options?: ProviderCallOptions,
+  ): Promise<BookingRef | null> {
     return this.adapter(conn).findBookingByReference(conn, reference, dateHint, options);
   }
 

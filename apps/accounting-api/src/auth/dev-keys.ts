@@ -74,7 +74,10 @@ export function ensureDevKeys(dataDir: string, now: Date = new Date()): boolean 
  */
 export function rotateDevKeys(dataDir: string, now: Date = new Date()): { kid: string; previous?: string } {
   const keys = readPrivate(dataDir);
-  const previous = currentKey(keys.map((k) => ({ ...k, activatedAt: new Date(k.activatedAt) })), now)?.kid;
+  const previous = currentKey(
+    keys.map((k) => ({ ...k, activatedAt: new Date(k.activatedAt) })),
+    now,
+  )?.kid;
   const added = newKey(now);
   const weekAgo = now.getTime() - 7 * 24 * 3600 * 1000;
   const kept = keys.filter((k) => k.kid === previous || new Date(k.activatedAt).getTime() > weekAgo);
@@ -96,7 +99,10 @@ export interface DevTokenRequest {
 /** A gateway-shaped token signed with the current dev key. */
 export function signDevToken(dataDir: string, request: DevTokenRequest, now: Date = new Date()): string {
   const keys = readPrivate(dataDir);
-  const signing = currentKey(keys.map((k) => ({ ...k, activatedAt: new Date(k.activatedAt) })), now);
+  const signing = currentKey(
+    keys.map((k) => ({ ...k, activatedAt: new Date(k.activatedAt) })),
+    now,
+  );
   if (!signing) throw new Error(`no dev signing key in ${devKeysDir(dataDir)}: start the service once first`);
   const iat = Math.floor(now.getTime() / 1000);
   const payload = {

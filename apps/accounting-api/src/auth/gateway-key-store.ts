@@ -91,7 +91,8 @@ export class GatewayKeyStore {
       const stat = fs.statSync(this.source);
       stamp = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
     } catch {
-      if (this.fileStamp !== 'missing') this.logger.error(`gateway JWKS ${this.source} cannot be read; refusing all tokens`);
+      if (this.fileStamp !== 'missing')
+        this.logger.error(`gateway JWKS ${this.source} cannot be read; refusing all tokens`);
       this.keys = [];
       this.fileStamp = 'missing';
       return;

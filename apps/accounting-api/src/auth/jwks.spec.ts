@@ -6,7 +6,9 @@ const pub = publicKey.export({ format: 'jwk' });
 
 describe('parsing the gateway JWKS', () => {
   it('reads RSA keys with kid and activatedAt', () => {
-    const { keys, problems } = parseJwks({ keys: [{ ...pub, kid: 'a', alg: 'RS256', activatedAt: '2026-10-01T00:00:00Z' }] });
+    const { keys, problems } = parseJwks({
+      keys: [{ ...pub, kid: 'a', alg: 'RS256', activatedAt: '2026-10-01T00:00:00Z' }],
+    });
     expect(problems).toEqual([]);
     expect(keys.map((k) => [k.kid, k.activatedAt.toISOString(), k.key.asymmetricKeyType])).toEqual([
       ['a', '2026-10-01T00:00:00.000Z', 'rsa'],

@@ -21,7 +21,10 @@ import { ProblemDto } from '../http/problem.dto';
 import { providerParam } from '../onboarding/provider-param';
 
 class BalanceQuery {
-  @ApiPropertyOptional({ example: '2026-11-20', description: 'balances at the end of this day (default: today in Norway)' })
+  @ApiPropertyOptional({
+    example: '2026-11-20',
+    description: 'balances at the end of this day (default: today in Norway)',
+  })
   @IsOptional()
   @IsString()
   date?: string;
@@ -51,11 +54,18 @@ export class BalanceController {
   @ApiParam({ name: 'provider', enum: PROVIDER_KINDS })
   @ApiOkResponse({ type: BalanceDto })
   @ApiNotFoundResponse({ description: 'not_found: no such provider', type: ProblemDto })
-  @ApiConflictResponse({ description: 'provider_not_connected: no connection, or the company uses the other provider', type: ProblemDto })
+  @ApiConflictResponse({
+    description: 'provider_not_connected: no connection, or the company uses the other provider',
+    type: ProblemDto,
+  })
   @ApiBadGatewayResponse({ description: 'provider_error', type: ProblemDto })
   @ApiServiceUnavailableResponse({ description: 'provider_unavailable', type: ProblemDto })
   @ApiGatewayTimeoutResponse({ description: 'provider_timeout', type: ProblemDto })
-  async balance(@CurrentIdentity() identity: Identity, @Param('provider') provider: string, @Query() query: BalanceQuery): Promise<BalanceDto> {
+  async balance(
+    @CurrentIdentity() identity: Identity,
+    @Param('provider') provider: string,
+    @Query() query: BalanceQuery,
+  ): Promise<BalanceDto> {
     return this.balances.execute(identity.company, providerParam(provider), query.date);
   }
 }

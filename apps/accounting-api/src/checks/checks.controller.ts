@@ -35,7 +35,10 @@ export class ChecksController {
   @Access('monitor', 'manager')
   @ApiOperation({ summary: 'Vouchers (Tripletex) or journal entries (Fiken) since `from` without an attachment' })
   @ApiOkResponse({ type: MissingReceiptsDto })
-  missingReceipts(@CurrentIdentity() identity: Identity, @Query() query: MissingReceiptsQueryDto): Promise<MissingReceiptsDto> {
+  missingReceipts(
+    @CurrentIdentity() identity: Identity,
+    @Query() query: MissingReceiptsQueryDto,
+  ): Promise<MissingReceiptsDto> {
     return this.checks.missingReceipts(identity.company, { from: query.from, limit: query.limit });
   }
 
@@ -43,7 +46,10 @@ export class ChecksController {
   @Access('monitor', 'manager')
   @ApiOperation({ summary: 'Customer invoices past their due date with an amount outstanding, with days overdue' })
   @ApiOkResponse({ type: OverdueInvoicesDto })
-  overdueInvoices(@CurrentIdentity() identity: Identity, @Query() query: OverdueInvoicesQueryDto): Promise<OverdueInvoicesDto> {
+  overdueInvoices(
+    @CurrentIdentity() identity: Identity,
+    @Query() query: OverdueInvoicesQueryDto,
+  ): Promise<OverdueInvoicesDto> {
     return this.checks.overdueInvoices(identity.company, { asOf: query.asOf, limit: query.limit });
   }
 }

@@ -9,7 +9,8 @@ class CheckLimitQuery {
     minimum: 0,
     maximum: MAX_CHECK_ITEM_LIMIT,
     default: DEFAULT_CHECK_ITEM_LIMIT,
-    description: 'at most this many items in the response; every provider page is still read and counted (`count`, `truncated`)',
+    description:
+      'at most this many items in the response; every provider page is still read and counted (`count`, `truncated`)',
   })
   @IsOptional()
   @Type(() => Number)
@@ -20,14 +21,20 @@ class CheckLimitQuery {
 }
 
 export class MissingReceiptsQueryDto extends CheckLimitQuery {
-  @ApiPropertyOptional({ example: '2026-10-21', description: 'first day (YYYY-MM-DD) of the postings read; default 30 days before today (UTC)' })
+  @ApiPropertyOptional({
+    example: '2026-10-21',
+    description: 'first day (YYYY-MM-DD) of the postings read; default 30 days before today (UTC)',
+  })
   @IsOptional()
   @IsString()
   from?: string;
 }
 
 export class OverdueInvoicesQueryDto extends CheckLimitQuery {
-  @ApiPropertyOptional({ example: '2026-11-20', description: 'the day (YYYY-MM-DD) invoices are overdue at; default today (UTC)' })
+  @ApiPropertyOptional({
+    example: '2026-11-20',
+    description: 'the day (YYYY-MM-DD) invoices are overdue at; default today (UTC)',
+  })
   @IsOptional()
   @IsString()
   asOf?: string;
@@ -39,7 +46,12 @@ export class MissingReceiptDto {
   @ApiProperty({ example: '412', description: "the provider's voucher / journal entry number" }) number!: string;
   @ApiProperty({ example: '2026-11-03' }) date!: string;
   @ApiProperty({ example: 'Taxi Oslo' }) description!: string;
-  @ApiProperty({ example: '349.00', nullable: true, type: String, description: 'debit side as a decimal string; null when the provider does not tell it' })
+  @ApiProperty({
+    example: '349.00',
+    nullable: true,
+    type: String,
+    description: 'debit side as a decimal string; null when the provider does not tell it',
+  })
   amount!: string | null;
   @ApiProperty({ example: 'NOK' }) currency!: string;
 }
@@ -49,7 +61,8 @@ export class MissingReceiptsDto {
   @ApiProperty({ example: '2026-10-21' }) from!: string;
   @ApiProperty({ example: '2026-11-20' }) to!: string;
   @ApiProperty({ example: 37, description: 'postings without an attachment found in the whole window' }) count!: number;
-  @ApiProperty({ description: 'true when `items` holds fewer than `count` (raise `limit` or narrow `from`)' }) truncated!: boolean;
+  @ApiProperty({ description: 'true when `items` holds fewer than `count` (raise `limit` or narrow `from`)' })
+  truncated!: boolean;
   @ApiProperty({ type: [MissingReceiptDto] }) items!: MissingReceiptDto[];
 }
 
@@ -76,7 +89,10 @@ export class OverdueInvoicesDto {
   @ApiProperty({ example: '2026-11-20' }) asOf!: string;
   @ApiProperty({ example: 4, description: 'overdue invoices found' }) count!: number;
   @ApiProperty({ description: 'true when `items` holds fewer than `count`' }) truncated!: boolean;
-  @ApiProperty({ type: [MoneyTotalDto], description: 'outstanding amount of every overdue invoice found, per currency' })
+  @ApiProperty({
+    type: [MoneyTotalDto],
+    description: 'outstanding amount of every overdue invoice found, per currency',
+  })
   totalOutstanding!: MoneyTotalDto[];
   @ApiProperty({ type: [OverdueInvoiceDto] }) items!: OverdueInvoiceDto[];
 }

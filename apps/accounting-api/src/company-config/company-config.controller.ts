@@ -38,11 +38,15 @@ export class CompanyConfigController {
   @Access('config', 'admin')
   @ApiOperation({
     summary: "Change the company's settings",
-    description: 'Only the keys sent change; a null channel is cleared. Every invalid key is reported at once. Answers the settings now in force.',
+    description:
+      'Only the keys sent change; a null channel is cleared. Every invalid key is reported at once. Answers the settings now in force.',
   })
   @ApiOkResponse({ type: CompanySettingsDto })
   @ApiBadRequestResponse({ type: ProblemDto })
-  async put(@CurrentIdentity() identity: Identity, @Body() body: UpdateCompanySettingsDto): Promise<CompanySettingsDto> {
+  async put(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: UpdateCompanySettingsDto,
+  ): Promise<CompanySettingsDto> {
     return settingsJson(await this.updateSettings.execute({ caller: identity, changes: { ...body } }));
   }
 }

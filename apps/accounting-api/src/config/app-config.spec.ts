@@ -25,7 +25,13 @@ describe('configuration', () => {
   it('reports every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', RATE_LIMIT_PER_MINUTE: '-1', LOG_LEVEL: 'loud', PROVIDER_SANDBOX: 'maybe' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        RATE_LIMIT_PER_MINUTE: '-1',
+        LOG_LEVEL: 'loud',
+        PROVIDER_SANDBOX: 'maybe',
+      });
     } catch (e) {
       error = e;
     }
@@ -55,12 +61,16 @@ describe('configuration', () => {
 
   it('accepts a JWKS file path or an http(s) URL, and refuses other URLs', () => {
     expect(loadConfig({ GATEWAY_JWKS: '/etc/gateway/jwks.json' }).usesDevKeys).toBe(false);
-    expect(loadConfig({ GATEWAY_JWKS: 'https://gw.example/jwks.json' }).jwksSource).toBe('https://gw.example/jwks.json');
+    expect(loadConfig({ GATEWAY_JWKS: 'https://gw.example/jwks.json' }).jwksSource).toBe(
+      'https://gw.example/jwks.json',
+    );
     expect(() => loadConfig({ GATEWAY_JWKS: 'ftp://gw.example/jwks.json' })).toThrow(/GATEWAY_JWKS/);
   });
 
   it('refuses development defaults in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/GATEWAY_JWKS is required[\s\S]*DATABASE_URL is required/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /GATEWAY_JWKS is required[\s\S]*DATABASE_URL is required/,
+    );
     expect(() =>
       loadConfig({ NODE_ENV: 'production', GATEWAY_JWKS: '/keys.json', DATABASE_URL: 'postgres://u@h/db' }),
     ).not.toThrow();

@@ -169,13 +169,21 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   config.jwksRefreshSeconds = int('JWKS_REFRESH_SECONDS', 60, 1, 86_400);
   config.kekSource = str('KEK_SOURCE');
-  config.kek = kekSettings(config.kekSource, config.dataDir, str('AWS_REGION'), url('AWS_ENDPOINT_URL', ['http:', 'https:']), problems);
-  const hasProviderCredentials =
-    str('TRIPLETEX_CONSUMER_TOKEN') !== undefined || str('FIKEN_CLIENT_ID') !== undefined;
+  config.kek = kekSettings(
+    config.kekSource,
+    config.dataDir,
+    str('AWS_REGION'),
+    url('AWS_ENDPOINT_URL', ['http:', 'https:']),
+    problems,
+  );
+  const hasProviderCredentials = str('TRIPLETEX_CONSUMER_TOKEN') !== undefined || str('FIKEN_CLIENT_ID') !== undefined;
   config.providerSandbox = bool('PROVIDER_SANDBOX', !hasProviderCredentials);
   config.providerSandboxPort = int('PROVIDER_SANDBOX_PORT', 0, 0, 65535);
   config.tripletexConsumerToken = str('TRIPLETEX_CONSUMER_TOKEN');
-  config.tripletexApiUrl = (url('TRIPLETEX_BASE_URL', ['http:', 'https:']) ?? 'https://tripletex.no/v2').replace(/\/+$/, '');
+  config.tripletexApiUrl = (url('TRIPLETEX_BASE_URL', ['http:', 'https:']) ?? 'https://tripletex.no/v2').replace(
+    /\/+$/,
+    '',
+  );
   config.fikenClientId = str('FIKEN_CLIENT_ID');
   config.fikenClientSecret = str('FIKEN_CLIENT_SECRET');
   if ((config.fikenClientId === undefined) !== (config.fikenClientSecret === undefined)) {
@@ -195,7 +203,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.receiptMaxBytes = int('RECEIPT_MAX_BYTES', 7 * 1024 * 1024, 1024, 100 * 1024 * 1024);
   // A background job like the executor's: off by default under jest (NODE_ENV=test), where tests seal explicitly.
   config.eventSealIntervalMs = int('EVENT_SEAL_INTERVAL_MS', str('NODE_ENV') === 'test' ? 0 : 1000, 0, 3_600_000);
-  config.idempotencyPurgeIntervalMs = int('IDEMPOTENCY_PURGE_INTERVAL_MS', str('NODE_ENV') === 'test' ? 0 : 3_600_000, 0, 86_400_000);
+  config.idempotencyPurgeIntervalMs = int(
+    'IDEMPOTENCY_PURGE_INTERVAL_MS',
+    str('NODE_ENV') === 'test' ? 0 : 3_600_000,
+    0,
+    86_400_000,
+  );
   const level = (str('LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`);
@@ -215,7 +228,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.outboxPollMs = jobs.int('OUTBOX_POLL_MS') ?? 1_000;
 
   if (config.production) {
-    if (config.usesDevKeys) problems.push('GATEWAY_JWKS is required when NODE_ENV=production (dev keys are for development)');
+    if (config.usesDevKeys)
+      problems.push('GATEWAY_JWKS is required when NODE_ENV=production (dev keys are for development)');
     if (config.databaseUrl === undefined) problems.push('DATABASE_URL is required when NODE_ENV=production');
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,5 +1,12 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+} from '@nestjs/swagger';
 import { PROVIDER_KINDS, type CompanyContext, type Identity } from '@app/domain';
 import { CompanyContextService } from '@app/application';
 import { Access } from '../auth/access.decorator';
@@ -45,12 +52,23 @@ class ContextDto {
 function toDto(context: CompanyContext, identity: Identity): ContextDto {
   return {
     provider: context.provider,
-    accounts: context.accounts.map((a) => ({ code: a.code, name: a.name, ...(a.vatTypeId ? { vatTypeId: a.vatTypeId } : {}) })),
+    accounts: context.accounts.map((a) => ({
+      code: a.code,
+      name: a.name,
+      ...(a.vatTypeId ? { vatTypeId: a.vatTypeId } : {}),
+    })),
     departments: context.departments.map((d) => ({ id: d.id, name: d.name, number: d.number })),
     vatTypes: context.vatTypes.map((v) => ({ id: v.id, code: v.code, name: v.name, ratePercent: v.ratePercent })),
     // The provider's employee list (names, emails) is for the admins who keep the employee mapping.
     ...(identity.permissions.includes('config')
-      ? { employees: context.employees.map((e) => ({ id: e.id, firstName: e.firstName, lastName: e.lastName, email: e.email })) }
+      ? {
+          employees: context.employees.map((e) => ({
+            id: e.id,
+            firstName: e.firstName,
+            lastName: e.lastName,
+            email: e.email,
+          })),
+        }
       : {}),
     fetchedAt: context.fetchedAt.toISOString(),
   };
@@ -63,7 +81,9 @@ export class ContextController {
 
   @Get('context')
   @Access('query', 'employee')
-  @ApiOperation({ summary: "The company's cached chart: accounts, departments, VAT types (and, for admins, the provider's employees)" })
+  @ApiOperation({
+    summary: "The company's cached chart: accounts, departments, VAT types (and, for admins, the provider's employees)",
+  })
   @ApiOkResponse({ type: ContextDto })
   @ApiConflictResponse({ description: 'provider_not_connected', type: ProblemDto })
   async get(@CurrentIdentity() identity: Identity): Promise<ContextDto> {

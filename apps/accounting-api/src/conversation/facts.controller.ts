@@ -1,5 +1,13 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+} from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { CHANNELS, PROVIDER_KINDS, type Identity } from '@app/domain';
 import { EmployeeDirectory } from '@app/application';
@@ -34,7 +42,8 @@ class CompanyRefDto {
 
 class FactsDto extends EmployeeDto {
   @ApiProperty({ type: CompanyRefDto }) company!: CompanyRefDto;
-  @ApiProperty({ enum: PROVIDER_KINDS, nullable: true, description: "the company's connected provider" }) provider!: string | null;
+  @ApiProperty({ enum: PROVIDER_KINDS, nullable: true, description: "the company's connected provider" }) provider!:
+    string | null;
 }
 
 /** Level 1's identity resolution: the gateway asks who a chat user (or sender) is. */
@@ -45,9 +54,14 @@ export class FactsController {
 
   @Get('facts')
   @Access('facts', 'employee')
-  @ApiOperation({ summary: 'Resolve an external identity: ?channel=slack&externalId=U123, or ?email= (exactly one form)' })
+  @ApiOperation({
+    summary: 'Resolve an external identity: ?channel=slack&externalId=U123, or ?email= (exactly one form)',
+  })
   @ApiOkResponse({ type: FactsDto })
-  @ApiBadRequestResponse({ description: 'validation_failed: both forms, neither, or an unknown channel', type: ProblemDto })
+  @ApiBadRequestResponse({
+    description: 'validation_failed: both forms, neither, or an unknown channel',
+    type: ProblemDto,
+  })
   @ApiNotFoundResponse({ description: 'not_found: nobody of the company is mapped to it', type: ProblemDto })
   async facts(@CurrentIdentity() identity: Identity, @Query() query: FactsQuery): Promise<FactsDto> {
     const facts = await this.directory.facts(identity.company, query);

@@ -17,7 +17,11 @@ export class DailyCheckModule {
       providers: [
         { provide: DailyCheckSettings, useValue: settings },
         { provide: DailyCheckOptions, useValue: settings.options },
-        { provide: DailyCheckMetrics, useFactory: (metrics: HttpMetrics) => new PrometheusDailyCheckMetrics(metrics), inject: [HttpMetrics] },
+        {
+          provide: DailyCheckMetrics,
+          useFactory: (metrics: HttpMetrics) => new PrometheusDailyCheckMetrics(metrics),
+          inject: [HttpMetrics],
+        },
         DailyCheckRunner,
         DailyCheckScheduler,
       ],

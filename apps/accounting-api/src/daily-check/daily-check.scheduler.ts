@@ -48,11 +48,15 @@ export class DailyCheckScheduler implements OnApplicationBootstrap, OnApplicatio
         if (summary.total > 0) {
           this.logger.log(
             `daily check (${trigger}): ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.itemsFound} items found` +
-              (summary.failures.length ? `; failed: ${summary.failures.map((f) => `${f.companyId} (${f.error})`).join(', ')}` : ''),
+              (summary.failures.length
+                ? `; failed: ${summary.failures.map((f) => `${f.companyId} (${f.error})`).join(', ')}`
+                : ''),
           );
         }
       } catch (error) {
-        this.logger.error(`daily check (${trigger}) stopped: ${error instanceof Error ? error.message : String(error)}`);
+        this.logger.error(
+          `daily check (${trigger}) stopped: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     });
     this.current = next;

@@ -27,7 +27,10 @@ export async function runDailyCheckNow(
 ): Promise<DailyCheckSummary> {
   process.env.EXECUTOR_ENABLED = 'false';
   process.env.DAILY_CHECK_ENABLED = 'false';
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, databaseRole: 'client' }), { logger: false, abortOnError: false });
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, databaseRole: 'client' }), {
+    logger: false,
+    abortOnError: false,
+  });
   try {
     await app.init();
     if (options.companyId !== undefined && !(await app.get(CompanyRepository).exists(options.companyId))) {
@@ -41,7 +44,9 @@ export async function runDailyCheckNow(
       onProgress: (p) => progress.write(tty ? `\r${progressLine(p)}\u001b[K` : `${progressLine(p)}\n`),
     });
     if (tty && summary.total > 0) progress.write('\n');
-    out(`daily check ${day}: ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.itemsFound} items found (${summary.total} due)`);
+    out(
+      `daily check ${day}: ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.itemsFound} items found (${summary.total} due)`,
+    );
     for (const failure of summary.failures) out(`  failed: ${failure.companyId}: ${failure.error}`);
     return summary;
   } finally {

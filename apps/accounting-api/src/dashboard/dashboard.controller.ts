@@ -25,7 +25,7 @@ export class DashboardController {
 
   @Get()
   @Access('config', 'admin')
-  @ApiOperation({ summary: "The admin dashboard (HTML): connection status and links to connect Tripletex or Fiken" })
+  @ApiOperation({ summary: 'The admin dashboard (HTML): connection status and links to connect Tripletex or Fiken' })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'an HTML page' })
   async dashboard(@CurrentIdentity() identity: Identity, @Res() response: Response): Promise<void> {
@@ -39,23 +39,59 @@ export class DashboardController {
     const connection = view.connection;
     const status = connection
       ? html`<table>
-<tr><th>Provider</th><td>${NAMES[connection.provider]}</td></tr>
-<tr><th>Status</th><td class="${connection.status === 'connected' ? 'ok' : 'bad'}">${connection.status === 'connected' ? 'connected' : 'needs re-authorisation'}</td></tr>
-<tr><th>Company at the provider</th><td>${connection.externalCompanyName ?? connection.externalCompanyId ?? '—'}</td></tr>
-<tr><th>Connected</th><td>${connection.connectedAt.toISOString()} by ${connection.connectedBy}</td></tr>
-${connection.reauthorizationReason ? html`<tr><th>Why</th><td>${connection.reauthorizationReason}</td></tr>` : html``}
-</table>`
+          <tr>
+            <th>Provider</th>
+            <td>${NAMES[connection.provider]}</td>
+          </tr>
+          <tr>
+            <th>Status</th>
+            <td class="${connection.status === 'connected' ? 'ok' : 'bad'}">
+              ${connection.status === 'connected' ? 'connected' : 'needs re-authorisation'}
+            </td>
+          </tr>
+          <tr>
+            <th>Company at the provider</th>
+            <td>${connection.externalCompanyName ?? connection.externalCompanyId ?? '—'}</td>
+          </tr>
+          <tr>
+            <th>Connected</th>
+            <td>${connection.connectedAt.toISOString()} by ${connection.connectedBy}</td>
+          </tr>
+          ${
+            connection.reauthorizationReason
+              ? html`<tr>
+                  <th>Why</th>
+                  <td>${connection.reauthorizationReason}</td>
+                </tr>`
+              : html``
+          }
+        </table>`
       : html`<p class="bad">No accounting provider is connected yet.</p>`;
     const context = view.context
-      ? html`<p>Chart fetched ${view.context.fetchedAt.toISOString()}: ${view.context.accounts} accounts, ${view.context.vatTypes} VAT types, ${view.context.departments} departments, ${view.context.employees} employees.</p>`
+      ? html`<p>
+          Chart fetched ${view.context.fetchedAt.toISOString()}: ${view.context.accounts} accounts,
+          ${view.context.vatTypes} VAT types, ${view.context.departments} departments, ${view.context.employees}
+          employees.
+        </p>`
       : html`<p>No chart fetched yet.</p>`;
     sendPage(
       response,
       200,
       `${view.company.name}: accounting connection`,
-      html`<h2>Connection</h2>${status}<h2>Context</h2>${context}
-<h2>Employees</h2><p>${view.mappedEmployees} mapped (GET/PUT /v1/config/employees).</p>
-<h2>Connect</h2><p>Each link is valid once, for 10 minutes. A company books into one provider: connecting another replaces the connection.</p><ul>${links}</ul>`,
+      html`<h2>Connection</h2>
+        ${status}
+        <h2>Context</h2>
+        ${context}
+        <h2>Employees</h2>
+        <p>${view.mappedEmployees} mapped (GET/PUT /v1/config/employees).</p>
+        <h2>Connect</h2>
+        <p>
+          Each link is valid once, for 10 minutes. A company books into one provider: connecting another replaces the
+          connection.
+        </p>
+        <ul>
+          ${links}
+        </ul>`,
     );
   }
 }

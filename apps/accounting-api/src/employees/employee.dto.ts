@@ -29,7 +29,11 @@ export class PutEmployeeDto {
   @Type(() => ExternalIdentityDto)
   externalIdentities!: ExternalIdentityDto[];
 
-  @ApiPropertyOptional({ nullable: true, type: String, description: "the employee's id at the provider (see GET /context employees)" })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: "the employee's id at the provider (see GET /context employees)",
+  })
   @IsOptional()
   @IsString()
   providerEmployeeId?: string | null;

@@ -1,5 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import type { Response } from 'express';
@@ -56,7 +65,9 @@ export class EmployeesController {
 
   @Put(':userId')
   @Access('config', 'admin')
-  @ApiOperation({ summary: "Create or replace a user's mapping (email and external identities unique within the company)" })
+  @ApiOperation({
+    summary: "Create or replace a user's mapping (email and external identities unique within the company)",
+  })
   @ApiOkResponse({ type: EmployeeDto, description: 'replaced' })
   @ApiCreatedResponse({ type: EmployeeDto, description: 'created' })
   async put(

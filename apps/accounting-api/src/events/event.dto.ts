@@ -24,20 +24,33 @@ export class ApiCallDto {
 export class EventDto {
   @ApiProperty({ example: '0193a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b' }) id!: string;
   @ApiProperty({ enum: EVENT_TYPES }) type!: string;
-  @ApiProperty({ enum: PROPOSAL_STATUSES, nullable: true, description: 'the proposal status the event leads to; null for pattern events' })
+  @ApiProperty({
+    enum: PROPOSAL_STATUSES,
+    nullable: true,
+    description: 'the proposal status the event leads to; null for pattern events',
+  })
   status!: string | null;
-  @ApiProperty({ nullable: true, description: 'the proposal; for PatternSaved the approved proposal that taught it, else null' })
+  @ApiProperty({
+    nullable: true,
+    description: 'the proposal; for PatternSaved the approved proposal that taught it, else null',
+  })
   proposalId!: string | null;
-  @ApiProperty({ description: "the chain: a proposal's (resubmissions join it) or a pattern's id" }) correlationId!: string;
+  @ApiProperty({ description: "the chain: a proposal's (resubmissions join it) or a pattern's id" })
+  correlationId!: string;
   @ApiProperty({ example: 1, description: 'position in the chain, from 1, without gaps' }) sequence!: number;
   @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) occurredAt!: string;
   @ApiProperty({ example: 'ola@example.no', description: "the token's sub" }) actor!: string;
   @ApiProperty({ example: 'acme' }) company!: string;
   @ApiProperty({ enum: CHANNELS }) channel!: string;
-  @ApiProperty({ example: 'tripletex', nullable: true, description: "the company's provider; null when none is connected or none is involved" })
+  @ApiProperty({
+    example: 'tripletex',
+    nullable: true,
+    description: "the company's provider; null when none is connected or none is involved",
+  })
   provider!: string | null;
   @ApiProperty({ type: [ApiCallDto], description: 'calls made to the provider' }) api_calls!: ApiCallDto[];
-  @ApiProperty({ example: 0.96, nullable: true, description: "the proposal's score; null for pattern events" }) confidence!: number | null;
+  @ApiProperty({ example: 0.96, nullable: true, description: "the proposal's score; null for pattern events" })
+  confidence!: number | null;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
@@ -51,7 +64,8 @@ export class EventDto {
 
 export class EventPageDto {
   @ApiProperty({ type: [EventDto] }) items!: EventDto[];
-  @ApiProperty({ nullable: true, type: String, description: 'pass as ?cursor= for the next page; null on the last' }) nextCursor!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'pass as ?cursor= for the next page; null on the last' })
+  nextCursor!: string | null;
 }
 
 /** ?limit= and ?cursor= (api-contract §1). */
@@ -72,7 +86,10 @@ export class PageQueryDto {
 }
 
 export class ListEventsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: PROPOSAL_STATUSES, description: 'events of the proposals currently in this status (PROPOSED: the pending ones)' })
+  @ApiPropertyOptional({
+    enum: PROPOSAL_STATUSES,
+    description: 'events of the proposals currently in this status (PROPOSED: the pending ones)',
+  })
   @IsOptional()
   @IsIn(PROPOSAL_STATUSES)
   status?: ProposalStatus;

@@ -18,10 +18,13 @@ export class EventsController {
   @ApiOperation({
     summary: "The company's events, oldest first, keyset-paginated",
     description:
-      '`?status=PROPOSED` → the pending proposals\' events; `?correlationId=` → one chain\'s full history; also `type`, `from` (inclusive), `to` (exclusive). All filters combine.',
+      "`?status=PROPOSED` → the pending proposals' events; `?correlationId=` → one chain's full history; also `type`, `from` (inclusive), `to` (exclusive). All filters combine.",
   })
   @ApiOkResponse({ type: EventPageDto })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'validation_failed: an unknown or malformed query parameter' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'validation_failed: an unknown or malformed query parameter',
+  })
   async list(@CurrentIdentity() identity: Identity, @Query() query: ListEventsQueryDto): Promise<EventPageDto> {
     const page = await this.listEvents.execute({
       caller: identity,

@@ -16,7 +16,8 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 
 /** A body on a JSON endpoint must be JSON: anything else is 415 before it is read. */
 export function requireJsonBodies(request: Request, _response: Response, next: NextFunction): void {
-  const hasBody = Number(request.header('content-length') ?? 0) > 0 || request.header('transfer-encoding') !== undefined;
+  const hasBody =
+    Number(request.header('content-length') ?? 0) > 0 || request.header('transfer-encoding') !== undefined;
   if (hasBody && !request.path.startsWith('/v1/oauth/') && !JSON_TYPE.test(request.header('content-type') ?? '')) {
     next(new DomainError('unsupported_media_type', 'request bodies must be application/json'));
     return;

@@ -85,7 +85,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       return { code: 'payload_too_large', detail: `the request body exceeds ${parserError.limit} bytes` };
     }
     if (parserError?.type === 'entity.parse.failed') {
-      return { code: 'validation_failed', detail: 'the request body is not valid JSON', errors: [{ field: 'body', message: 'malformed JSON' }] };
+      return {
+        code: 'validation_failed',
+        detail: 'the request body is not valid JSON',
+        errors: [{ field: 'body', message: 'malformed JSON' }],
+      };
     }
     if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
       return { code: 'unsupported_media_type', detail: 'the request body encoding is not supported' };

@@ -26,7 +26,8 @@ export function ApiIdempotent() {
     }),
     ApiConflictResponse({
       type: ProblemDto,
-      description: 'idempotency_conflict: the key was used with a different body; invalid_transition: the proposal named in resubmissionOf is not REJECTED',
+      description:
+        'idempotency_conflict: the key was used with a different body; invalid_transition: the proposal named in resubmissionOf is not REJECTED',
     }),
   );
 }

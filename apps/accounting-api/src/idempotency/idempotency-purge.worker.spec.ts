@@ -7,7 +7,11 @@ import { IdempotencyPurgeWorker, PURGE_BATCH } from './idempotency-purge.worker'
 const HOUR = 3_600_000;
 
 function worker(store: InMemoryIdempotencyStore, clock: ManualClock, intervalMs = HOUR): IdempotencyPurgeWorker {
-  return new IdempotencyPurgeWorker(store, clock, Object.assign(new AppConfig(), { idempotencyPurgeIntervalMs: intervalMs }));
+  return new IdempotencyPurgeWorker(
+    store,
+    clock,
+    Object.assign(new AppConfig(), { idempotencyPurgeIntervalMs: intervalMs }),
+  );
 }
 
 /** `count` keys of one company and actor, each kept 24 h from `createdAt`. */

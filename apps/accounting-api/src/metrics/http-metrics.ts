@@ -47,7 +47,8 @@ export class HttpMetrics {
       const routePath = request.route?.path === undefined ? undefined : String(request.route.path);
       // Nest answers unknown paths from a catch-all '{/*splat}' route: label those 'unmatched' so
       // scanners cannot blow up the label set.
-      const route = routePath === undefined || routePath.includes('*splat') ? 'unmatched' : `${request.baseUrl}${routePath}`;
+      const route =
+        routePath === undefined || routePath.includes('*splat') ? 'unmatched' : `${request.baseUrl}${routePath}`;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       this.requests.inc({ method: request.method, route, status: String(response.statusCode) });
       this.duration.observe({ method: request.method, route }, seconds);

@@ -1,5 +1,13 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiProperty, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
 import { PROVIDER_KINDS, type Identity } from '@app/domain';
 import { StartConnection } from '@app/application';
 import { Access } from '../auth/access.decorator';
@@ -8,7 +16,9 @@ import { ProblemDto } from '../http/problem.dto';
 import { providerParam } from './provider-param';
 
 class AuthorizeUrlDto {
-  @ApiProperty({ description: "Open it in the admin's browser: the provider's consent screen, valid once, for 10 minutes" })
+  @ApiProperty({
+    description: "Open it in the admin's browser: the provider's consent screen, valid once, for 10 minutes",
+  })
   authorizeUrl!: string;
   @ApiProperty({ example: '2026-11-20T08:10:00.000Z' })
   expiresAt!: string;
@@ -22,7 +32,10 @@ export class ConnectController {
   @Post(':provider/connect')
   @HttpCode(200)
   @Access('config', 'admin')
-  @ApiOperation({ summary: 'Start connecting the company to Tripletex or Fiken: returns the consent URL with a signed, single-use state' })
+  @ApiOperation({
+    summary:
+      'Start connecting the company to Tripletex or Fiken: returns the consent URL with a signed, single-use state',
+  })
   @ApiParam({ name: 'provider', enum: PROVIDER_KINDS })
   @ApiOkResponse({ type: AuthorizeUrlDto })
   @ApiNotFoundResponse({ description: 'not_found: no such provider', type: ProblemDto })

@@ -33,11 +33,41 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
 
 export function page(title: string, body: Html): string {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
-.ok{color:#17603a}.bad{color:#a11a1a}code{background:#f3f3f3;padding:0 .2rem}td,th{padding:.2rem .6rem;text-align:left}</style>
-</head><body><h1>${title}</h1>${body}</body></html>`.value;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+        <style>
+          body {
+            font-family: system-ui, sans-serif;
+            max-width: 44rem;
+            margin: 2rem auto;
+            padding: 0 1rem;
+            line-height: 1.5;
+          }
+          .ok {
+            color: #17603a;
+          }
+          .bad {
+            color: #a11a1a;
+          }
+          code {
+            background: #f3f3f3;
+            padding: 0 0.2rem;
+          }
+          td,
+          th {
+            padding: 0.2rem 0.6rem;
+            text-align: left;
+          }
+        </style>
+      </head>
+      <body>
+        <h1>${title}</h1>
+        ${body}
+      </body>
+    </html>`.value;
 }
 
 /**
@@ -50,7 +80,8 @@ export function sendPage(response: Response, status: number, title: string, body
     .set({
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      'Content-Security-Policy':
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
       'Referrer-Policy': 'no-referrer',
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',

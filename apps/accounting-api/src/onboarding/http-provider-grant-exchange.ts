@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, ProviderError, ProviderGrantExchange, type GrantedCompany, type ProviderKind, type RedeemedGrant } from '@app/domain';
+import {
+  Clock,
+  ProviderError,
+  ProviderGrantExchange,
+  type GrantedCompany,
+  type ProviderKind,
+  type RedeemedGrant,
+} from '@app/domain';
 import { ProviderEndpoints } from '@app/application';
 
 /** The application's credentials at the providers and how long to wait for them. */
@@ -32,17 +39,25 @@ export class HttpProviderGrantExchange extends ProviderGrantExchange {
 
   async redeemFikenCode(code: string, redirectUri: string): Promise<RedeemedGrant> {
     const { fikenClientId, fikenClientSecret } = this.options;
-    if (!fikenClientId || !fikenClientSecret) throw new ProviderError('fiken', 'rejected', 'this service has no Fiken OAuth client configured');
+    if (!fikenClientId || !fikenClientSecret)
+      throw new ProviderError('fiken', 'rejected', 'this service has no Fiken OAuth client configured');
     const issuedAt = this.clock.now().getTime();
-    const basic = Buffer.from(`${encodeURIComponent(fikenClientId)}:${encodeURIComponent(fikenClientSecret)}`).toString('base64');
+    const basic = Buffer.from(`${encodeURIComponent(fikenClientId)}:${encodeURIComponent(fikenClientSecret)}`).toString(
+      'base64',
+    );
     const token = await this.send('fiken', 'token endpoint', this.endpoints.fiken.tokenUrl, {
       method: 'POST',
-      headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      headers: {
+        Authorization: `Basic ${basic}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Accept: 'application/json',
+      },
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }).toString(),
     });
     const accessToken = stringField(token, 'access_token');
     const refreshToken = stringField(token, 'refresh_token');
-    if (!accessToken || !refreshToken) throw new ProviderError('fiken', 'rejected', 'Fiken answered the code exchange without tokens');
+    if (!accessToken || !refreshToken)
+      throw new ProviderError('fiken', 'rejected', 'Fiken answered the code exchange without tokens');
     const expiresIn = typeof token.expires_in === 'number' && token.expires_in > 0 ? token.expires_in : 3600;
     const companies = await this.send('fiken', 'GET /companies', `${this.endpoints.fiken.apiUrl}/companies`, {
       method: 'GET',
@@ -58,7 +73,8 @@ export class HttpProviderGrantExchange extends ProviderGrantExchange {
 
   async verifyTripletexEmployeeToken(employeeToken: string): Promise<GrantedCompany> {
     const consumerToken = this.options.tripletexConsumerToken;
-    if (!consumerToken) throw new ProviderError('tripletex', 'rejected', 'this service has no Tripletex consumer token configured');
+    if (!consumerToken)
+      throw new ProviderError('tripletex', 'rejected', 'this service has no Tripletex consumer token configured');
     const tomorrow = new Date(this.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
     const create = new URL(`${this.endpoints.tripletex.apiUrl}/token/session/:create`);
     create.searchParams.set('consumerToken', consumerToken);
@@ -70,22 +86,39 @@ export class HttpProviderGrantExchange extends ProviderGrantExchange {
     });
     const sessionToken = stringField(objectField(session, 'value'), 'token');
     if (!sessionToken) throw new ProviderError('tripletex', 'rejected', 'Tripletex created a session without a token');
-    const whoAmI = await this.send('tripletex', 'GET /token/session/>whoAmI', `${this.endpoints.tripletex.apiUrl}/token/session/%3EwhoAmI`, {
-      method: 'GET',
-      headers: { Authorization: `Basic ${Buffer.from(`0:${sessionToken}`).toString('base64')}`, Accept: 'application/json' },
-    });
+    const whoAmI = await this.send(
+      'tripletex',
+      'GET /token/session/>whoAmI',
+      `${this.endpoints.tripletex.apiUrl}/token/session/%3EwhoAmI`,
+      {
+        method: 'GET',
+        headers: {
+          Authorization: `Basic ${Buffer.from(`0:${sessionToken}`).toString('base64')}`,
+          Accept: 'application/json',
+        },
+      },
+    );
     const companyId = objectField(whoAmI, 'value').companyId;
     return { id: companyId === undefined || companyId === null ? '' : String(companyId), name: null };
   }
 
   /** One call; the provider's answer as JSON, or a ProviderError saying what went wrong (never the URL). */
-  private async send(provider: ProviderKind, what: string, url: string, init: RequestInit): Promise<Record<string, unknown>> {
+  private async send(
+    provider: ProviderKind,
+    what: string,
+    url: string,
+    init: RequestInit,
+  ): Promise<Record<string, unknown>> {
     let response: Response;
     try {
       response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.options.timeoutMs) });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new ProviderError(provider, timedOut ? 'timeout' : 'unavailable', `${provider} ${what}: ${timedOut ? 'no answer in time' : 'could not connect'}`);
+      throw new ProviderError(
+        provider,
+        timedOut ? 'timeout' : 'unavailable',
+        `${provider} ${what}: ${timedOut ? 'no answer in time' : 'could not connect'}`,
+      );
     }
     const text = await response.text();
     let body: unknown = null;
@@ -95,9 +128,18 @@ export class HttpProviderGrantExchange extends ProviderGrantExchange {
       body = null;
     }
     if (response.ok) return (body ?? {}) as Record<string, unknown>;
-    const message = stringField(body, 'message') ?? stringField(body, 'error_description') ?? stringField(body, 'error') ?? response.statusText;
+    const message =
+      stringField(body, 'message') ??
+      stringField(body, 'error_description') ??
+      stringField(body, 'error') ??
+      response.statusText;
     const reason = response.status >= 500 || response.status === 429 ? 'unavailable' : 'rejected';
-    throw new ProviderError(provider, reason, `${provider} ${what} answered ${response.status}: ${message}`.slice(0, 500), { status: response.status });
+    throw new ProviderError(
+      provider,
+      reason,
+      `${provider} ${what} answered ${response.status}: ${message}`.slice(0, 500),
+      { status: response.status },
+    );
   }
 }
 

@@ -10,7 +10,8 @@ const PROVIDER_NAMES: Record<ProviderKind, string> = { tripletex: 'Tripletex', f
 
 const STATE_MESSAGES: Record<StateRejection, string> = {
   forged: 'The link is not one this service issued (its state does not verify). Nothing was stored.',
-  expired: 'The link has expired: a connection must be finished within 10 minutes. Nothing was stored; start again from the dashboard.',
+  expired:
+    'The link has expired: a connection must be finished within 10 minutes. Nothing was stored; start again from the dashboard.',
   replayed: 'The link has been used already. Nothing was stored; start again from the dashboard.',
 };
 
@@ -32,21 +33,39 @@ export class OAuthCallbackController {
 
   @Get(':provider/callback')
   @Public()
-  @ApiOperation({ summary: "The provider's OAuth redirect: exchanges the code, stores the tokens sealed, pre-fetches the context" })
+  @ApiOperation({
+    summary: "The provider's OAuth redirect: exchanges the code, stores the tokens sealed, pre-fetches the context",
+  })
   @ApiParam({ name: 'provider', enum: PROVIDER_KINDS })
   @ApiProduces('text/html')
   @ApiOkResponse({ description: 'an HTML page saying what happened (4xx/502 pages when nothing was stored)' })
-  async callback(@Param('provider') provider: string, @Query() query: RawQuery, @Res() response: Response): Promise<void> {
-    await this.finish(provider, { state: text(query.state), code: text(query.code), error: text(query.error) }, response);
+  async callback(
+    @Param('provider') provider: string,
+    @Query() query: RawQuery,
+    @Res() response: Response,
+  ): Promise<void> {
+    await this.finish(
+      provider,
+      { state: text(query.state), code: text(query.code), error: text(query.error) },
+      response,
+    );
   }
 
   /** The Tripletex token form posts here (an employee token does not belong in a URL). */
   @Post(':provider/callback')
   @Public()
   @ApiExcludeEndpoint()
-  async callbackForm(@Param('provider') provider: string, @Body() body: RawQuery, @Res() response: Response): Promise<void> {
+  async callbackForm(
+    @Param('provider') provider: string,
+    @Body() body: RawQuery,
+    @Res() response: Response,
+  ): Promise<void> {
     const form = body ?? {};
-    await this.finish(provider, { state: text(form.state), code: text(form.code)?.trim(), error: text(form.error) }, response);
+    await this.finish(
+      provider,
+      { state: text(form.state), code: text(form.code)?.trim(), error: text(form.error) },
+      response,
+    );
   }
 
   /**
@@ -55,12 +74,22 @@ export class OAuthCallbackController {
    */
   @Get('tripletex/token-form')
   @Public()
-  @ApiOperation({ summary: 'Tripletex: the page where an admin pastes the employee token (the authorizeUrl points here)' })
+  @ApiOperation({
+    summary: 'Tripletex: the page where an admin pastes the employee token (the authorizeUrl points here)',
+  })
   @ApiProduces('text/html')
   async tokenForm(@Query() query: RawQuery, @Res() response: Response): Promise<void> {
     const state = text(query.state) ?? '';
     if (!(await this.complete.isPending('tripletex', state))) {
-      sendPage(response, 400, 'Tripletex was not connected', html`<p class="bad">This link is not valid any more: it was used, it expired, or this service did not issue it. Start again from the dashboard.</p>`);
+      sendPage(
+        response,
+        400,
+        'Tripletex was not connected',
+        html`<p class="bad">
+          This link is not valid any more: it was used, it expired, or this service did not issue it. Start again from
+          the dashboard.
+        </p>`,
+      );
       return;
     }
     sendPage(
@@ -68,17 +97,26 @@ export class OAuthCallbackController {
       200,
       'Connect Tripletex',
       html`<p>Create an employee token for this integration in Tripletex (Settings → API access) and paste it here.</p>
-<form method="post" action="callback">
-  <input type="hidden" name="state" value="${state}">
-  <label>Employee token <input type="password" name="code" autocomplete="off" required></label>
-  <p><button type="submit">Connect</button></p>
-</form>`,
+        <form method="post" action="callback">
+          <input type="hidden" name="state" value="${state}" />
+          <label>Employee token <input type="password" name="code" autocomplete="off" required /></label>
+          <p><button type="submit">Connect</button></p>
+        </form>`,
     );
   }
 
-  private async finish(provider: string, callback: { state?: string; code?: string; error?: string }, response: Response): Promise<void> {
+  private async finish(
+    provider: string,
+    callback: { state?: string; code?: string; error?: string },
+    response: Response,
+  ): Promise<void> {
     if (!isProviderKind(provider)) {
-      sendPage(response, 404, 'Unknown provider', html`<p class="bad">This service connects to Tripletex and Fiken only.</p>`);
+      sendPage(
+        response,
+        404,
+        'Unknown provider',
+        html`<p class="bad">This service connects to Tripletex and Fiken only.</p>`,
+      );
       return;
     }
     const outcome = await this.complete.execute({ provider, ...callback });
@@ -93,17 +131,49 @@ function render(outcome: ConnectionOutcome): [number, string, Html] {
       const name = PROVIDER_NAMES[outcome.provider];
       const at = outcome.externalCompanyName ?? outcome.externalCompanyId ?? '';
       const context = outcome.context
-        ? html`<p>Fetched the chart: ${outcome.context.accounts} accounts, ${outcome.context.vatTypes} VAT types, ${outcome.context.departments} departments, ${outcome.context.employees} employees.</p>`
-        : html`<p class="bad">The chart could not be fetched yet (${outcome.contextError ?? 'provider error'}); it is fetched on first use, or refresh it with POST /v1/config/context/refresh.</p>`;
-      return [200, `${name} connected`, html`<p class="ok">Company <code>${outcome.companyId}</code> is now connected to ${name}${at ? html` (${at})` : ''}. The tokens are stored encrypted.</p>${context}<p>You can close this window.</p>`];
+        ? html`<p>
+            Fetched the chart: ${outcome.context.accounts} accounts, ${outcome.context.vatTypes} VAT types,
+            ${outcome.context.departments} departments, ${outcome.context.employees} employees.
+          </p>`
+        : html`<p class="bad">
+            The chart could not be fetched yet (${outcome.contextError ?? 'provider error'}); it is fetched on first
+            use, or refresh it with POST /v1/config/context/refresh.
+          </p>`;
+      return [
+        200,
+        `${name} connected`,
+        html`<p class="ok">
+            Company <code>${outcome.companyId}</code> is now connected to ${name}${at ? html` (${at})` : ''}. The tokens
+            are stored encrypted.
+          </p>
+          ${context}
+          <p>You can close this window.</p>`,
+      ];
     }
     case 'consent_refused':
-      return [403, `${PROVIDER_NAMES[outcome.provider]} was not connected`, html`<p class="bad">Access was refused at ${PROVIDER_NAMES[outcome.provider]}. Nothing was stored.</p>`];
+      return [
+        403,
+        `${PROVIDER_NAMES[outcome.provider]} was not connected`,
+        html`<p class="bad">Access was refused at ${PROVIDER_NAMES[outcome.provider]}. Nothing was stored.</p>`,
+      ];
     case 'invalid_state':
       return [400, 'Nothing was connected', html`<p class="bad">${STATE_MESSAGES[outcome.rejection]}</p>`];
     case 'grant_refused':
-      return [400, `${PROVIDER_NAMES[outcome.provider]} was not connected`, html`<p class="bad">${PROVIDER_NAMES[outcome.provider]} refused the authorisation: ${outcome.reason}. Nothing was stored.</p>`];
+      return [
+        400,
+        `${PROVIDER_NAMES[outcome.provider]} was not connected`,
+        html`<p class="bad">
+          ${PROVIDER_NAMES[outcome.provider]} refused the authorisation: ${outcome.reason}. Nothing was stored.
+        </p>`,
+      ];
     case 'provider_failed':
-      return [502, `${PROVIDER_NAMES[outcome.provider]} was not connected`, html`<p class="bad">${PROVIDER_NAMES[outcome.provider]} could not be reached: ${outcome.reason}. Nothing was stored; try again in a moment.</p>`];
+      return [
+        502,
+        `${PROVIDER_NAMES[outcome.provider]} was not connected`,
+        html`<p class="bad">
+          ${PROVIDER_NAMES[outcome.provider]} could not be reached: ${outcome.reason}. Nothing was stored; try again in
+          a moment.
+        </p>`,
+      ];
   }
 }

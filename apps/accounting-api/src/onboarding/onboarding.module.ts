@@ -28,9 +28,19 @@ import { stateSigningKey } from './state-secret';
 function providerCredentials(config: AppConfig): GrantExchangeOptions {
   if (config.providerSandbox) {
     const c = SandboxRuntime.credentials;
-    return new GrantExchangeOptions(c.tripletexConsumerToken, c.fikenClientId, c.fikenClientSecret, config.providerTimeoutMs);
+    return new GrantExchangeOptions(
+      c.tripletexConsumerToken,
+      c.fikenClientId,
+      c.fikenClientSecret,
+      config.providerTimeoutMs,
+    );
   }
-  return new GrantExchangeOptions(config.tripletexConsumerToken, config.fikenClientId, config.fikenClientSecret, config.providerTimeoutMs);
+  return new GrantExchangeOptions(
+    config.tripletexConsumerToken,
+    config.fikenClientId,
+    config.fikenClientSecret,
+    config.providerTimeoutMs,
+  );
 }
 
 function providersOptions(config: AppConfig, clock: Clock): ProvidersModuleOptions {
@@ -61,9 +71,20 @@ export class OnboardingModule {
     return {
       module: OnboardingModule,
       imports: [
-        ProvidersModule.registerAsync({ inject: [Clock], useFactory: (clock: Clock) => providersOptions(config, clock) }),
+        ProvidersModule.registerAsync({
+          inject: [Clock],
+          useFactory: (clock: Clock) => providersOptions(config, clock),
+        }),
       ],
-      controllers: [ConnectController, OAuthCallbackController, DashboardController, ContextController, EmployeesController, FactsController, BalanceController],
+      controllers: [
+        ConnectController,
+        OAuthCallbackController,
+        DashboardController,
+        ContextController,
+        EmployeesController,
+        FactsController,
+        BalanceController,
+      ],
       providers: [
         { provide: GrantExchangeOptions, useValue: providerCredentials(config) },
         { provide: ProviderGrantExchange, useClass: HttpProviderGrantExchange },

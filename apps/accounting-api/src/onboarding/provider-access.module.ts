@@ -51,15 +51,21 @@ export class ProviderAccessModule {
       imports: [VaultModule.register({ imports: [], useFactory: () => config.kek })],
       providers: [
         { provide: SandboxRuntime, useFactory: () => SandboxRuntime.start(config) },
-        { provide: ProviderEndpoints, useFactory: (sandbox: SandboxRuntime) => providerEndpoints(config, sandbox), inject: [SandboxRuntime] },
+        {
+          provide: ProviderEndpoints,
+          useFactory: (sandbox: SandboxRuntime) => providerEndpoints(config, sandbox),
+          inject: [SandboxRuntime],
+        },
         {
           provide: ProviderConnectionRepository,
-          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock) => new TypeOrmProviderConnectionRepository(dataSource, vault, clock),
+          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock) =>
+            new TypeOrmProviderConnectionRepository(dataSource, vault, clock),
           inject: [DataSource, TokenVault, Clock],
         },
         {
           provide: ProviderTokenStore,
-          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock) => new TypeOrmProviderTokenStore(dataSource, vault, clock),
+          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock) =>
+            new TypeOrmProviderTokenStore(dataSource, vault, clock),
           inject: [DataSource, TokenVault, Clock],
         },
       ],

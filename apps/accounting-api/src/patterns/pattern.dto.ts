@@ -24,7 +24,11 @@ export class PatternDto {
   @ApiProperty({ example: 3, description: "the sequence of the pattern's last event" }) version!: number;
   @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) updatedAt!: string;
-  @ApiProperty({ nullable: true, type: String, description: 'set when retired: kept for the audit trail, ignored by scoring' })
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'set when retired: kept for the audit trail, ignored by scoring',
+  })
   retiredAt!: string | null;
 }
 
@@ -34,7 +38,10 @@ export class PatternPageDto {
 }
 
 export class ListPatternsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ example: 'Spotify', description: "only this merchant's patterns (compared by normalised name)" })
+  @ApiPropertyOptional({
+    example: 'Spotify',
+    description: "only this merchant's patterns (compared by normalised name)",
+  })
   @IsOptional()
   @IsString()
   @Length(1, MAX_MERCHANT_LENGTH)
@@ -60,10 +67,15 @@ export class CreatePatternDto {
 
   @ApiProperty({ example: '25' })
   @IsString()
-  @Matches(VAT_RATE_PATTERN, { message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"' })
+  @Matches(VAT_RATE_PATTERN, {
+    message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"',
+  })
   vatRate!: string;
 
-  @ApiPropertyOptional({ default: true, description: 'an accountant writing a rule vouches for it unless told otherwise' })
+  @ApiPropertyOptional({
+    default: true,
+    description: 'an accountant writing a rule vouches for it unless told otherwise',
+  })
   @IsOptional()
   @IsBoolean()
   verified?: boolean;
@@ -86,7 +98,9 @@ export class EditPatternDto {
   @ApiPropertyOptional({ example: '25' })
   @IsOptional()
   @IsString()
-  @Matches(VAT_RATE_PATTERN, { message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"' })
+  @Matches(VAT_RATE_PATTERN, {
+    message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"',
+  })
   vatRate?: string;
 
   @ApiPropertyOptional()

@@ -29,7 +29,9 @@ export class PatternsController {
 
   @Get()
   @Access('rules', 'accountant')
-  @ApiOperation({ summary: "The company's merchant patterns, oldest first, keyset-paginated (retired ones on request)" })
+  @ApiOperation({
+    summary: "The company's merchant patterns, oldest first, keyset-paginated (retired ones on request)",
+  })
   @ApiOkResponse({ type: PatternPageDto })
   @ApiBadRequestResponse({ type: ProblemDto })
   async list(@CurrentIdentity() identity: Identity, @Query() query: ListPatternsQueryDto): Promise<PatternPageDto> {
@@ -48,20 +50,32 @@ export class PatternsController {
   @ApiOperation({ summary: 'Create a pattern (audited as PatternSaved)' })
   @ApiCreatedResponse({ type: PatternDto })
   @ApiBadRequestResponse({ type: ProblemDto })
-  @ApiConflictResponse({ type: ProblemDto, description: 'invalid_transition: an active pattern with the same merchant, account and VAT rate exists' })
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'invalid_transition: an active pattern with the same merchant, account and VAT rate exists',
+  })
   async create(@CurrentIdentity() identity: Identity, @Body() body: CreatePatternDto): Promise<PatternDto> {
     return patternJson(await this.createPattern.execute({ caller: identity, pattern: { ...body } }));
   }
 
   @Put(':id')
   @Access('rules', 'accountant')
-  @ApiOperation({ summary: 'Edit a pattern: any of merchantName, accountCode, vatRate, verified (audited as PatternSaved)' })
+  @ApiOperation({
+    summary: 'Edit a pattern: any of merchantName, accountCode, vatRate, verified (audited as PatternSaved)',
+  })
   @ApiParam({ name: 'id', description: "the pattern's id" })
   @ApiOkResponse({ type: PatternDto })
   @ApiBadRequestResponse({ type: ProblemDto })
   @ApiNotFoundResponse({ type: ProblemDto })
-  @ApiConflictResponse({ type: ProblemDto, description: 'invalid_transition: retired, changed meanwhile, or it would duplicate another active pattern' })
-  async edit(@CurrentIdentity() identity: Identity, @Param('id') id: string, @Body() body: EditPatternDto): Promise<PatternDto> {
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'invalid_transition: retired, changed meanwhile, or it would duplicate another active pattern',
+  })
+  async edit(
+    @CurrentIdentity() identity: Identity,
+    @Param('id') id: string,
+    @Body() body: EditPatternDto,
+  ): Promise<PatternDto> {
     return patternJson(await this.editPattern.execute({ caller: identity, patternId: id, changes: { ...body } }));
   }
 
@@ -70,7 +84,8 @@ export class PatternsController {
   @Access('rules', 'accountant')
   @ApiOperation({
     summary: 'Retire a pattern (audited as PatternRetired)',
-    description: 'The pattern is kept, with retiredAt set, for the audit trail and is ignored by scoring from now on. Answers 200 with the retired pattern.',
+    description:
+      'The pattern is kept, with retiredAt set, for the audit trail and is ignored by scoring from now on. Answers 200 with the retired pattern.',
   })
   @ApiParam({ name: 'id', description: "the pattern's id" })
   @ApiOkResponse({ type: PatternDto })

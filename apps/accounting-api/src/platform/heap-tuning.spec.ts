@@ -25,7 +25,9 @@ describe('heap tuning', () => {
 
   it('names flags this V8 accepts', () => {
     // node refuses an unknown V8 flag on its command line ("bad option", status 9).
-    const result = spawnSync(process.execPath, [NO_PRETENURING_FLAG, heapGrowingFlag(50), '-e', ''], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [NO_PRETENURING_FLAG, heapGrowingFlag(50), '-e', ''], {
+      encoding: 'utf8',
+    });
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
   });

@@ -21,7 +21,15 @@ describe('log redaction', () => {
       merchant: 'Spotify AB',
     });
     const line = lines.join('');
-    for (const secret of ['secret-token', 'sid=1', 'fiken-access-123', 'fiken-refresh-456', 'tt-employee-789', 'c2VjcmV0LWRlaw==', 'JVBERi0xLjQK']) {
+    for (const secret of [
+      'secret-token',
+      'sid=1',
+      'fiken-access-123',
+      'fiken-refresh-456',
+      'tt-employee-789',
+      'c2VjcmV0LWRlaw==',
+      'JVBERi0xLjQK',
+    ]) {
       expect(line).not.toContain(secret);
     }
     expect(line).toContain('Spotify AB');

@@ -47,7 +47,9 @@ export class PollingLoop {
       try {
         idle = !(await this.options.pass());
       } catch (error) {
-        this.options.logger.error(`${this.options.label} failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.logger.error(
+          `${this.options.label} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
         idle = true;
       }
     }

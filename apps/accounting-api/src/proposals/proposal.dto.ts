@@ -61,7 +61,11 @@ export class SubmitProposalDto {
 
   @ApiProperty({ example: '2026-11-20', format: 'date', description: 'the accounting date, YYYY-MM-DD' }) date!: string;
 
-  @ApiProperty({ example: '6540', pattern: ACCOUNT_CODE_PATTERN.source, description: "an account of the company's chart, 4 to 6 digits" })
+  @ApiProperty({
+    example: '6540',
+    pattern: ACCOUNT_CODE_PATTERN.source,
+    description: "an account of the company's chart, 4 to 6 digits",
+  })
   accountCode!: string;
 
   @ApiProperty({ example: '25', pattern: VAT_RATE_PATTERN.source, description: 'VAT percentage as a decimal string' })
@@ -72,10 +76,17 @@ export class SubmitProposalDto {
 
   @ApiPropertyOptional({ type: ReceiptUploadDto, nullable: true }) receipt?: ReceiptUploadDto | null;
 
-  @ApiPropertyOptional({ type: ThreadDto, nullable: true, description: 'where the user is told about auto-approval or rejection' })
+  @ApiPropertyOptional({
+    type: ThreadDto,
+    nullable: true,
+    description: 'where the user is told about auto-approval or rejection',
+  })
   thread?: ThreadDto | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'the id of a REJECTED proposal this one corrects: it joins that chain' })
+  @ApiPropertyOptional({
+    nullable: true,
+    description: 'the id of a REJECTED proposal this one corrects: it joins that chain',
+  })
   resubmissionOf?: string | null;
 }
 
@@ -83,7 +94,10 @@ export class ReceiptMetadataDto {
   @ApiProperty({ example: 'r.pdf' }) filename!: string;
   @ApiProperty({ enum: RECEIPT_CONTENT_TYPES }) contentType!: string;
   @ApiProperty({ example: 48213 }) sizeBytes!: number;
-  @ApiProperty({ example: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9', description: 'hex SHA-256 of the file' })
+  @ApiProperty({
+    example: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
+    description: 'hex SHA-256 of the file',
+  })
   sha256!: string;
 }
 
@@ -103,9 +117,19 @@ export class ProposalDto {
   @ApiProperty({ description: 'the chain; a resubmission shares its predecessor’s' }) correlationId!: string;
   @ApiProperty({ enum: PROPOSAL_STATUSES }) status!: string;
   @ApiProperty({ example: 0.96, description: "the ConfidenceEngine's score at submission, 0–1" }) confidence!: number;
-  @ApiProperty({ enum: ROUTES, description: 'auto_approve ≥ 0.9, review_recommended ≥ 0.7, review_required < 0.7' }) route!: string;
-  @ApiProperty({ type: [String], example: ['exact merchant match: spotify', 'account and VAT agree with 14 approvals'] }) reasons!: string[];
-  @ApiProperty({ nullable: true, type: String, example: '2026-11-20T10:15:00.000Z', description: 'not executed before; null until approved' })
+  @ApiProperty({ enum: ROUTES, description: 'auto_approve ≥ 0.9, review_recommended ≥ 0.7, review_required < 0.7' })
+  route!: string;
+  @ApiProperty({
+    type: [String],
+    example: ['exact merchant match: spotify', 'account and VAT agree with 14 approvals'],
+  })
+  reasons!: string[];
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '2026-11-20T10:15:00.000Z',
+    description: 'not executed before; null until approved',
+  })
   executeAfter!: string | null;
   @ApiProperty({ enum: PROPOSAL_KINDS }) kind!: string;
   @ApiProperty({ example: 'Spotify AB' }) merchant!: string;
@@ -127,6 +151,8 @@ export class ProposalDto {
   @ApiProperty({ nullable: true, type: String }) rejectedBy!: string | null;
   @ApiProperty({ nullable: true, type: String }) rejectionReason!: string | null;
   @ApiProperty({ type: BookingDto, nullable: true }) booking!: BookingDto | null;
-  @ApiProperty({ nullable: true, type: String, description: 'the last permanent execution failure' }) lastExecutionError!: string | null;
-  @ApiProperty({ type: [EventDto], description: "this proposal's events, oldest first (POST: the ones it stored)" }) events!: EventDto[];
+  @ApiProperty({ nullable: true, type: String, description: 'the last permanent execution failure' })
+  lastExecutionError!: string | null;
+  @ApiProperty({ type: [EventDto], description: "this proposal's events, oldest first (POST: the ones it stored)" })
+  events!: EventDto[];
 }

@@ -33,15 +33,18 @@ export class ProposalsController {
   @ApiOperation({
     summary: 'Submit a proposal: scored, routed, maybe auto-approved',
     description:
-      'Stores Proposed, and Approved too when the score is ≥ 0.9 (executeAfter = now + the company\'s execution delay). ' +
-      'A review-routed proposal is posted to the review channel; an auto-approval is told to the user\'s thread.',
+      "Stores Proposed, and Approved too when the score is ≥ 0.9 (executeAfter = now + the company's execution delay). " +
+      "A review-routed proposal is posted to the review channel; an auto-approval is told to the user's thread.",
   })
   @ApiIdempotent()
   @ApiBody({ type: SubmitProposalDto })
   @ApiCreatedResponse({ type: ProposalDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'validation_failed, with errors[] naming each field' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'resubmissionOf names no proposal of the company' })
-  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: "unknown_account_code / unknown_vat_rate: not in the company's chart" })
+  @ApiUnprocessableEntityResponse({
+    type: ProblemDto,
+    description: "unknown_account_code / unknown_vat_rate: not in the company's chart",
+  })
   async submit(
     @CurrentIdentity() identity: Identity,
     // Typed as the application's interface, not a class: the global validation pipe passes it
@@ -53,7 +56,8 @@ export class ProposalsController {
     const outcome = await this.submitProposal.execute({
       caller: identity,
       submission: body,
-      idempotency: key === null ? null : { key, respond: (view) => ({ status: HttpStatus.CREATED, body: proposalJson(view) }) },
+      idempotency:
+        key === null ? null : { key, respond: (view) => ({ status: HttpStatus.CREATED, body: proposalJson(view) }) },
     });
     if (outcome.replayed) {
       response.status(outcome.response.status).setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
@@ -68,7 +72,7 @@ export class ProposalsController {
   @ApiOperation({ summary: 'A proposal with its status, score, reasons and events (employees: only their own)' })
   @ApiParam({ name: 'id', description: "the proposal's id" })
   @ApiOkResponse({ type: ProposalDto })
-  @ApiNotFoundResponse({ type: ProblemDto, description: 'no such proposal in the caller\'s company' })
+  @ApiNotFoundResponse({ type: ProblemDto, description: "no such proposal in the caller's company" })
   async get(@CurrentIdentity() identity: Identity, @Param('id') id: string): Promise<ProposalDto> {
     return proposalJson(await this.getProposal.execute({ caller: identity, proposalId: id }));
   }

@@ -39,10 +39,24 @@ export class ReviewController {
   @ApiOkResponse({ type: ProposalDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'validation_failed: malformed corrections' })
   @ApiNotFoundResponse({ type: ProblemDto, description: "no such proposal in the caller's company" })
-  @ApiConflictResponse({ type: ProblemDto, description: 'invalid_transition: not PROPOSED (also when another review won a race)' })
-  @ApiUnprocessableEntityResponse({ type: ProblemDto, description: "unknown_account_code / unknown_vat_rate: a correction not in the company's chart" })
-  async approve(@CurrentIdentity() identity: Identity, @Param('id') id: string, @Body() body: ApproveProposalDto): Promise<ProposalDto> {
-    const approved = await this.approveProposal.execute({ caller: identity, proposalId: id, corrections: body.corrections ?? null });
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'invalid_transition: not PROPOSED (also when another review won a race)',
+  })
+  @ApiUnprocessableEntityResponse({
+    type: ProblemDto,
+    description: "unknown_account_code / unknown_vat_rate: a correction not in the company's chart",
+  })
+  async approve(
+    @CurrentIdentity() identity: Identity,
+    @Param('id') id: string,
+    @Body() body: ApproveProposalDto,
+  ): Promise<ProposalDto> {
+    const approved = await this.approveProposal.execute({
+      caller: identity,
+      proposalId: id,
+      corrections: body.corrections ?? null,
+    });
     return proposalJson(approved);
   }
 
@@ -50,15 +64,27 @@ export class ReviewController {
   @HttpCode(HttpStatus.OK)
   @Access('solve', 'accountant')
   @ApiOperation({
-    summary: 'Reject a proposal with a reason: PROPOSED, or APPROVED and not yet executed (an auto-approved one included)',
-    description: "The user is told in their thread, with the reason; they may resubmit a corrected proposal (resubmissionOf).",
+    summary:
+      'Reject a proposal with a reason: PROPOSED, or APPROVED and not yet executed (an auto-approved one included)',
+    description:
+      'The user is told in their thread, with the reason; they may resubmit a corrected proposal (resubmissionOf).',
   })
   @ApiParam({ name: 'id', description: "the proposal's id" })
   @ApiOkResponse({ type: ProposalDto })
-  @ApiBadRequestResponse({ type: ProblemDto, description: 'validation_failed: reason missing, empty or over 1000 characters' })
+  @ApiBadRequestResponse({
+    type: ProblemDto,
+    description: 'validation_failed: reason missing, empty or over 1000 characters',
+  })
   @ApiNotFoundResponse({ type: ProblemDto, description: "no such proposal in the caller's company" })
-  @ApiConflictResponse({ type: ProblemDto, description: 'invalid_transition: already EXECUTED or REJECTED (also when another review won a race)' })
-  async reject(@CurrentIdentity() identity: Identity, @Param('id') id: string, @Body() body: RejectProposalDto): Promise<ProposalDto> {
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'invalid_transition: already EXECUTED or REJECTED (also when another review won a race)',
+  })
+  async reject(
+    @CurrentIdentity() identity: Identity,
+    @Param('id') id: string,
+    @Body() body: RejectProposalDto,
+  ): Promise<ProposalDto> {
     return proposalJson(await this.rejectProposal.execute({ caller: identity, proposalId: id, reason: body.reason }));
   }
 }

@@ -14,13 +14,19 @@ export class CorrectionsInputDto {
   @ApiPropertyOptional({ example: '25', description: 'VAT percentage as a decimal string' })
   @IsOptional()
   @IsString()
-  @Matches(VAT_RATE_PATTERN, { message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"' })
+  @Matches(VAT_RATE_PATTERN, {
+    message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"',
+  })
   vatRate?: string;
 }
 
 /** POST /review/{id}/approve (api-contract §4.2): the body may be empty. */
 export class ApproveProposalDto {
-  @ApiPropertyOptional({ type: CorrectionsInputDto, nullable: true, description: 'what the reviewer changes; the pattern learns the corrected values' })
+  @ApiPropertyOptional({
+    type: CorrectionsInputDto,
+    nullable: true,
+    description: 'what the reviewer changes; the pattern learns the corrected values',
+  })
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -30,7 +36,12 @@ export class ApproveProposalDto {
 
 /** POST /review/{id}/reject (api-contract §4.2). */
 export class RejectProposalDto {
-  @ApiProperty({ example: 'wrong amount', minLength: 1, maxLength: MAX_REJECTION_REASON_LENGTH, description: 'told to the user' })
+  @ApiProperty({
+    example: 'wrong amount',
+    minLength: 1,
+    maxLength: MAX_REJECTION_REASON_LENGTH,
+    description: 'told to the user',
+  })
   @IsString()
   @Length(1, MAX_REJECTION_REASON_LENGTH)
   reason!: string;

@@ -1,5 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, CompanyContextStore, CompanyRepository, ProviderConnectionRepository, type ProviderConnectionRecord } from '@app/domain';
+import {
+  Clock,
+  CompanyContextStore,
+  CompanyRepository,
+  ProviderConnectionRepository,
+  type ProviderConnectionRecord,
+} from '@app/domain';
 import { CompanyContextService } from '@app/application';
 import { SANDBOX_FIKEN_DEMO_SLUG } from '@app/sandbox';
 import { SandboxRuntime } from './sandbox-runtime';
@@ -52,7 +58,11 @@ export class DemoConnections {
       companyId: DEMO_FIKEN_COMPANY,
       grant: {
         provider: 'fiken',
-        tokens: { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: this.clock.now().getTime() + issued.expires_in * 1000 },
+        tokens: {
+          accessToken: issued.access_token,
+          refreshToken: issued.refresh_token,
+          expiresAt: this.clock.now().getTime() + issued.expires_in * 1000,
+        },
       },
       externalCompanyId: fiken.slug,
       externalCompanyName: fiken.name,

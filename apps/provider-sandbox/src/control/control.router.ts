@@ -13,19 +13,24 @@ function isTrigger(value: unknown): boolean {
   if (value === undefined || value === true || isRate(value)) return true;
   if (typeof value !== 'object' || value === null) return false;
   const { rate, next } = value as { rate?: unknown; next?: unknown };
-  return (rate === undefined || isRate(rate)) && (next === undefined || (Number.isInteger(next) && (next as number) >= 0));
+  return (
+    (rate === undefined || isRate(rate)) && (next === undefined || (Number.isInteger(next) && (next as number) >= 0))
+  );
 }
 
 /** Checks a fault body from HTTP; returns a problem description or undefined. */
 function faultProblem(body: Record<string, unknown>): string | undefined {
   if (!PROVIDERS.includes(body.provider as string)) return "provider must be 'tripletex', 'fiken' or 'all'";
   if (body.companyId !== undefined && typeof body.companyId !== 'string') return 'companyId must be a string';
-  if (body.latencyMs !== undefined && (typeof body.latencyMs !== 'number' || body.latencyMs < 0)) return 'latencyMs must be ≥ 0';
+  if (body.latencyMs !== undefined && (typeof body.latencyMs !== 'number' || body.latencyMs < 0))
+    return 'latencyMs must be ≥ 0';
   if (body.errorRate !== undefined && !isRate(body.errorRate)) return 'errorRate must be in [0, 1]';
   if (body.errorNext !== undefined && !Number.isInteger(body.errorNext)) return 'errorNext must be an integer';
-  if (body.errorStatus !== undefined && !(Number.isInteger(body.errorStatus) && (body.errorStatus as number) >= 500)) return 'errorStatus must be a 5xx status';
+  if (body.errorStatus !== undefined && !(Number.isInteger(body.errorStatus) && (body.errorStatus as number) >= 500))
+    return 'errorStatus must be a 5xx status';
   if (!isTrigger(body.rateLimit)) return 'rateLimit must be a rate in [0, 1] or {rate?, next?, omitRetryHeader?}';
-  if (!isTrigger(body.dropConnections)) return 'dropConnections must be true, a rate in [0, 1] or {rate?, next?, afterHandling?}';
+  if (!isTrigger(body.dropConnections))
+    return 'dropConnections must be true, a rate in [0, 1] or {rate?, next?, afterHandling?}';
   return undefined;
 }
 

@@ -59,10 +59,21 @@ export interface SandboxControl {
   reset(): void;
 }
 
-export function createControl(tripletex: TripletexState, fiken: FikenState, faults: FaultRegistry, log: CallLog): SandboxControl {
+export function createControl(
+  tripletex: TripletexState,
+  fiken: FikenState,
+  faults: FaultRegistry,
+  log: CallLog,
+): SandboxControl {
   const tripletexInfo = (index: number): TripletexCompanyInfo => {
     const company = tripletex.company(index);
-    return { index, companyId: company.id, name: company.name, organizationNumber: company.organizationNumber, employeeToken: company.employeeToken };
+    return {
+      index,
+      companyId: company.id,
+      name: company.name,
+      organizationNumber: company.organizationNumber,
+      employeeToken: company.employeeToken,
+    };
   };
   const fikenInfo = (index: number): FikenCompanyInfo => {
     const company = fiken.company(index);
@@ -88,11 +99,15 @@ export function createControl(tripletex: TripletexState, fiken: FikenState, faul
       const company = tripletex.company(session.companyIndex);
       return faultMatchesScope(scope, 'tripletex', [String(company.id), company.employeeToken]);
     });
-    expired += fiken.expireAccessTokens((grant) => faultMatchesScope(scope, 'fiken', [fiken.company(grant.companyIndex).slug]));
+    expired += fiken.expireAccessTokens((grant) =>
+      faultMatchesScope(scope, 'fiken', [fiken.company(grant.companyIndex).slug]),
+    );
     return expired;
   };
   const revokeRefreshTokens = (companyId?: string): number =>
-    fiken.invalidateRefreshTokens((grant) => faultMatchesScope({ provider: 'fiken', companyId }, 'fiken', [fiken.company(grant.companyIndex).slug]));
+    fiken.invalidateRefreshTokens((grant) =>
+      faultMatchesScope({ provider: 'fiken', companyId }, 'fiken', [fiken.company(grant.companyIndex).slug]),
+    );
 
   function bookings(provider: 'tripletex', company: string | number): TxVoucher[];
   function bookings(provider: 'fiken', company: string | number): FikenPurchase[];
@@ -135,4 +150,3 @@ export function createControl(tripletex: TripletexState, fiken: FikenState, faul
     },
   };
 }
-

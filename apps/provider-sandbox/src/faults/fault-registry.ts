@@ -54,7 +54,10 @@ export class FaultRegistry {
     const fault: ActiveFault = { ...spec, id: `fault-${++this.sequence}` };
     const entry: Entry = { fault };
     if (spec.errorNext !== undefined || spec.errorRate !== undefined) {
-      entry.error = { rate: spec.errorRate ?? (spec.errorNext !== undefined ? 1 : 0), remaining: spec.errorNext ?? Infinity };
+      entry.error = {
+        rate: spec.errorRate ?? (spec.errorNext !== undefined ? 1 : 0),
+        remaining: spec.errorNext ?? Infinity,
+      };
     }
     entry.rateLimit = trigger(spec.rateLimit);
     entry.drop = trigger(spec.dropConnections);

@@ -7,12 +7,15 @@ const voucherQuery = { dateFrom: '2026-01-01', dateTo: '2026-02-01', fields: 'id
 async function tripletexSetup(options: Parameters<typeof testSandbox>[0] = {}) {
   const sandbox = testSandbox(options);
   const auth = await tripletexSession(sandbox.app);
-  const get = () => request(sandbox.app).get('/tripletex/v2/ledger/voucher').query(voucherQuery).set('Authorization', auth);
+  const get = () =>
+    request(sandbox.app).get('/tripletex/v2/ledger/voucher').query(voucherQuery).set('Authorization', auth);
   return { ...sandbox, auth, get };
 }
 
 async function bookTripletex(app: Parameters<typeof request>[0], auth: string) {
-  const accounts = (await request(app).get('/tripletex/v2/ledger/account').query({ fields: 'id,number' }).set('Authorization', auth)).body.values as { id: number; number: number }[];
+  const accounts = (
+    await request(app).get('/tripletex/v2/ledger/account').query({ fields: 'id,number' }).set('Authorization', auth)
+  ).body.values as { id: number; number: number }[];
   const id = (n: number) => accounts.find((a) => a.number === n)?.id;
   return request(app)
     .post('/tripletex/v2/ledger/voucher')
@@ -79,7 +82,10 @@ describe('Sandbox faults', () => {
   it('answers Fiken 429 with Retry-After, or without it when asked', async () => {
     const { app, control } = testSandbox();
     const tokens = await fikenAuthorize(app);
-    const call = () => request(app).get(`/fiken/api/v2/companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts`).set('Authorization', `Bearer ${tokens.access_token}`);
+    const call = () =>
+      request(app)
+        .get(`/fiken/api/v2/companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts`)
+        .set('Authorization', `Bearer ${tokens.access_token}`);
     control.addFault({ provider: 'fiken', rateLimit: { next: 1 } });
     expect((await call()).headers['retry-after']).toBe('1');
     control.addFault({ provider: 'fiken', rateLimit: { next: 1, omitRetryHeader: true } });
@@ -99,10 +105,18 @@ describe('Sandbox faults', () => {
 
   it('drops the connection after handling: the booking exists but the answer is lost', async () => {
     const { app, auth, control } = await tripletexSetup();
-    control.addFault({ provider: 'tripletex', method: 'POST', path: '/ledger/voucher', dropConnections: { next: 1, afterHandling: true } });
+    control.addFault({
+      provider: 'tripletex',
+      method: 'POST',
+      path: '/ledger/voucher',
+      dropConnections: { next: 1, afterHandling: true },
+    });
     await expect(bookTripletex(app, auth)).rejects.toThrow(/socket hang up|ECONNRESET/);
     expect(control.bookings('tripletex', 0)).toHaveLength(1);
-    const found = await request(app).get('/tripletex/v2/ledger/voucher/>externalVoucherNumber').query({ externalVoucherNumber: 'p-9' }).set('Authorization', auth);
+    const found = await request(app)
+      .get('/tripletex/v2/ledger/voucher/>externalVoucherNumber')
+      .query({ externalVoucherNumber: 'p-9' })
+      .set('Authorization', auth);
     expect(found.body.fullResultSize).toBe(1);
     expect(control.calls({ provider: 'tripletex', method: 'POST' })[0]).toMatchObject({ dropped: true, status: 201 });
   });
@@ -114,7 +128,13 @@ describe('Sandbox faults', () => {
     const attempt = request(app)
       .post(`/fiken/api/v2/companies/${SANDBOX_FIKEN_DEMO_SLUG}/purchases`)
       .set('Authorization', `Bearer ${tokens.access_token}`)
-      .send({ date: '2026-03-10', kind: 'cash_purchase', currency: 'NOK', paymentAccount: '1920:10001', lines: [{ description: 'x', netPrice: 400, vat: 100, account: '6800', vatType: 'HIGH' }] });
+      .send({
+        date: '2026-03-10',
+        kind: 'cash_purchase',
+        currency: 'NOK',
+        paymentAccount: '1920:10001',
+        lines: [{ description: 'x', netPrice: 400, vat: 100, account: '6800', vatType: 'HIGH' }],
+      });
     await expect(attempt).rejects.toThrow(/socket hang up|ECONNRESET/);
     expect(control.bookings('fiken', SANDBOX_FIKEN_DEMO_SLUG)).toHaveLength(1);
   });
@@ -124,7 +144,9 @@ describe('Sandbox faults', () => {
     const fiken = await fikenAuthorize(app);
     control.addFault({ provider: 'all', expireTokens: true });
     expect((await get()).status).toBe(401);
-    const fikenCall = await request(app).get('/fiken/api/v2/companies').set('Authorization', `Bearer ${fiken.access_token}`);
+    const fikenCall = await request(app)
+      .get('/fiken/api/v2/companies')
+      .set('Authorization', `Bearer ${fiken.access_token}`);
     expect(fikenCall.status).toBe(401);
     const refreshed = await request(app)
       .post('/fiken/oauth/token')
@@ -152,7 +174,11 @@ describe('Sandbox faults', () => {
     const fiken = await fikenAuthorize(app);
     control.addFault({ provider: 'fiken', path: '/oauth/token', errorNext: 1 });
     const refresh = () =>
-      request(app).post('/fiken/oauth/token').set('Authorization', fikenClientAuth()).type('form').send({ grant_type: 'refresh_token', refresh_token: fiken.refresh_token });
+      request(app)
+        .post('/fiken/oauth/token')
+        .set('Authorization', fikenClientAuth())
+        .type('form')
+        .send({ grant_type: 'refresh_token', refresh_token: fiken.refresh_token });
     expect((await refresh()).status).toBe(500);
     expect((await refresh()).status).toBe(200);
   });
@@ -161,7 +187,11 @@ describe('Sandbox faults', () => {
     const { app, control } = testSandbox({ companies: 2 });
     const demo = await tripletexSession(app);
     const other = await tripletexSession(app, tripletexEmployeeToken(1));
-    control.addFault({ provider: 'tripletex', companyId: String(control.tripletex.company(1).companyId), errorRate: 1 });
+    control.addFault({
+      provider: 'tripletex',
+      companyId: String(control.tripletex.company(1).companyId),
+      errorRate: 1,
+    });
     const call = (auth: string) => request(app).get('/tripletex/v2/department').set('Authorization', auth);
     expect((await call(demo)).status).toBe(200);
     expect((await call(other)).status).toBe(500);
@@ -179,7 +209,10 @@ describe('Sandbox control', () => {
     await get();
     expect(control.callCounts()['tripletex GET /v2/ledger/voucher']).toBe(2);
     expect(control.calls({ provider: 'tripletex', path: '/ledger/voucher' })).toHaveLength(2);
-    expect(control.calls({ provider: 'tripletex', path: '/ledger/voucher' })[0]).toMatchObject({ status: 200, company: String(control.tripletex.company(0).companyId) });
+    expect(control.calls({ provider: 'tripletex', path: '/ledger/voucher' })[0]).toMatchObject({
+      status: 200,
+      company: String(control.tripletex.company(0).companyId),
+    });
   });
 
   it('accepts faults and resets over HTTP under /_sandbox', async () => {
@@ -189,7 +222,9 @@ describe('Sandbox control', () => {
     expect(added.body).toMatchObject({ id: expect.any(String), provider: 'tripletex' });
     expect((await request(app).post('/_sandbox/faults').send({ provider: 'moon' })).status).toBe(400);
     expect((await get()).status).toBe(500);
-    expect((await request(app).get('/_sandbox/calls').query({ provider: 'tripletex', status: 500 })).body).toHaveLength(1);
+    expect((await request(app).get('/_sandbox/calls').query({ provider: 'tripletex', status: 500 })).body).toHaveLength(
+      1,
+    );
     expect((await request(app).post('/_sandbox/reset')).status).toBe(204);
     expect(control.calls()).toHaveLength(0);
     expect((await get()).status).toBe(401);
@@ -203,7 +238,13 @@ describe('Sandbox control', () => {
     await request(app)
       .post(`/fiken/api/v2/companies/${SANDBOX_FIKEN_DEMO_SLUG}/purchases`)
       .set('Authorization', bearer)
-      .send({ date: '2026-03-10', kind: 'cash_purchase', currency: 'NOK', paymentAccount: '1920:10001', lines: [{ description: 'x', netPrice: 400, vat: 100, account: '6800', vatType: 'HIGH' }] });
+      .send({
+        date: '2026-03-10',
+        kind: 'cash_purchase',
+        currency: 'NOK',
+        paymentAccount: '1920:10001',
+        lines: [{ description: 'x', netPrice: 400, vat: 100, account: '6800', vatType: 'HIGH' }],
+      });
     const bookings = await request(app).get(`/_sandbox/bookings/fiken/${SANDBOX_FIKEN_DEMO_SLUG}`);
     expect(bookings.body).toHaveLength(1);
   });

@@ -37,7 +37,12 @@ function inAccountRange(code: string, req: Request): boolean {
 }
 
 /** Journal entries of a company in creation order: the seeded ledger, then purchases' entries. */
-function journalEntries(state: FikenState, company: FikenCompany, apiBase: string, bounds: { from?: string; to?: string }) {
+function journalEntries(
+  state: FikenState,
+  company: FikenCompany,
+  apiBase: string,
+  bounds: { from?: string; to?: string },
+) {
   const range = indexRange(company.ledger, bounds.from, bounds.to);
   const booked = state.purchasesOf(company.index).map((p) => p.journalEntry);
   return {
@@ -70,17 +75,24 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
 
   router.get('/companies/:slug/accountBalances', (req, res) => {
     const date = queryString(req, 'date');
-    if (!date || !isIsoDate(date)) return sendFikenMessage(res, 400, "Required request parameter 'date' (yyyy-MM-dd) is missing or invalid");
+    if (!date || !isIsoDate(date))
+      return sendFikenMessage(res, 400, "Required request parameter 'date' (yyyy-MM-dd) is missing or invalid");
     const { company, apiBase } = fikenCallOf(res);
     const balances = new Map<string, number>();
     const add = (entry: FikenJournalEntry): void => {
       for (const line of entry.lines) balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
     };
-    const entries = journalEntries(state, company, apiBase, { to: new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) });
+    const entries = journalEntries(state, company, apiBase, {
+      to: new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10),
+    });
     for (let i = 0; i < entries.seededCount; i++) add(entries.at(i));
     for (const entry of entries.booked) if (entry.date <= date) add(entry);
     const rows = company.accounts.filter((a) => inAccountRange(a.code, req));
-    sendPage(req, res, rows.length, (i) => ({ code: rows[i].code, name: rows[i].name, balance: balances.get(rows[i].code) ?? 0 }));
+    sendPage(req, res, rows.length, (i) => ({
+      code: rows[i].code,
+      name: rows[i].name,
+      balance: balances.get(rows[i].code) ?? 0,
+    }));
   });
 
   router.get('/companies/:slug/journalEntries', (req, res) => {
@@ -89,7 +101,9 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
     const { company, apiBase } = fikenCallOf(res);
     const entries = journalEntries(state, company, apiBase, dateBounds(filter));
     const booked = entries.booked.filter((e) => matchesDate(e.date, filter));
-    sendPage(req, res, entries.seededCount + booked.length, (i) => (i < entries.seededCount ? entries.at(i) : booked[i - entries.seededCount]));
+    sendPage(req, res, entries.seededCount + booked.length, (i) =>
+      i < entries.seededCount ? entries.at(i) : booked[i - entries.seededCount],
+    );
   });
 
   router.get('/companies/:slug/journalEntries/:id', (req, res) => {
@@ -145,7 +159,10 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
       ...company.suppliers.map((c) => ({ ...c, supplier: true, customer: false })),
       ...company.customers.map((c) => ({ ...c, supplier: false, customer: true })),
     ]
-      .filter((c) => (supplier === undefined || c.supplier === supplier) && (customer === undefined || c.customer === customer))
+      .filter(
+        (c) =>
+          (supplier === undefined || c.supplier === supplier) && (customer === undefined || c.customer === customer),
+      )
       .map(({ account: _account, ...contact }) => contact);
     sendPage(req, res, contacts.length, (i) => contacts[i]);
   });
@@ -210,7 +227,11 @@ function attachToPurchase(state: FikenState): RequestHandler {
       const filename = fields.filename;
       if (!filename) return sendFikenMessage(res, 400, "Required part 'filename' is missing");
       if (!RECEIPT_EXTENSIONS.some((ext) => filename.toLowerCase().endsWith(ext))) {
-        return sendFikenMessage(res, 400, `Unsupported file type for '${filename}' (allowed: ${RECEIPT_EXTENSIONS.join(', ')})`);
+        return sendFikenMessage(
+          res,
+          400,
+          `Unsupported file type for '${filename}' (allowed: ${RECEIPT_EXTENSIONS.join(', ')})`,
+        );
       }
       if (!req.file) return sendFikenMessage(res, 400, "Required part 'file' is missing");
       const identifier = randomUUID();
@@ -218,7 +239,10 @@ function attachToPurchase(state: FikenState): RequestHandler {
       if (fields.comment) attachment.comment = fields.comment;
       purchase.purchaseAttachments.push(attachment);
       purchase.journalEntry.attachments.push(attachment);
-      res.status(201).location(`${apiBase}/companies/${company.slug}/purchases/${purchase.purchaseId}/attachments/${identifier}`).end();
+      res
+        .status(201)
+        .location(`${apiBase}/companies/${company.slug}/purchases/${purchase.purchaseId}/attachments/${identifier}`)
+        .end();
     });
   };
 }

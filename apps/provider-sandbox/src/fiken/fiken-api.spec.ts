@@ -10,7 +10,11 @@ async function setup(options: Parameters<typeof testSandbox>[0] = {}) {
   const bearer = `Bearer ${tokens.access_token}`;
   const get = (path: string, query: Record<string, string | number | boolean> = {}) =>
     request(sandbox.app).get(`/fiken/api/v2${path}`).query(query).set('Authorization', bearer);
-  const post = (path: string, body: unknown) => request(sandbox.app).post(`/fiken/api/v2${path}`).set('Authorization', bearer).send(body as object);
+  const post = (path: string, body: unknown) =>
+    request(sandbox.app)
+      .post(`/fiken/api/v2${path}`)
+      .set('Authorization', bearer)
+      .send(body as object);
   return { ...sandbox, bearer, get, post };
 }
 
@@ -30,14 +34,25 @@ describe('Fiken sandbox: reading', () => {
     const { get } = await setup();
     const response = await get('/companies');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([expect.objectContaining({ name: 'Demo Fiken AS', slug: SLUG, organizationNumber: expect.stringMatching(/^\d{9}$/), vatType: expect.any(String) })]);
+    expect(response.body).toEqual([
+      expect.objectContaining({
+        name: 'Demo Fiken AS',
+        slug: SLUG,
+        organizationNumber: expect.stringMatching(/^\d{9}$/),
+        vatType: expect.any(String),
+      }),
+    ]);
   });
 
   it('serves accounts as string codes, with sub-ledger accounts, filtered by fromAccount/toAccount', async () => {
     const { get } = await setup();
     const all = (await get(`/companies/${SLUG}/accounts`)).body as { code: string; name: string }[];
-    expect(all.map((a) => a.code)).toEqual(expect.arrayContaining(['1920:10001', '2400', '2710', '6300', '6540', '6800', '7140', '7350']));
-    const range = (await get(`/companies/${SLUG}/accounts`, { fromAccount: 6000, toAccount: 6999 })).body as { code: string }[];
+    expect(all.map((a) => a.code)).toEqual(
+      expect.arrayContaining(['1920:10001', '2400', '2710', '6300', '6540', '6800', '7140', '7350']),
+    );
+    const range = (await get(`/companies/${SLUG}/accounts`, { fromAccount: 6000, toAccount: 6999 })).body as {
+      code: string;
+    }[];
     expect(range.every((a) => a.code >= '6000' && a.code < '7000')).toBe(true);
   });
 
@@ -50,7 +65,8 @@ describe('Fiken sandbox: reading', () => {
     expect(first.headers['fiken-api-page-size']).toBe('25');
     const total = Number(first.headers['fiken-api-result-count']);
     expect(total).toBeGreaterThan(25);
-    const all = (await get(`/companies/${SLUG}/accountBalances`, { date: '2026-03-15', page: 0, pageSize: 100 })).body as { code: string; balance: number }[];
+    const all = (await get(`/companies/${SLUG}/accountBalances`, { date: '2026-03-15', page: 0, pageSize: 100 }))
+      .body as { code: string; balance: number }[];
     expect(all).toHaveLength(total);
     expect(all.every((row) => Number.isInteger(row.balance))).toBe(true);
     expect(all.reduce((sum, row) => sum + row.balance, 0)).toBe(0);
@@ -82,7 +98,11 @@ describe('Fiken sandbox: reading', () => {
   it('filters journal entries by dateGe; some have no attachments; lines balance in øre', async () => {
     const { get } = await setup();
     const response = await get(`/companies/${SLUG}/journalEntries`, { dateGe: '2026-01-01', pageSize: 100 });
-    const entries = response.body as { date: string; lines: { amount: number; account: string }[]; attachments: unknown[] }[];
+    const entries = response.body as {
+      date: string;
+      lines: { amount: number; account: string }[];
+      attachments: unknown[];
+    }[];
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.every((e) => e.date >= '2026-01-01')).toBe(true);
     expect(entries.some((e) => e.attachments.length === 0)).toBe(true);
@@ -91,8 +111,17 @@ describe('Fiken sandbox: reading', () => {
 
   it('lists unsettled invoices due before a date', async () => {
     const { get } = await setup();
-    const response = await get(`/companies/${SLUG}/invoices`, { dueDateLt: '2026-03-16', settled: false, pageSize: 100 });
-    const invoices = response.body as { dueDate: string; gross: number; sale: { settled: boolean; outstandingBalance: number }; customer: { name: string } }[];
+    const response = await get(`/companies/${SLUG}/invoices`, {
+      dueDateLt: '2026-03-16',
+      settled: false,
+      pageSize: 100,
+    });
+    const invoices = response.body as {
+      dueDate: string;
+      gross: number;
+      sale: { settled: boolean; outstandingBalance: number };
+      customer: { name: string };
+    }[];
     expect(invoices.length).toBeGreaterThan(0);
     for (const invoice of invoices) {
       expect(invoice.dueDate < '2026-03-16').toBe(true);
@@ -119,20 +148,34 @@ describe('Fiken sandbox: purchases', () => {
     expect(location).toMatch(new RegExp(`/fiken/api/v2/companies/${SLUG}/purchases/\\d+$`));
     const id = location.split('/').pop();
     const fetched = await get(`/companies/${SLUG}/purchases/${id}`);
-    expect(fetched.body).toMatchObject({ purchaseId: Number(id), identifier: 'proposal-42', kind: 'cash_purchase', paid: true, lines: [{ netPrice: 1_080_000, vat: 270_000 }] });
+    expect(fetched.body).toMatchObject({
+      purchaseId: Number(id),
+      identifier: 'proposal-42',
+      kind: 'cash_purchase',
+      paid: true,
+      lines: [{ netPrice: 1_080_000, vat: 270_000 }],
+    });
     expect(control.bookings('fiken', SLUG)).toHaveLength(1);
   });
 
   it('books the purchase into the journal and the balances', async () => {
     const { post, get } = await setup();
     const balance = async (code: string) =>
-      ((await get(`/companies/${SLUG}/accountBalances`, { date: '2026-03-10', pageSize: 100 })).body as { code: string; balance: number }[]).find((r) => r.code === code)?.balance ?? 0;
+      (
+        (await get(`/companies/${SLUG}/accountBalances`, { date: '2026-03-10', pageSize: 100 })).body as {
+          code: string;
+          balance: number;
+        }[]
+      ).find((r) => r.code === code)?.balance ?? 0;
     const bankBefore = await balance('1920:10001');
     const vatBefore = await balance('2710');
     await post(`/companies/${SLUG}/purchases`, purchase());
     expect((await balance('1920:10001')) - bankBefore).toBe(-1_350_000);
     expect((await balance('2710')) - vatBefore).toBe(270_000);
-    const entries = (await get(`/companies/${SLUG}/journalEntries`, { date: '2026-03-10', pageSize: 100 })).body as { description: string; attachments: unknown[] }[];
+    const entries = (await get(`/companies/${SLUG}/journalEntries`, { date: '2026-03-10', pageSize: 100 })).body as {
+      description: string;
+      attachments: unknown[];
+    }[];
     expect(entries.at(-1)).toMatchObject({ description: 'Kontorstol', attachments: [] });
   });
 
@@ -140,7 +183,9 @@ describe('Fiken sandbox: purchases', () => {
     const { post, get } = await setup();
     await post(`/companies/${SLUG}/purchases`, purchase({ identifier: 'a' }));
     await post(`/companies/${SLUG}/purchases`, purchase({ identifier: 'b', date: '2026-03-12' }));
-    const listed = (await get(`/companies/${SLUG}/purchases`, { dateGe: '2026-03-11' })).body as { identifier: string }[];
+    const listed = (await get(`/companies/${SLUG}/purchases`, { dateGe: '2026-03-11' })).body as {
+      identifier: string;
+    }[];
     expect(listed.map((p) => p.identifier)).toEqual(['b']);
   });
 
@@ -163,7 +208,11 @@ describe('Fiken sandbox: purchases', () => {
     const { app, bearer, post, get } = await setup();
     const location = (await post(`/companies/${SLUG}/purchases`, purchase())).headers.location as string;
     const id = location.split('/').pop();
-    const attach = () => request(app).post(`/fiken/api/v2/companies/${SLUG}/purchases/${id}/attachments`).query({ attachToPayment: true }).set('Authorization', bearer);
+    const attach = () =>
+      request(app)
+        .post(`/fiken/api/v2/companies/${SLUG}/purchases/${id}/attachments`)
+        .query({ attachToPayment: true })
+        .set('Authorization', bearer);
     const bad = await attach().field('filename', 'note.txt').attach('file', Buffer.from('x'), 'note.txt');
     expect(bad.status).toBe(400);
     const ok = await attach().field('filename', 'kvittering.pdf').attach('file', PDF, 'kvittering.pdf');
@@ -176,7 +225,11 @@ describe('Fiken sandbox: purchases', () => {
 describe('Fiken sandbox: one request at a time', () => {
   it('answers 429 to a request arriving while another of the same client is in flight', async () => {
     const { get } = await setup({ latencyMs: { fiken: 150 } });
-    const results = await Promise.all([get(`/companies/${SLUG}/accounts`), get(`/companies/${SLUG}/accounts`), get(`/companies/${SLUG}/accounts`)]);
+    const results = await Promise.all([
+      get(`/companies/${SLUG}/accounts`),
+      get(`/companies/${SLUG}/accounts`),
+      get(`/companies/${SLUG}/accounts`),
+    ]);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 429, 429]);
     const limited = results.filter((r) => r.status === 429);
@@ -190,8 +243,12 @@ describe('Fiken sandbox: one request at a time', () => {
     const first = await fikenAuthorize(sandbox.app, fikenCompanySlug(0));
     const second = await fikenAuthorize(sandbox.app, fikenCompanySlug(1));
     const results = await Promise.all([
-      request(sandbox.app).get(`/fiken/api/v2/companies/${fikenCompanySlug(0)}/accounts`).set('Authorization', `Bearer ${first.access_token}`),
-      request(sandbox.app).get(`/fiken/api/v2/companies/${fikenCompanySlug(1)}/accounts`).set('Authorization', `Bearer ${second.access_token}`),
+      request(sandbox.app)
+        .get(`/fiken/api/v2/companies/${fikenCompanySlug(0)}/accounts`)
+        .set('Authorization', `Bearer ${first.access_token}`),
+      request(sandbox.app)
+        .get(`/fiken/api/v2/companies/${fikenCompanySlug(1)}/accounts`)
+        .set('Authorization', `Bearer ${second.access_token}`),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
   });

@@ -80,8 +80,10 @@ export class FikenCompany {
       if (account.number === BANK_ACCOUNT) this.accounts.push({ code: FIKEN_BANK_ACCOUNT, name: 'Driftskonto' });
       else if (account.number === 1950) this.accounts.push({ code: '1950:10002', name: 'Skattetrekkskonto' });
       else this.accounts.push({ code: String(account.number), name: account.name });
-      if (account.number === CUSTOMER_ACCOUNT) this.accounts.push(...this.customers.map((c) => ({ code: c.account, name: c.name })));
-      if (account.number === SUPPLIER_ACCOUNT) this.accounts.push(...this.suppliers.map((s) => ({ code: s.account, name: s.name })));
+      if (account.number === CUSTOMER_ACCOUNT)
+        this.accounts.push(...this.customers.map((c) => ({ code: c.account, name: c.name })));
+      if (account.number === SUPPLIER_ACCOUNT)
+        this.accounts.push(...this.suppliers.map((s) => ({ code: s.account, name: s.name })));
     }
     this.codes = new Set(this.accounts.map((a) => a.code));
     this.ledger = { seed, stream: FIKEN_STREAM, company: index, count: entries, endDate, days };

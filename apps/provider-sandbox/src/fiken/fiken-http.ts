@@ -98,9 +98,12 @@ export function matchesDate(date: string, filter: DateFilter): boolean {
 
 /** The half-open [from, to) bounds a date filter implies, for index-range lookups on ordered ledgers. */
 export function dateBounds(filter: DateFilter): { from?: string; to?: string } {
-  const next = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const next = (date: string): string =>
+    new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
   const froms = [filter.eq, filter.ge, filter.gt && next(filter.gt)].filter((d): d is string => d !== undefined);
-  const tos = [filter.eq && next(filter.eq), filter.lt, filter.le && next(filter.le)].filter((d): d is string => d !== undefined && d !== '');
+  const tos = [filter.eq && next(filter.eq), filter.lt, filter.le && next(filter.le)].filter(
+    (d): d is string => d !== undefined && d !== '',
+  );
   return {
     from: froms.length ? froms.sort().at(-1) : undefined,
     to: tos.length ? tos.sort()[0] : undefined,

@@ -8,7 +8,10 @@ import type { FikenAttachment, FikenJournalEntry } from './fiken-model';
 export function keyedUuid(...keys: number[]): string {
   const random = Random.of(...keys);
   let hex = '';
-  for (let i = 0; i < 4; i++) hex += Math.floor(random.next() * 4294967296).toString(16).padStart(8, '0');
+  for (let i = 0; i < 4; i++)
+    hex += Math.floor(random.next() * 4294967296)
+      .toString(16)
+      .padStart(8, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -38,7 +41,14 @@ export function seededJournalEntry(company: FikenCompany, index: number, apiBase
       ...(line.vat ? { vatCode: line.vat } : {}),
     })),
     attachments: entry.hasAttachment
-      ? [attachmentFor(apiBase, company.slug, keyedUuid(company.ledger.seed, company.index, index), `bilag-${index + 1}.pdf`)]
+      ? [
+          attachmentFor(
+            apiBase,
+            company.slug,
+            keyedUuid(company.ledger.seed, company.index, index),
+            `bilag-${index + 1}.pdf`,
+          ),
+        ]
       : [],
   };
 }
@@ -94,6 +104,13 @@ export function seededFikenInvoice(company: FikenCompany, index: number, apiBase
       settledDate: settled ? invoice.dueDate : null,
       currency: 'NOK',
     },
-    attachments: [attachmentFor(apiBase, company.slug, keyedUuid(company.invoiceShape.seed, company.index, 1_000_000 + index), `faktura-${invoice.invoiceNumber}.pdf`)],
+    attachments: [
+      attachmentFor(
+        apiBase,
+        company.slug,
+        keyedUuid(company.invoiceShape.seed, company.index, 1_000_000 + index),
+        `faktura-${invoice.invoiceNumber}.pdf`,
+      ),
+    ],
   };
 }

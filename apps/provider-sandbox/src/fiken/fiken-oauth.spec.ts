@@ -20,20 +20,33 @@ describe('Fiken sandbox: OAuth', () => {
 
   it('refuses an unknown client on the authorize page without redirecting', async () => {
     const { app } = testSandbox();
-    const response = await request(app).get('/fiken/oauth/authorize').query({ response_type: 'code', client_id: 'other', redirect_uri: REDIRECT_URI, state: 's' });
+    const response = await request(app)
+      .get('/fiken/oauth/authorize')
+      .query({ response_type: 'code', client_id: 'other', redirect_uri: REDIRECT_URI, state: 's' });
     expect(response.status).toBe(400);
   });
 
   it('redirects back with code and state on approval, error=access_denied on denial', async () => {
     const { app } = testSandbox();
-    const form = { client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 'abc', company: 'demo-fiken-as' };
-    const approved = await request(app).post('/fiken/oauth/authorize').type('form').send({ ...form, decision: 'approve' });
+    const form = {
+      client_id: SANDBOX_FIKEN_CLIENT_ID,
+      redirect_uri: REDIRECT_URI,
+      state: 'abc',
+      company: 'demo-fiken-as',
+    };
+    const approved = await request(app)
+      .post('/fiken/oauth/authorize')
+      .type('form')
+      .send({ ...form, decision: 'approve' });
     expect(approved.status).toBe(302);
     const back = new URL(approved.headers.location as string);
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
     expect(back.searchParams.get('code')).toEqual(expect.any(String));
     expect(back.searchParams.get('state')).toBe('abc');
-    const denied = await request(app).post('/fiken/oauth/authorize').type('form').send({ ...form, decision: 'deny' });
+    const denied = await request(app)
+      .post('/fiken/oauth/authorize')
+      .type('form')
+      .send({ ...form, decision: 'deny' });
     const deniedUrl = new URL(denied.headers.location as string);
     expect(deniedUrl.searchParams.get('error')).toBe('access_denied');
     expect(deniedUrl.searchParams.get('state')).toBe('abc');
@@ -50,17 +63,31 @@ describe('Fiken sandbox: OAuth', () => {
       return new URL(approved.headers.location as string).searchParams.get('code') ?? '';
     };
     const code = await codeFor();
-    const badClient = await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI }, fikenClientAuth(SANDBOX_FIKEN_CLIENT_ID, 'wrong'));
+    const badClient = await token(
+      app,
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI },
+      fikenClientAuth(SANDBOX_FIKEN_CLIENT_ID, 'wrong'),
+    );
     expect(badClient.status).toBe(401);
     expect(badClient.body).toMatchObject({ error: 'invalid_client' });
     const ok = await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI });
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), token_type: 'bearer', expires_in: 3600, scope: expect.any(String) });
+    expect(ok.body).toEqual({
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: 3600,
+      scope: expect.any(String),
+    });
     const reused = await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI });
     expect(reused.status).toBe(400);
     expect(reused.body).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
     const other = await codeFor();
-    const mismatch = await token(app, { grant_type: 'authorization_code', code: other, redirect_uri: 'http://localhost:3000/elsewhere' });
+    const mismatch = await token(app, {
+      grant_type: 'authorization_code',
+      code: other,
+      redirect_uri: 'http://localhost:3000/elsewhere',
+    });
     expect(mismatch.body).toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -72,7 +99,9 @@ describe('Fiken sandbox: OAuth', () => {
       .send({ client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 's', decision: 'approve' });
     clock.advance(61_000);
     const code = new URL(approved.headers.location as string).searchParams.get('code') ?? '';
-    expect((await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI })).body).toMatchObject({ error: 'invalid_grant' });
+    expect(
+      (await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI })).body,
+    ).toMatchObject({ error: 'invalid_grant' });
   });
 
   it('rotates the refresh token: the old one is invalid_grant after use', async () => {
@@ -85,13 +114,17 @@ describe('Fiken sandbox: OAuth', () => {
     const replay = await token(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
-    expect((await token(app, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })).status).toBe(200);
+    expect(
+      (await token(app, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token })).status,
+    ).toBe(200);
   });
 
   it('lets exactly one of several parallel refreshes with the same token succeed', async () => {
     const { app } = testSandbox();
     const first = await fikenAuthorize(app);
-    const results = await Promise.all(Array.from({ length: 5 }, () => token(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => token(app, { grant_type: 'refresh_token', refresh_token: first.refresh_token })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(4);
   });
@@ -100,7 +133,8 @@ describe('Fiken sandbox: OAuth', () => {
     const { app, clock } = testSandbox({ fiken: { accessTokenTtlSeconds: 120 } });
     const tokens = await fikenAuthorize(app);
     expect(tokens.expires_in).toBe(120);
-    const call = () => request(app).get('/fiken/api/v2/companies').set('Authorization', `Bearer ${tokens.access_token}`);
+    const call = () =>
+      request(app).get('/fiken/api/v2/companies').set('Authorization', `Bearer ${tokens.access_token}`);
     expect((await call()).status).toBe(200);
     clock.advance(120_000);
     const expired = await call();
@@ -111,10 +145,18 @@ describe('Fiken sandbox: OAuth', () => {
   it('revokes the grant: access token 401 and refresh invalid_grant', async () => {
     const { app } = testSandbox();
     const tokens = await fikenAuthorize(app);
-    const revoke = await request(app).post('/fiken/oauth/revoke').set('Authorization', fikenClientAuth()).type('form').send({ token: tokens.refresh_token });
+    const revoke = await request(app)
+      .post('/fiken/oauth/revoke')
+      .set('Authorization', fikenClientAuth())
+      .type('form')
+      .send({ token: tokens.refresh_token });
     expect(revoke.status).toBe(200);
-    expect((await request(app).get('/fiken/api/v2/companies').set('Authorization', `Bearer ${tokens.access_token}`)).status).toBe(401);
-    expect((await token(app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).body).toMatchObject({ error: 'invalid_grant' });
+    expect(
+      (await request(app).get('/fiken/api/v2/companies').set('Authorization', `Bearer ${tokens.access_token}`)).status,
+    ).toBe(401);
+    expect((await token(app, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).body).toMatchObject(
+      { error: 'invalid_grant' },
+    );
   });
 
   it('refuses an unsupported grant type', async () => {

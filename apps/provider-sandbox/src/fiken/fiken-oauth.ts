@@ -34,11 +34,18 @@ export function fikenOAuthRouter(state: FikenState): Router {
     const query = req.query as Record<string, string | undefined>;
     const redirectUri = query.redirect_uri ?? '';
     if (query.client_id !== SANDBOX_FIKEN_CLIENT_ID || !acceptedRedirect(state, redirectUri)) {
-      res.status(400).type('html').send(page('Ugyldig forespørsel', '<p>Ukjent client_id eller ugyldig redirect_uri.</p>'));
+      res
+        .status(400)
+        .type('html')
+        .send(page('Ugyldig forespørsel', '<p>Ukjent client_id eller ugyldig redirect_uri.</p>'));
       return;
     }
     if (query.response_type !== 'code') {
-      redirectBack(res, redirectUri, { error: 'unsupported_response_type', error_description: 'response_type must be code', state: query.state });
+      redirectBack(res, redirectUri, {
+        error: 'unsupported_response_type',
+        error_description: 'response_type must be code',
+        state: query.state,
+      });
       return;
     }
     const shown = Math.min(state.companyCount, 50);
@@ -68,11 +75,18 @@ export function fikenOAuthRouter(state: FikenState): Router {
     const body = (req.body ?? {}) as Record<string, string | undefined>;
     const redirectUri = body.redirect_uri ?? '';
     if (body.client_id !== SANDBOX_FIKEN_CLIENT_ID || !acceptedRedirect(state, redirectUri)) {
-      res.status(400).type('html').send(page('Ugyldig forespørsel', '<p>Ukjent client_id eller ugyldig redirect_uri.</p>'));
+      res
+        .status(400)
+        .type('html')
+        .send(page('Ugyldig forespørsel', '<p>Ukjent client_id eller ugyldig redirect_uri.</p>'));
       return;
     }
     if (body.decision !== 'approve') {
-      redirectBack(res, redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: body.state });
+      redirectBack(res, redirectUri, {
+        error: 'access_denied',
+        error_description: 'The user denied the request',
+        state: body.state,
+      });
       return;
     }
     const company = state.companyBySlug(body.company ?? state.company(0).slug);
@@ -80,7 +94,10 @@ export function fikenOAuthRouter(state: FikenState): Router {
       res.status(400).type('html').send(page('Ugyldig forespørsel', '<p>Ukjent firma.</p>'));
       return;
     }
-    redirectBack(res, redirectUri, { code: state.issueCode(body.client_id, redirectUri, company.index), state: body.state });
+    redirectBack(res, redirectUri, {
+      code: state.issueCode(body.client_id, redirectUri, company.index),
+      state: body.state,
+    });
   });
 
   router.post('/token', (req: Request, res: Response) => {
@@ -109,7 +126,12 @@ export function fikenOAuthRouter(state: FikenState): Router {
       res.set('Cache-Control', 'no-store').json(tokens);
       return;
     }
-    sendFikenOAuthError(res, 400, 'unsupported_grant_type', `Unsupported grant_type: ${body.grant_type ?? '(missing)'}`);
+    sendFikenOAuthError(
+      res,
+      400,
+      'unsupported_grant_type',
+      `Unsupported grant_type: ${body.grant_type ?? '(missing)'}`,
+    );
   });
 
   router.post('/revoke', (req: Request, res: Response) => {

@@ -4,10 +4,31 @@ import { FIKEN_VAT_TYPES, type FikenCompany } from './fiken-company';
 import type { FikenJournalLine, FikenPurchase, FikenPurchaseLine } from './fiken-model';
 
 const PURCHASE_FIELDS = new Set([
-  'identifier', 'date', 'dueDate', 'kind', 'paid', 'lines', 'supplierId', 'currency',
-  'paymentAccount', 'paymentDate', 'kid', 'projectId', 'transactionId',
+  'identifier',
+  'date',
+  'dueDate',
+  'kind',
+  'paid',
+  'lines',
+  'supplierId',
+  'currency',
+  'paymentAccount',
+  'paymentDate',
+  'kid',
+  'projectId',
+  'transactionId',
 ]);
-const LINE_FIELDS = new Set(['description', 'netPrice', 'vat', 'account', 'vatType', 'netPriceInCurrency', 'vatInCurrency', 'projectId', 'comment']);
+const LINE_FIELDS = new Set([
+  'description',
+  'netPrice',
+  'vat',
+  'account',
+  'vatType',
+  'netPriceInCurrency',
+  'vatInCurrency',
+  'projectId',
+  'comment',
+]);
 
 type Json = Record<string, unknown>;
 
@@ -34,8 +55,10 @@ export function buildPurchase(
   if (unexpected) return fail(`Unrecognized field "${unexpected}"`);
   if (!isIsoDate(body.date)) return fail('date is required (yyyy-MM-dd)');
   if (body.dueDate !== undefined && !isIsoDate(body.dueDate)) return fail('dueDate must be yyyy-MM-dd');
-  if (body.kind !== 'cash_purchase' && body.kind !== 'supplier') return fail("kind must be 'cash_purchase' or 'supplier'");
-  if (typeof body.currency !== 'string' || !/^[A-Z]{3}$/.test(body.currency)) return fail('currency is required (ISO 4217 code)');
+  if (body.kind !== 'cash_purchase' && body.kind !== 'supplier')
+    return fail("kind must be 'cash_purchase' or 'supplier'");
+  if (typeof body.currency !== 'string' || !/^[A-Z]{3}$/.test(body.currency))
+    return fail('currency is required (ISO 4217 code)');
   if (body.identifier !== undefined && typeof body.identifier !== 'string') return fail('identifier must be a string');
   if (body.paid !== undefined && typeof body.paid !== 'boolean') return fail('paid must be a boolean');
   if (!Array.isArray(body.lines) || body.lines.length === 0) return fail('A purchase must have at least one line');
@@ -45,10 +68,14 @@ export function buildPurchase(
     if (!isObject(raw)) return fail(`lines[${i}] must be an object`);
     const unexpectedLine = Object.keys(raw).find((key) => !LINE_FIELDS.has(key));
     if (unexpectedLine) return fail(`Unrecognized field "lines[${i}].${unexpectedLine}"`);
-    if (typeof raw.netPrice !== 'number' || !Number.isInteger(raw.netPrice)) return fail(`lines[${i}].netPrice must be an integer amount in øre`);
-    if (typeof raw.vat !== 'number' || !Number.isInteger(raw.vat)) return fail(`lines[${i}].vat must be an integer amount in øre`);
-    if (typeof raw.account !== 'string' || !company.hasAccount(raw.account)) return fail(`lines[${i}].account: unknown account '${String(raw.account)}'`);
-    if (typeof raw.vatType !== 'string' || !(raw.vatType in FIKEN_VAT_TYPES)) return fail(`lines[${i}].vatType: unknown VAT type '${String(raw.vatType)}'`);
+    if (typeof raw.netPrice !== 'number' || !Number.isInteger(raw.netPrice))
+      return fail(`lines[${i}].netPrice must be an integer amount in øre`);
+    if (typeof raw.vat !== 'number' || !Number.isInteger(raw.vat))
+      return fail(`lines[${i}].vat must be an integer amount in øre`);
+    if (typeof raw.account !== 'string' || !company.hasAccount(raw.account))
+      return fail(`lines[${i}].account: unknown account '${String(raw.account)}'`);
+    if (typeof raw.vatType !== 'string' || !(raw.vatType in FIKEN_VAT_TYPES))
+      return fail(`lines[${i}].vatType: unknown VAT type '${String(raw.vatType)}'`);
     const rate = FIKEN_VAT_TYPES[raw.vatType].rate;
     if (rate !== null && Math.abs(raw.vat - raw.netPrice * rate) > 1) {
       return fail(`lines[${i}].vat (${raw.vat}) does not match netPrice ${raw.netPrice} at VAT type ${raw.vatType}`);
@@ -85,7 +112,8 @@ export function buildPurchase(
   }
   if (supplierAccount) {
     journalLines.push({ amount: -gross, account: supplierAccount });
-    if (paid && paymentAccount) journalLines.push({ amount: gross, account: supplierAccount }, { amount: -gross, account: paymentAccount });
+    if (paid && paymentAccount)
+      journalLines.push({ amount: gross, account: supplierAccount }, { amount: -gross, account: paymentAccount });
   } else if (paymentAccount) {
     journalLines.push({ amount: -gross, account: paymentAccount });
   }
@@ -124,7 +152,8 @@ export function buildPurchase(
 
 /** A purchase as `GET /purchases/{id}` returns it. */
 export function purchaseView(company: FikenCompany, purchase: FikenPurchase): Record<string, unknown> {
-  const supplier = purchase.supplierId !== undefined ? company.suppliers.find((s) => s.contactId === purchase.supplierId) : undefined;
+  const supplier =
+    purchase.supplierId !== undefined ? company.suppliers.find((s) => s.contactId === purchase.supplierId) : undefined;
   const gross = purchase.lines.reduce((sum, line) => sum + line.netPrice + line.vat, 0);
   return {
     purchaseId: purchase.purchaseId,
@@ -136,13 +165,27 @@ export function purchaseView(company: FikenCompany, purchase: FikenPurchase): Re
     paid: purchase.paid,
     lines: purchase.lines,
     supplier: supplier
-      ? { contactId: supplier.contactId, name: supplier.name, organizationNumber: supplier.organizationNumber, supplierNumber: supplier.supplierNumber, supplier: true }
+      ? {
+          contactId: supplier.contactId,
+          name: supplier.name,
+          organizationNumber: supplier.organizationNumber,
+          supplierNumber: supplier.supplierNumber,
+          supplier: true,
+        }
       : undefined,
     currency: purchase.currency,
     paymentAccount: purchase.paymentAccount,
     paymentDate: purchase.paymentDate,
     payments: purchase.paid
-      ? [{ paymentId: purchase.purchaseId + 1, date: purchase.paymentDate, account: purchase.paymentAccount, amount: gross, currency: purchase.currency }]
+      ? [
+          {
+            paymentId: purchase.purchaseId + 1,
+            date: purchase.paymentDate,
+            account: purchase.paymentAccount,
+            amount: gross,
+            currency: purchase.currency,
+          },
+        ]
       : [],
     purchaseAttachments: purchase.purchaseAttachments,
     kid: purchase.kid,

@@ -78,7 +78,13 @@ export class FikenState {
 
   /** Creates a grant for a company and issues its first tokens. */
   issueGrant(clientId: string, companyIndex: number): IssuedTokens {
-    const grant: FikenGrant = { id: ++this.grantSequence, clientId, companyIndex, refreshToken: opaqueToken(), revoked: false };
+    const grant: FikenGrant = {
+      id: ++this.grantSequence,
+      clientId,
+      companyIndex,
+      refreshToken: opaqueToken(),
+      revoked: false,
+    };
     this.grants.set(grant.id, grant);
     this.refreshTokens.set(grant.refreshToken, grant.id);
     return this.tokensFor(grant);
@@ -100,7 +106,13 @@ export class FikenState {
     const ttl = this.options.fiken.accessTokenTtlSeconds;
     this.accessTokens.set(accessToken, { grantId: grant.id, expiresAt: this.now() + ttl * 1000 });
     this.pruneAccessTokens();
-    return { access_token: accessToken, refresh_token: grant.refreshToken, token_type: 'bearer', expires_in: ttl, scope: 'read write' };
+    return {
+      access_token: accessToken,
+      refresh_token: grant.refreshToken,
+      token_type: 'bearer',
+      expires_in: ttl,
+      scope: 'read write',
+    };
   }
 
   /** Revokes the grant a token (access or refresh) belongs to. Unknown tokens are ignored. */

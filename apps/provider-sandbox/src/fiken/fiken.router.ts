@@ -4,7 +4,13 @@ import { applyFaults, recordCalls, setCompany } from '../faults/fault-middleware
 import type { FaultRegistry } from '../faults/fault-registry';
 import { sleep } from '../shared/http';
 import { registerFikenApiRoutes } from './fiken-api.routes';
-import { fikenApiBase, sendFikenMessage, sendFikenOAuthError, sendFikenServerError, type FikenCall } from './fiken-http';
+import {
+  fikenApiBase,
+  sendFikenMessage,
+  sendFikenOAuthError,
+  sendFikenServerError,
+  type FikenCall,
+} from './fiken-http';
 import { fikenOAuthRouter } from './fiken-oauth';
 import type { FikenState } from './fiken-state';
 

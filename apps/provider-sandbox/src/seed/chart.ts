@@ -100,7 +100,12 @@ export function chartAccount(number: number): ChartAccount {
 
 /** Expense accounts the generator books receipts on, with what a receipt there typically says. */
 export const EXPENSES: readonly { account: number; descriptions: readonly string[]; min: number; max: number }[] = [
-  { account: 6800, descriptions: ['Kontorrekvisita Clas Ohlson', 'Skriverpapir Staples', 'Tonerkassetter'], min: 80, max: 4_000 },
+  {
+    account: 6800,
+    descriptions: ['Kontorrekvisita Clas Ohlson', 'Skriverpapir Staples', 'Tonerkassetter'],
+    min: 80,
+    max: 4_000,
+  },
   { account: 6540, descriptions: ['Kontorstoler IKEA', 'Skjerm Elkjøp', 'Hyller Jysk'], min: 500, max: 25_000 },
   { account: 7140, descriptions: ['Flybillett Oslo–Bergen', 'Togbillett Vy', 'Taxi Oslo Taxi'], min: 150, max: 6_000 },
   { account: 7350, descriptions: ['Kundemiddag Lofoten Fiskerestaurant', 'Lunsj med kunde'], min: 300, max: 8_000 },

@@ -33,7 +33,9 @@ describe('Seeded ledger', () => {
   });
 
   it('seeds invoices with some overdue and some settled', () => {
-    const invoices = Array.from({ length: 60 }, (_, i) => seedInvoice({ seed: 1, stream: 2, company: 0, count: 60, endDate: '2026-03-16' }, i));
+    const invoices = Array.from({ length: 60 }, (_, i) =>
+      seedInvoice({ seed: 1, stream: 2, company: 0, count: 60, endDate: '2026-03-16' }, i),
+    );
     expect(invoices.some((i) => i.dueDate < '2026-03-16' && i.outstanding > 0)).toBe(true);
     expect(invoices.some((i) => i.outstanding === 0)).toBe(true);
   });
@@ -44,7 +46,11 @@ describe('Seeded ledger', () => {
     for (const index of [0, 499, 999]) {
       const session = await request(app)
         .put('/tripletex/v2/token/session/:create')
-        .query({ consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, employeeToken: tripletexEmployeeToken(index), expirationDate: '2099-01-01' });
+        .query({
+          consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+          employeeToken: tripletexEmployeeToken(index),
+          expirationDate: '2099-01-01',
+        });
       const auth = `Basic ${Buffer.from(`0:${session.body.value.token as string}`).toString('base64')}`;
       const page = await request(app)
         .get('/tripletex/v2/ledger/voucher')

@@ -80,7 +80,13 @@ export function indexRange(shape: LedgerShape, dateFrom?: string, dateTo?: strin
 }
 
 /** Splits an expense or sale into its lines, with the VAT line generated at row 0. */
-function vatLines(account: number, gross: number, vat: string | undefined, row: number, description: string): LedgerLine[] {
+function vatLines(
+  account: number,
+  gross: number,
+  vat: string | undefined,
+  row: number,
+  description: string,
+): LedgerLine[] {
   const code = vat ? vatCode(vat) : undefined;
   if (!code || code.percentage === 0) return [{ account, amount: gross, gross, vat, row, description }];
   const { net, vat: vatAmount } = splitGross(gross, code.percentage);
@@ -100,8 +106,20 @@ export function ledgerEntry(shape: LedgerShape, index: number): LedgerEntry {
       description: 'Inngående balanse',
       hasAttachment: true,
       lines: [
-        { account: BANK_ACCOUNT, amount: OPENING_BALANCE_ORE, gross: OPENING_BALANCE_ORE, row: 1, description: 'Inngående balanse' },
-        { account: EQUITY_ACCOUNT, amount: -OPENING_BALANCE_ORE, gross: -OPENING_BALANCE_ORE, row: 2, description: 'Inngående balanse' },
+        {
+          account: BANK_ACCOUNT,
+          amount: OPENING_BALANCE_ORE,
+          gross: OPENING_BALANCE_ORE,
+          row: 1,
+          description: 'Inngående balanse',
+        },
+        {
+          account: EQUITY_ACCOUNT,
+          amount: -OPENING_BALANCE_ORE,
+          gross: -OPENING_BALANCE_ORE,
+          row: 2,
+          description: 'Inngående balanse',
+        },
       ],
     };
   }

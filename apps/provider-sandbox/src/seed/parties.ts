@@ -2,16 +2,45 @@ import type { Random } from '../shared/random';
 
 /** People, departments and business partners of a seeded company. */
 
-const FIRST_NAMES = ['Kari', 'Ola', 'Ingrid', 'Lars', 'Sofie', 'Jonas', 'Nora', 'Emil', 'Astrid', 'Henrik', 'Maja', 'Sindre'];
+const FIRST_NAMES = [
+  'Kari',
+  'Ola',
+  'Ingrid',
+  'Lars',
+  'Sofie',
+  'Jonas',
+  'Nora',
+  'Emil',
+  'Astrid',
+  'Henrik',
+  'Maja',
+  'Sindre',
+];
 const LAST_NAMES = ['Nordmann', 'Hansen', 'Johansen', 'Olsen', 'Larsen', 'Andersen', 'Berg', 'Haugen', 'Dahl', 'Lie'];
 const DEPARTMENTS = ['Administrasjon', 'Salg', 'Drift', 'Utvikling', 'Marked'];
 const SUPPLIERS = [
-  'Clas Ohlson AS', 'Elkjøp Nordic AS', 'Telenor Norge AS', 'Fjordkraft AS', 'Staples Norge AS',
-  'Vy Buss AS', 'Engros Grossisten AS', 'Kontorleie Eiendom AS', 'Finn.no AS', 'IKEA AS',
+  'Clas Ohlson AS',
+  'Elkjøp Nordic AS',
+  'Telenor Norge AS',
+  'Fjordkraft AS',
+  'Staples Norge AS',
+  'Vy Buss AS',
+  'Engros Grossisten AS',
+  'Kontorleie Eiendom AS',
+  'Finn.no AS',
+  'IKEA AS',
 ];
 const CUSTOMERS = [
-  'Bergen Bygg AS', 'Tromsø Fisk AS', 'Oslo Design AS', 'Stavanger Energi AS', 'Trondheim Data AS',
-  'Lillehammer Sport AS', 'Bodø Havn AS', 'Kristiansand Konsult AS', 'Ålesund Møbler AS', 'Drammen Transport AS',
+  'Bergen Bygg AS',
+  'Tromsø Fisk AS',
+  'Oslo Design AS',
+  'Stavanger Energi AS',
+  'Trondheim Data AS',
+  'Lillehammer Sport AS',
+  'Bodø Havn AS',
+  'Kristiansand Konsult AS',
+  'Ålesund Møbler AS',
+  'Drammen Transport AS',
 ];
 const COMPANY_WORDS = ['Fjord', 'Nordlys', 'Vidde', 'Havblikk', 'Fjell', 'Skog', 'Bølge', 'Polar', 'Kyst', 'Elv'];
 const COMPANY_TRADES = ['Bygg', 'Regnskap', 'Design', 'Teknikk', 'Handel', 'Konsult', 'Transport', 'Mat'];

@@ -45,7 +45,8 @@ export async function tripletexSession(
   const response = await request(app)
     .put('/tripletex/v2/token/session/:create')
     .query({ consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, employeeToken, expirationDate });
-  if (response.status !== 200) throw new Error(`session create failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 200)
+    throw new Error(`session create failed: ${response.status} ${JSON.stringify(response.body)}`);
   return basicSession((response.body as { value: { token: string } }).value.token);
 }
 
@@ -56,11 +57,20 @@ export function fikenClientAuth(id = SANDBOX_FIKEN_CLIENT_ID, secret = SANDBOX_F
 export const REDIRECT_URI = 'http://localhost:3000/v1/oauth/fiken/callback';
 
 /** Runs the authorize → approve → token exchange of Fiken's OAuth flow. */
-export async function fikenAuthorize(app: Express, company = 'demo-fiken-as'): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
+export async function fikenAuthorize(
+  app: Express,
+  company = 'demo-fiken-as',
+): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
   const approve = await request(app)
     .post('/fiken/oauth/authorize')
     .type('form')
-    .send({ client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 's1', company, decision: 'approve' });
+    .send({
+      client_id: SANDBOX_FIKEN_CLIENT_ID,
+      redirect_uri: REDIRECT_URI,
+      state: 's1',
+      company,
+      decision: 'approve',
+    });
   const code = new URL(approve.headers.location as string).searchParams.get('code');
   const token = await request(app)
     .post('/fiken/oauth/token')

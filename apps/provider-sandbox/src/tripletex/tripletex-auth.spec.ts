@@ -1,5 +1,9 @@
 import request from 'supertest';
-import { SANDBOX_TRIPLETEX_CONSUMER_TOKEN, SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN, tripletexEmployeeToken } from '../constants';
+import {
+  SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+  SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
+  tripletexEmployeeToken,
+} from '../constants';
 import { basicSession, testSandbox, tripletexSession } from '../testing/sandbox-test-kit';
 
 const CREATE = '/tripletex/v2/token/session/:create';
@@ -9,7 +13,11 @@ describe('Tripletex sandbox: sessions and authentication', () => {
     const { app } = testSandbox();
     const response = await request(app)
       .put(CREATE)
-      .query({ consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, employeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN, expirationDate: '2026-03-18' });
+      .query({
+        consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+        employeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
+        expirationDate: '2026-03-18',
+      });
     expect(response.status).toBe(200);
     expect(response.body.value).toEqual(
       expect.objectContaining({
@@ -26,7 +34,11 @@ describe('Tripletex sandbox: sessions and authentication', () => {
     const { app } = testSandbox();
     const response = await request(app)
       .put('/tripletex/v2/token/session/%3Acreate')
-      .query({ consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, employeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN, expirationDate: '2026-03-18' });
+      .query({
+        consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+        employeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
+        expirationDate: '2026-03-18',
+      });
     expect(response.status).toBe(200);
   });
 
@@ -44,7 +56,11 @@ describe('Tripletex sandbox: sessions and authentication', () => {
     const { app } = testSandbox();
     const response = await request(app)
       .put(CREATE)
-      .query({ consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, employeeToken: 'unknown', expirationDate: '2026-03-18' });
+      .query({
+        consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+        employeeToken: 'unknown',
+        expirationDate: '2026-03-18',
+      });
     expect(response.status).toBe(403);
     expect(response.body).toMatchObject({ status: 403, code: 9000 });
   });
@@ -53,7 +69,10 @@ describe('Tripletex sandbox: sessions and authentication', () => {
     const { app } = testSandbox();
     const response = await request(app).put(CREATE).query({ consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN });
     expect(response.status).toBe(422);
-    expect(response.body.validationMessages.map((m: { field: string }) => m.field)).toEqual(['employeeToken', 'expirationDate']);
+    expect(response.body.validationMessages.map((m: { field: string }) => m.field)).toEqual([
+      'employeeToken',
+      'expirationDate',
+    ]);
   });
 
   it('issues a token that fails with 401 when expirationDate is today', async () => {
@@ -94,10 +113,14 @@ describe('Tripletex sandbox: sessions and authentication', () => {
   it('refuses calls without Basic auth, with an unknown token, or for another company', async () => {
     const { app } = testSandbox();
     expect((await request(app).get('/tripletex/v2/employee')).status).toBe(401);
-    expect((await request(app).get('/tripletex/v2/employee').set('Authorization', basicSession('forged'))).status).toBe(401);
+    expect((await request(app).get('/tripletex/v2/employee').set('Authorization', basicSession('forged'))).status).toBe(
+      401,
+    );
     const auth = await tripletexSession(app);
     const token = Buffer.from(auth.slice(6), 'base64').toString().slice(2);
-    expect((await request(app).get('/tripletex/v2/employee').set('Authorization', basicSession(token, '999999'))).status).toBe(403);
+    expect(
+      (await request(app).get('/tripletex/v2/employee').set('Authorization', basicSession(token, '999999'))).status,
+    ).toBe(403);
   });
 
   it('tells who the token belongs to', async () => {
@@ -105,14 +128,19 @@ describe('Tripletex sandbox: sessions and authentication', () => {
     const auth = await tripletexSession(app, tripletexEmployeeToken(1));
     const response = await request(app).get('/tripletex/v2/token/session/>whoAmI').set('Authorization', auth);
     expect(response.status).toBe(200);
-    expect(response.body.value).toMatchObject({ companyId: control.tripletex.company(1).companyId, employeeId: expect.any(Number) });
+    expect(response.body.value).toMatchObject({
+      companyId: control.tripletex.company(1).companyId,
+      employeeId: expect.any(Number),
+    });
   });
 
   it('logs out with DELETE /token/session/{token}', async () => {
     const { app } = testSandbox();
     const auth = await tripletexSession(app);
     const token = Buffer.from(auth.slice(6), 'base64').toString().slice(2);
-    expect((await request(app).delete(`/tripletex/v2/token/session/${token}`).set('Authorization', auth)).status).toBe(204);
+    expect((await request(app).delete(`/tripletex/v2/token/session/${token}`).set('Authorization', auth)).status).toBe(
+      204,
+    );
     expect((await request(app).get('/tripletex/v2/employee').set('Authorization', auth)).status).toBe(401);
   });
 

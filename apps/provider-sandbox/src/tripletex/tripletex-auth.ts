@@ -76,7 +76,13 @@ export function authenticateTripletex(state: TripletexState): RequestHandler {
     }
     const company = state.company(session.companyIndex);
     if (credentials.user !== '' && credentials.user !== '0' && credentials.user !== String(company.id)) {
-      sendTripletexError(res, 403, 9000, 'Du har ikke tilgang til dette firmaet.', `No login access to company ${credentials.user}`);
+      sendTripletexError(
+        res,
+        403,
+        9000,
+        'Du har ikke tilgang til dette firmaet.',
+        `No login access to company ${credentials.user}`,
+      );
       return;
     }
     const call: TripletexCall = {
@@ -118,11 +124,17 @@ export function createSession(state: TripletexState): RequestHandler {
       ] as const
     ).filter(([, value]) => !value);
     if (missing.length > 0) {
-      sendValidation(res, 'Validering feilet.', missing.map(([field]) => ({ field, message: 'Kan ikke være null.' })));
+      sendValidation(
+        res,
+        'Validering feilet.',
+        missing.map(([field]) => ({ field, message: 'Kan ikke være null.' })),
+      );
       return;
     }
     if (!isIsoDate(expirationDate)) {
-      sendValidation(res, 'Validering feilet.', [{ field: 'expirationDate', message: 'Ugyldig dato. Bruk formatet ÅÅÅÅ-MM-DD.' }]);
+      sendValidation(res, 'Validering feilet.', [
+        { field: 'expirationDate', message: 'Ugyldig dato. Bruk formatet ÅÅÅÅ-MM-DD.' },
+      ]);
       return;
     }
     if (consumerToken !== SANDBOX_TRIPLETEX_CONSUMER_TOKEN) {
@@ -131,11 +143,20 @@ export function createSession(state: TripletexState): RequestHandler {
     }
     const company = state.companyByEmployeeToken(employeeToken as string);
     if (!company) {
-      sendTripletexError(res, 403, 9000, 'Ugyldig employee token.', 'The employee token is unknown, revoked or belongs to another consumer');
+      sendTripletexError(
+        res,
+        403,
+        9000,
+        'Ugyldig employee token.',
+        'The employee token is unknown, revoked or belongs to another consumer',
+      );
       return;
     }
     const now = state.options.now().getTime();
-    const expiresAt = Math.min(now + state.options.tripletex.sessionTtlSeconds * 1000, osloMidnight(expirationDate).getTime());
+    const expiresAt = Math.min(
+      now + state.options.tripletex.sessionTtlSeconds * 1000,
+      osloMidnight(expirationDate).getTime(),
+    );
     const session = state.createSession(company, consumerToken, expirationDate, expiresAt);
     res.status(200).json({ value: sessionValue(req, state, session) });
   };

@@ -6,8 +6,7 @@ import type { ValidationMessage } from './tripletex-errors';
 import type { TxPosting, TxVoucher } from './tripletex-model';
 
 export type BookingResult =
-  | { ok: true; voucher: TxVoucher }
-  | { ok: false; message: string; validationMessages: ValidationMessage[] };
+  { ok: true; voucher: TxVoucher } | { ok: false; message: string; validationMessages: ValidationMessage[] };
 
 type Json = Record<string, unknown>;
 
@@ -36,7 +35,11 @@ export function buildVoucher(
 ): BookingResult {
   const problems: ValidationMessage[] = [];
   if (!isObject(body)) {
-    return { ok: false, message: 'Validering feilet.', validationMessages: [{ field: null, message: 'Forventet et bilag (JSON-objekt).' }] };
+    return {
+      ok: false,
+      message: 'Validering feilet.',
+      validationMessages: [{ field: null, message: 'Forventet et bilag (JSON-objekt).' }],
+    };
   }
   if (!isIsoDate(body.date)) problems.push({ field: 'date', message: 'Kan ikke være null. Bruk formatet ÅÅÅÅ-MM-DD.' });
   const description = typeof body.description === 'string' ? body.description : '';
@@ -77,7 +80,11 @@ export function buildVoucher(
     const vatTypeId = refId(raw.vatType);
     const vatType = typeof vatTypeId === 'number' ? company.vatType(vatTypeId) : undefined;
     if (vatTypeId !== undefined && !vatType) {
-      problems.push({ field: 'postings.vatType', message: `MVA-koden med id ${String(vatTypeId)} finnes ikke.`, path: `${path}.vatType` });
+      problems.push({
+        field: 'postings.vatType',
+        message: `MVA-koden med id ${String(vatTypeId)} finnes ikke.`,
+        path: `${path}.vatType`,
+      });
     }
     const gross = kronerToOre(raw.amountGross);
     if (gross === undefined) {
@@ -85,7 +92,11 @@ export function buildVoucher(
     }
     const grossCurrency = raw.amountGrossCurrency === undefined ? gross : kronerToOre(raw.amountGrossCurrency);
     if (gross !== undefined && grossCurrency !== gross) {
-      problems.push({ field: 'postings.amountGrossCurrency', message: 'Beløp i valuta må være lik beløp for NOK.', path: `${path}.amountGrossCurrency` });
+      problems.push({
+        field: 'postings.amountGrossCurrency',
+        message: 'Beløp i valuta må være lik beløp for NOK.',
+        path: `${path}.amountGrossCurrency`,
+      });
     }
     const refs: Record<'supplier' | 'customer' | 'department' | 'employee', number | null> = {
       supplier: null,
@@ -131,7 +142,9 @@ export function buildVoucher(
       systemGenerated: false,
     });
     if (vatType && split.vat !== 0) {
-      const vatAccount = company.accountByNumber(vatType.direction === 'output' ? OUTPUT_VAT_ACCOUNT : INPUT_VAT_ACCOUNT);
+      const vatAccount = company.accountByNumber(
+        vatType.direction === 'output' ? OUTPUT_VAT_ACCOUNT : INPUT_VAT_ACCOUNT,
+      );
       postings.push({
         ...base,
         id: ids.voucherId * 10 + sequence++,

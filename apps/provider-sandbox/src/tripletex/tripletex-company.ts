@@ -67,7 +67,11 @@ export class TripletexCompany {
     this.accountsById = new Map(this.accounts.map((account) => [account.id, account]));
     this.accountsByNumber = new Map(this.accounts.map((account) => [account.number, account]));
     const base = 10_000_000 + index * 1_000;
-    this.departments = parties.departments.map((d) => ({ id: base + 100 + d.index, name: d.name, departmentNumber: d.departmentNumber }));
+    this.departments = parties.departments.map((d) => ({
+      id: base + 100 + d.index,
+      name: d.name,
+      departmentNumber: d.departmentNumber,
+    }));
     this.employees = parties.employees.map((e) => ({
       id: base + 200 + e.index,
       firstName: e.firstName,
@@ -76,8 +80,20 @@ export class TripletexCompany {
       employeeNumber: String(e.index + 1),
       departmentId: this.departments[e.index % this.departments.length].id,
     }));
-    this.suppliers = parties.suppliers.map((s) => ({ id: base + 300 + s.index, name: s.name, organizationNumber: s.organizationNumber, email: s.email, number: 20_001 + s.index }));
-    this.customers = parties.customers.map((c) => ({ id: base + 400 + c.index, name: c.name, organizationNumber: c.organizationNumber, email: c.email, number: 10_001 + c.index }));
+    this.suppliers = parties.suppliers.map((s) => ({
+      id: base + 300 + s.index,
+      name: s.name,
+      organizationNumber: s.organizationNumber,
+      email: s.email,
+      number: 20_001 + s.index,
+    }));
+    this.customers = parties.customers.map((c) => ({
+      id: base + 400 + c.index,
+      name: c.name,
+      organizationNumber: c.organizationNumber,
+      email: c.email,
+      number: 10_001 + c.index,
+    }));
     this.ledger = { seed, stream: TRIPLETEX_STREAM, company: index, count: entries, endDate, days };
     this.invoiceShape = { seed, stream: TRIPLETEX_INVOICE_STREAM, company: index, count: invoices, endDate };
   }

@@ -48,7 +48,11 @@ export function tripletexConsentRouter(state: TripletexState): Router {
       return;
     }
     if (body.decision !== 'approve') {
-      redirectBack(res, redirectUri, { error: 'access_denied', error_description: 'Brukeren avslo forespørselen.', state: body.state });
+      redirectBack(res, redirectUri, {
+        error: 'access_denied',
+        error_description: 'Brukeren avslo forespørselen.',
+        state: body.state,
+      });
       return;
     }
     const index = Number(body.company ?? 0);

@@ -25,10 +25,26 @@ export function registerContextRoutes(router: Router): void {
     });
   };
 
-  listAndGet('department', (res) => callOf(res).company.departments.map((d) => d.id), (res, id) => callOf(res).serializer.department(id));
-  listAndGet('employee', (res) => callOf(res).company.employees.map((e) => e.id), (res, id) => callOf(res).serializer.employee(id));
-  listAndGet('supplier', (res) => callOf(res).company.suppliers.map((s) => s.id), (res, id) => callOf(res).serializer.supplier(id));
-  listAndGet('customer', (res) => callOf(res).company.customers.map((c) => c.id), (res, id) => callOf(res).serializer.customer(id));
+  listAndGet(
+    'department',
+    (res) => callOf(res).company.departments.map((d) => d.id),
+    (res, id) => callOf(res).serializer.department(id),
+  );
+  listAndGet(
+    'employee',
+    (res) => callOf(res).company.employees.map((e) => e.id),
+    (res, id) => callOf(res).serializer.employee(id),
+  );
+  listAndGet(
+    'supplier',
+    (res) => callOf(res).company.suppliers.map((s) => s.id),
+    (res, id) => callOf(res).serializer.supplier(id),
+  );
+  listAndGet(
+    'customer',
+    (res) => callOf(res).company.customers.map((c) => c.id),
+    (res, id) => callOf(res).serializer.customer(id),
+  );
 
   router.get('/invoice', (req, res) => {
     const range = dateRangeOf(req, res, 'invoiceDateFrom', 'invoiceDateTo');
@@ -42,7 +58,13 @@ export function registerContextRoutes(router: Router): void {
       if (customerId !== undefined && String(invoice.customerId) !== customerId) continue;
       invoices.push(invoice);
     }
-    sendList(req, res, invoices.length, (i) => serializer.invoice(invoices[i]), `invoice:${company.id}:${req.originalUrl}`);
+    sendList(
+      req,
+      res,
+      invoices.length,
+      (i) => serializer.invoice(invoices[i]),
+      `invoice:${company.id}:${req.originalUrl}`,
+    );
   });
 
   router.get('/invoice/:id', (req, res) => {

@@ -27,7 +27,13 @@ export function sendTripletexError(
       message,
       link: 'https://tripletex.no/v2-docs/',
       developerMessage,
-      validationMessages: validationMessages?.map((m) => ({ field: m.field, message: m.message, path: m.path ?? null, rootId: m.rootId ?? null })) ?? null,
+      validationMessages:
+        validationMessages?.map((m) => ({
+          field: m.field,
+          message: m.message,
+          path: m.path ?? null,
+          rootId: m.rootId ?? null,
+        })) ?? null,
       requestId,
     });
 }

@@ -37,7 +37,11 @@ export function selectionOf(req: Request, res: Response): Selection | undefined 
   }
 }
 
-function projectOrFail(res: Response, resource: Record<string, unknown>, selection: Selection): Record<string, unknown> | undefined {
+function projectOrFail(
+  res: Response,
+  resource: Record<string, unknown>,
+  selection: Selection,
+): Record<string, unknown> | undefined {
   try {
     return project(resource, selection);
   } catch (error) {
@@ -111,12 +115,21 @@ export function sendList(
  * Reads a required date range with an exclusive end: both must be present, valid and `from < to`
  * (the same date for both is refused with 422, as Tripletex does).
  */
-export function dateRangeOf(req: Request, res: Response, fromName: string, toName: string): { from: string; to: string } | undefined {
+export function dateRangeOf(
+  req: Request,
+  res: Response,
+  fromName: string,
+  toName: string,
+): { from: string; to: string } | undefined {
   const from = queryString(req, fromName);
   const to = queryString(req, toName);
   const missing = [fromName, toName].filter((name) => !queryString(req, name));
   if (missing.length > 0) {
-    sendValidation(res, 'Validering feilet.', missing.map((field) => ({ field, message: 'Kan ikke være null.' })));
+    sendValidation(
+      res,
+      'Validering feilet.',
+      missing.map((field) => ({ field, message: 'Kan ikke være null.' })),
+    );
     return undefined;
   }
   const malformed = [
@@ -124,7 +137,11 @@ export function dateRangeOf(req: Request, res: Response, fromName: string, toNam
     [toName, to],
   ].filter(([, value]) => !isIsoDate(value));
   if (malformed.length > 0) {
-    sendValidation(res, 'Validering feilet.', malformed.map(([field]) => ({ field: field ?? null, message: 'Ugyldig dato. Bruk formatet ÅÅÅÅ-MM-DD.' })));
+    sendValidation(
+      res,
+      'Validering feilet.',
+      malformed.map(([field]) => ({ field: field ?? null, message: 'Ugyldig dato. Bruk formatet ÅÅÅÅ-MM-DD.' })),
+    );
     return undefined;
   }
   if ((from as string) >= (to as string)) {

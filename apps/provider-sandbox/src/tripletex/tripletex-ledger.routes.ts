@@ -26,7 +26,12 @@ function numberList(raw: string | undefined): number[] | undefined {
 }
 
 /** The company's vouchers in [from, to) that are in the ledger: seeded first, then bookings (id order). */
-function vouchersInRange(state: TripletexState, res: Response, from: string, to: string): { total: number; at: (i: number) => TxVoucher } {
+function vouchersInRange(
+  state: TripletexState,
+  res: Response,
+  from: string,
+  to: string,
+): { total: number; at: (i: number) => TxVoucher } {
   const { company } = callOf(res);
   const range = seededRange(company, from, to);
   const uploads = state.uploadsOf(company.index);
@@ -59,7 +64,13 @@ export function registerLedgerRoutes(router: Router, state: TripletexState): voi
         isInactive !== true &&
         (isBankAccount === undefined || a.isBankAccount === isBankAccount),
     );
-    sendList(req, res, accounts.length, (i) => serializer.account(accounts[i]), `account:${company.id}:${req.originalUrl}`);
+    sendList(
+      req,
+      res,
+      accounts.length,
+      (i) => serializer.account(accounts[i]),
+      `account:${company.id}:${req.originalUrl}`,
+    );
   });
 
   router.get('/ledger/account/:id', (req, res) => {
@@ -73,9 +84,17 @@ export function registerLedgerRoutes(router: Router, state: TripletexState): voi
 
   router.get('/ledger/vatType', (req, res) => {
     const { company, serializer } = callOf(res);
-    const numbers = queryString(req, 'number')?.split(',').map((n) => n.trim());
+    const numbers = queryString(req, 'number')
+      ?.split(',')
+      .map((n) => n.trim());
     const vatTypes = company.vatTypes.filter((v) => !numbers || numbers.includes(v.number));
-    sendList(req, res, vatTypes.length, (i) => serializer.vatType(vatTypes[i]), `vatType:${company.id}:${req.originalUrl}`);
+    sendList(
+      req,
+      res,
+      vatTypes.length,
+      (i) => serializer.vatType(vatTypes[i]),
+      `vatType:${company.id}:${req.originalUrl}`,
+    );
   });
 
   router.get('/ledger/vatType/:id', (req, res) => {
@@ -93,7 +112,13 @@ export function registerLedgerRoutes(router: Router, state: TripletexState): voi
     const matches = state
       .bookingsOf(company.index)
       .filter((v) => v.externalVoucherNumber !== null && (wanted === undefined || v.externalVoucherNumber === wanted));
-    sendList(req, res, matches.length, (i) => serializer.voucher(matches[i]), `ext:${company.id}:${wanted ?? ''}:${matches.length}`);
+    sendList(
+      req,
+      res,
+      matches.length,
+      (i) => serializer.voucher(matches[i]),
+      `ext:${company.id}:${wanted ?? ''}:${matches.length}`,
+    );
   });
 
   router.get('/ledger/voucher', (req, res) => {
@@ -172,12 +197,14 @@ export function registerLedgerRoutes(router: Router, state: TripletexState): voi
     const balanceChange = new Map<number, number>();
     const add = (voucher: TxVoucher): void => {
       const target = voucher.date < range.from ? balanceIn : balanceChange;
-      for (const posting of voucher.postings) target.set(posting.accountId, (target.get(posting.accountId) ?? 0) + posting.amount);
+      for (const posting of voucher.postings)
+        target.set(posting.accountId, (target.get(posting.accountId) ?? 0) + posting.amount);
     };
     const seeded = seededRange(company, '0000-01-01', range.to);
     const uploads = state.uploadsOf(company.index);
     for (let i = seeded.from; i < seeded.to; i++) add(seededVoucher(company, i, uploads));
-    for (const voucher of state.bookingsOf(company.index)) if (voucher.inLedger && voucher.date < range.to) add(voucher);
+    for (const voucher of state.bookingsOf(company.index))
+      if (voucher.inLedger && voucher.date < range.to) add(voucher);
     const rows = company.accounts.filter(
       (account: TxAccount) =>
         account.number >= numberFrom &&
@@ -188,7 +215,14 @@ export function registerLedgerRoutes(router: Router, state: TripletexState): voi
       req,
       res,
       rows.length,
-      (i) => serializer.balanceRow(rows[i], balanceIn.get(rows[i].id) ?? 0, balanceChange.get(rows[i].id) ?? 0, range.from, range.to),
+      (i) =>
+        serializer.balanceRow(
+          rows[i],
+          balanceIn.get(rows[i].id) ?? 0,
+          balanceChange.get(rows[i].id) ?? 0,
+          range.from,
+          range.to,
+        ),
       `balance:${company.id}:${req.originalUrl}:${state.bookingsOf(company.index).length}`,
     );
   });
@@ -202,7 +236,9 @@ function uploadReceipt(state: TripletexState): RequestHandler {
     if (id === undefined) return;
     single(req, res, (error: unknown) => {
       if (error) {
-        sendValidation(res, 'Validering feilet.', [{ field: 'file', message: `Ugyldig opplasting: ${(error as Error).message}` }]);
+        sendValidation(res, 'Validering feilet.', [
+          { field: 'file', message: `Ugyldig opplasting: ${(error as Error).message}` },
+        ]);
         return;
       }
       const { company, serializer } = callOf(res);
@@ -210,15 +246,24 @@ function uploadReceipt(state: TripletexState): RequestHandler {
       if (!voucher) return sendNotFound(res, `Voucher ${id}`);
       const file = req.file;
       if (!file) {
-        sendValidation(res, 'Validering feilet.', [{ field: 'file', message: 'Filen mangler (multipart-felt «file»).' }]);
+        sendValidation(res, 'Validering feilet.', [
+          { field: 'file', message: 'Filen mangler (multipart-felt «file»).' },
+        ]);
         return;
       }
       const extension = file.originalname.toLowerCase().split('.').pop() ?? '';
-      const mimeType = Object.values(ACCEPTED_RECEIPTS).includes(file.mimetype) ? file.mimetype : ACCEPTED_RECEIPTS[extension];
+      const mimeType = Object.values(ACCEPTED_RECEIPTS).includes(file.mimetype)
+        ? file.mimetype
+        : ACCEPTED_RECEIPTS[extension];
       if (!mimeType) {
-        sendTripletexError(res, 422, 15000, 'Ugyldig filformat. Gyldige formater er PDF, PNG, JPEG og TIFF.', `Unsupported media type ${file.mimetype}`, [
-          { field: 'file', message: 'Ugyldig filformat.' },
-        ]);
+        sendTripletexError(
+          res,
+          422,
+          15000,
+          'Ugyldig filformat. Gyldige formater er PDF, PNG, JPEG og TIFF.',
+          `Unsupported media type ${file.mimetype}`,
+          [{ field: 'file', message: 'Ugyldig filformat.' }],
+        );
         return;
       }
       const size = (voucher.attachment?.size ?? 0) + file.size;

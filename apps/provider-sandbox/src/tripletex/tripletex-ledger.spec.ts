@@ -13,20 +13,39 @@ async function setup(options: Parameters<typeof testSandbox>[0] = {}) {
   const auth = await tripletexSession(sandbox.app);
   const get = (path: string, query: Record<string, string | number> = {}) =>
     request(sandbox.app).get(`${API}${path}`).query(query).set('Authorization', auth);
-  const accounts = (await get('/ledger/account', { fields: 'id,number' })).body.values as { id: number; number: number }[];
+  const accounts = (await get('/ledger/account', { fields: 'id,number' })).body.values as {
+    id: number;
+    number: number;
+  }[];
   const vatTypes = (await get('/ledger/vatType')).body.values as { id: number; number: string; percentage: number }[];
   const accountId = (number: number): number => accounts.find((a) => a.number === number)?.id ?? -1;
   const vatTypeId = (number: string): number => vatTypes.find((v) => v.number === number)?.id ?? -1;
-  const post = (body: unknown) => request(sandbox.app).post(`${API}/ledger/voucher`).query({ sendToLedger: true }).set('Authorization', auth).send(body as object);
+  const post = (body: unknown) =>
+    request(sandbox.app)
+      .post(`${API}/ledger/voucher`)
+      .query({ sendToLedger: true })
+      .set('Authorization', auth)
+      .send(body as object);
   return { ...sandbox, auth, get, post, accountId, vatTypeId };
 }
 
-function expense(accountId: (n: number) => number, vatTypeId: (n: string) => number, gross: number, extra: Record<string, unknown> = {}) {
+function expense(
+  accountId: (n: number) => number,
+  vatTypeId: (n: string) => number,
+  gross: number,
+  extra: Record<string, unknown> = {},
+) {
   return {
     date: '2026-03-10',
     description: 'Inventar IKEA',
     postings: [
-      { row: 1, account: { id: accountId(6540) }, amountGross: gross, amountGrossCurrency: gross, vatType: { id: vatTypeId('1') } },
+      {
+        row: 1,
+        account: { id: accountId(6540) },
+        amountGross: gross,
+        amountGrossCurrency: gross,
+        vatType: { id: vatTypeId('1') },
+      },
       { row: 1, account: { id: accountId(1920) }, amountGross: -gross, amountGrossCurrency: -gross },
     ],
     ...extra,
@@ -36,12 +55,22 @@ function expense(accountId: (n: number) => number, vatTypeId: (n: string) => num
 describe('Tripletex sandbox: context', () => {
   it('serves an NS 4102 chart with VAT type references and no balance field', async () => {
     const { get } = await setup();
-    const response = await get('/ledger/account', { isInactive: 'false', fields: 'id,number,name,type,vatType,isInactive' });
+    const response = await get('/ledger/account', {
+      isInactive: 'false',
+      fields: 'id,number,name,type,vatType,isInactive',
+    });
     expect(response.status).toBe(200);
     const numbers = response.body.values.map((a: { number: number }) => a.number);
     expect(numbers).toEqual(expect.arrayContaining([1500, 1920, 2400, 2710, 3000, 6300, 6540, 6800, 7140, 7350, 7770]));
     const inventory = response.body.values.find((a: { number: number }) => a.number === 6540);
-    expect(inventory).toEqual({ id: expect.any(Number), number: 6540, name: 'Inventar', type: 'OPERATING_EXPENSES', vatType: { id: expect.any(Number), url: expect.any(String) }, isInactive: false });
+    expect(inventory).toEqual({
+      id: expect.any(Number),
+      number: 6540,
+      name: 'Inventar',
+      type: 'OPERATING_EXPENSES',
+      vatType: { id: expect.any(Number), url: expect.any(String) },
+      isInactive: false,
+    });
     expect(inventory).not.toHaveProperty('balance');
   });
 
@@ -49,18 +78,39 @@ describe('Tripletex sandbox: context', () => {
     const { app, get } = await setup({ companies: 2 });
     const other = await tripletexSession(app, tripletexEmployeeToken(1));
     const mine = (await get('/ledger/vatType')).body.values as { id: number; number: string; percentage: number }[];
-    const theirs = (await request(app).get(`${API}/ledger/vatType`).set('Authorization', other)).body.values as { id: number; number: string }[];
+    const theirs = (await request(app).get(`${API}/ledger/vatType`).set('Authorization', other)).body.values as {
+      id: number;
+      number: string;
+    }[];
     expect(mine.map((v) => v.number)).toEqual(theirs.map((v) => v.number));
     expect(mine.find((v) => v.number === '1')?.id).not.toBe(theirs.find((v) => v.number === '1')?.id);
-    expect(mine.filter((v) => ['0', '1', '11', '13'].includes(v.number)).map((v) => v.percentage).sort((a, b) => a - b)).toEqual([0, 12, 15, 25]);
+    expect(
+      mine
+        .filter((v) => ['0', '1', '11', '13'].includes(v.number))
+        .map((v) => v.percentage)
+        .sort((a, b) => a - b),
+    ).toEqual([0, 12, 15, 25]);
   });
 
   it('lists departments, employees and suppliers with their documented fields', async () => {
     const { get } = await setup();
-    expect((await get('/department')).body.values[0]).toMatchObject({ id: expect.any(Number), name: expect.any(String), departmentNumber: expect.any(String) });
-    expect((await get('/employee')).body.values[0]).toMatchObject({ id: expect.any(Number), firstName: expect.any(String), lastName: expect.any(String), email: expect.stringContaining('@') });
+    expect((await get('/department')).body.values[0]).toMatchObject({
+      id: expect.any(Number),
+      name: expect.any(String),
+      departmentNumber: expect.any(String),
+    });
+    expect((await get('/employee')).body.values[0]).toMatchObject({
+      id: expect.any(Number),
+      firstName: expect.any(String),
+      lastName: expect.any(String),
+      email: expect.stringContaining('@'),
+    });
     const supplier = (await get('/supplier')).body.values[0];
-    expect(supplier).toMatchObject({ id: expect.any(Number), name: expect.any(String), organizationNumber: expect.stringMatching(/^\d{9}$/) });
+    expect(supplier).toMatchObject({
+      id: expect.any(Number),
+      name: expect.any(String),
+      organizationNumber: expect.stringMatching(/^\d{9}$/),
+    });
   });
 
   it('collapses nested resources to {id, url} unless fields expands them, and refuses unknown fields', async () => {
@@ -86,14 +136,17 @@ describe('Tripletex sandbox: vouchers', () => {
 
   it('treats dateTo as exclusive', async () => {
     const { get } = await setup();
-    const all = (await get('/ledger/voucher', { dateFrom: '2026-02-01', dateTo: '2026-03-01', fields: 'date' })).body.values as { date: string }[];
+    const all = (await get('/ledger/voucher', { dateFrom: '2026-02-01', dateTo: '2026-03-01', fields: 'date' })).body
+      .values as { date: string }[];
     const dates = [...new Set(all.map((v) => v.date))];
     const [first, second] = dates;
-    const upToSecond = (await get('/ledger/voucher', { dateFrom: first, dateTo: second, fields: 'date' })).body.values as { date: string }[];
+    const upToSecond = (await get('/ledger/voucher', { dateFrom: first, dateTo: second, fields: 'date' })).body
+      .values as { date: string }[];
     expect(upToSecond.length).toBe(all.filter((v) => v.date === first).length);
     expect(upToSecond.every((v) => v.date === first)).toBe(true);
     const dayAfterSecond = new Date(Date.parse(`${second}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-    const withSecond = (await get('/ledger/voucher', { dateFrom: first, dateTo: dayAfterSecond, fields: 'date' })).body.values as { date: string }[];
+    const withSecond = (await get('/ledger/voucher', { dateFrom: first, dateTo: dayAfterSecond, fields: 'date' })).body
+      .values as { date: string }[];
     expect(withSecond.some((v) => v.date === second)).toBe(true);
   });
 
@@ -102,7 +155,13 @@ describe('Tripletex sandbox: vouchers', () => {
     const seen: number[] = [];
     let from = 0;
     for (;;) {
-      const page = await get('/ledger/voucher', { dateFrom: '2025-01-01', dateTo: '2026-03-17', from, count: 150, fields: 'id' });
+      const page = await get('/ledger/voucher', {
+        dateFrom: '2025-01-01',
+        dateTo: '2026-03-17',
+        from,
+        count: 150,
+        fields: 'id',
+      });
       expect(page.body).toMatchObject({ from, fullResultSize: 2_000, versionDigest: expect.any(String) });
       seen.push(...page.body.values.map((v: Ref) => v.id));
       if (page.body.values.length < 150) break;
@@ -114,8 +173,15 @@ describe('Tripletex sandbox: vouchers', () => {
 
   it('returns postings with kroner amounts that sum to zero, and some vouchers without attachment', async () => {
     const { get } = await setup();
-    const response = await get('/ledger/voucher', { dateFrom: '2025-01-01', dateTo: '2026-03-17', fields: 'id,number,date,description,attachment,postings(*)' });
-    const vouchers = response.body.values as { attachment: Ref | null; postings: { amount: number; amountGross: number; row: number }[] }[];
+    const response = await get('/ledger/voucher', {
+      dateFrom: '2025-01-01',
+      dateTo: '2026-03-17',
+      fields: 'id,number,date,description,attachment,postings(*)',
+    });
+    const vouchers = response.body.values as {
+      attachment: Ref | null;
+      postings: { amount: number; amountGross: number; row: number }[];
+    }[];
     expect(vouchers.some((v) => v.attachment === null)).toBe(true);
     expect(vouchers.some((v) => v.attachment !== null)).toBe(true);
     for (const voucher of vouchers) {
@@ -126,15 +192,26 @@ describe('Tripletex sandbox: vouchers', () => {
 
   it('books a balanced voucher and splits net and VAT itself (6540, 25 %, 13 500 → 10 800 + 2 700 on 2710)', async () => {
     const { post, accountId, vatTypeId, control } = await setup();
-    const response = await post(expense(accountId, vatTypeId, 13500, { externalVoucherNumber: 'proposal-1' })).query({ fields: '*,postings(*,account(number))' });
+    const response = await post(expense(accountId, vatTypeId, 13500, { externalVoucherNumber: 'proposal-1' })).query({
+      fields: '*,postings(*,account(number))',
+    });
     expect(response.status).toBe(201);
-    const postings = response.body.value.postings as { account: { number: number }; amount: number; amountGross: number; row: number }[];
+    const postings = response.body.value.postings as {
+      account: { number: number };
+      amount: number;
+      amountGross: number;
+      row: number;
+    }[];
     expect(postings.map((p) => [p.account.number, p.amount, p.row])).toEqual([
       [6540, 10800, 1],
       [2710, 2700, 0],
       [1920, -13500, 1],
     ]);
-    expect(response.body.value).toMatchObject({ externalVoucherNumber: 'proposal-1', attachment: null, number: expect.any(Number) });
+    expect(response.body.value).toMatchObject({
+      externalVoucherNumber: 'proposal-1',
+      attachment: null,
+      number: expect.any(Number),
+    });
     expect(control.bookings('tripletex', 0)).toHaveLength(1);
   });
 
@@ -155,7 +232,10 @@ describe('Tripletex sandbox: vouchers', () => {
     body.postings[0].row = 0;
     const response = await post(body);
     expect(response.status).toBe(422);
-    expect(response.body).toMatchObject({ code: 18000, validationMessages: [{ field: 'postings.row', path: 'postings[0].row' }] });
+    expect(response.body).toMatchObject({
+      code: 18000,
+      validationMessages: [{ field: 'postings.row', path: 'postings[0].row' }],
+    });
   });
 
   it('refuses unknown accounts and VAT types with 422', async () => {
@@ -174,7 +254,10 @@ describe('Tripletex sandbox: vouchers', () => {
     const { post, get, accountId, vatTypeId } = await setup();
     await post(expense(accountId, vatTypeId, 250, { externalVoucherNumber: 'p-1' }));
     const booked = await post(expense(accountId, vatTypeId, 300, { externalVoucherNumber: 'p-2' }));
-    const found = await get('/ledger/voucher/%3EexternalVoucherNumber', { externalVoucherNumber: 'p-2', fields: 'id,externalVoucherNumber' });
+    const found = await get('/ledger/voucher/%3EexternalVoucherNumber', {
+      externalVoucherNumber: 'p-2',
+      fields: 'id,externalVoucherNumber',
+    });
     expect(found.status).toBe(200);
     expect(found.body.values).toEqual([{ id: booked.body.value.id, externalVoucherNumber: 'p-2' }]);
     const none = await get('/ledger/voucher/>externalVoucherNumber', { externalVoucherNumber: 'p-3' });
@@ -192,22 +275,32 @@ describe('Tripletex sandbox: vouchers', () => {
     const { app, auth, post, accountId, vatTypeId } = await setup();
     const voucherId = (await post(expense(accountId, vatTypeId, 500))).body.value.id as number;
     const upload = () => request(app).post(`${API}/ledger/voucher/${voucherId}/attachment`).set('Authorization', auth);
-    const text = await upload().attach('file', Buffer.from('hello'), { filename: 'note.txt', contentType: 'text/plain' });
+    const text = await upload().attach('file', Buffer.from('hello'), {
+      filename: 'note.txt',
+      contentType: 'text/plain',
+    });
     expect(text.status).toBe(422);
     const missing = await upload().field('other', 'x');
     expect(missing.status).toBe(422);
-    const ok = await upload().attach('file', PDF, { filename: 'kvittering.pdf', contentType: 'application/pdf' }).query({ fields: 'id,attachment(*)' });
+    const ok = await upload()
+      .attach('file', PDF, { filename: 'kvittering.pdf', contentType: 'application/pdf' })
+      .query({ fields: 'id,attachment(*)' });
     expect(ok.status).toBe(200);
     expect(ok.body.value.attachment).toMatchObject({ id: expect.any(Number), mimeType: 'application/pdf' });
   });
 
   it('attaches a receipt to a seeded voucher that had none', async () => {
     const { app, auth, get } = await setup();
-    const list = (await get('/ledger/voucher', { dateFrom: '2025-01-01', dateTo: '2026-03-17', fields: 'id,attachment' })).body.values as { id: number; attachment: Ref | null }[];
+    const list = (
+      await get('/ledger/voucher', { dateFrom: '2025-01-01', dateTo: '2026-03-17', fields: 'id,attachment' })
+    ).body.values as { id: number; attachment: Ref | null }[];
     const bare = list.find((v) => v.attachment === null);
     expect(bare).toBeDefined();
     const id = bare?.id ?? 0;
-    await request(app).post(`${API}/ledger/voucher/${id}/attachment`).set('Authorization', auth).attach('file', PDF, 'kvittering.png');
+    await request(app)
+      .post(`${API}/ledger/voucher/${id}/attachment`)
+      .set('Authorization', auth)
+      .attach('file', PDF, 'kvittering.png');
     expect((await get(`/ledger/voucher/${id}`, { fields: 'attachment' })).body.value.attachment).not.toBeNull();
   });
 });
@@ -215,14 +308,33 @@ describe('Tripletex sandbox: vouchers', () => {
 describe('Tripletex sandbox: balances and invoices', () => {
   it('computes balanceIn, balanceChange and balanceOut from postings, dateTo exclusive', async () => {
     const { get, post, accountId, vatTypeId } = await setup();
-    const query = { dateFrom: '2026-03-01', dateTo: '2026-03-16', fields: 'account(number),balanceIn,balanceChange,balanceOut' };
-    const before = (await get('/balanceSheet', query)).body.values as { account: { number: number }; balanceIn: number; balanceChange: number; balanceOut: number }[];
-    for (const row of before) expect(Math.round((row.balanceIn + row.balanceChange) * 100)).toBe(Math.round(row.balanceOut * 100));
+    const query = {
+      dateFrom: '2026-03-01',
+      dateTo: '2026-03-16',
+      fields: 'account(number),balanceIn,balanceChange,balanceOut',
+    };
+    const before = (await get('/balanceSheet', query)).body.values as {
+      account: { number: number };
+      balanceIn: number;
+      balanceChange: number;
+      balanceOut: number;
+    }[];
+    for (const row of before)
+      expect(Math.round((row.balanceIn + row.balanceChange) * 100)).toBe(Math.round(row.balanceOut * 100));
     const totalOut = before.reduce((sum, row) => sum + Math.round(row.balanceOut * 100), 0);
     expect(totalOut).toBe(0);
     const bank = (rows: typeof before) => rows.find((r) => r.account.number === 1920);
-    const postings = (await get('/ledger/posting', { dateFrom: '2000-01-01', dateTo: '2026-03-16', accountId: accountId(1920), fields: 'amount' })).body.values as { amount: number }[];
-    expect(Math.round((bank(before)?.balanceOut ?? 0) * 100)).toBe(postings.reduce((sum, p) => sum + Math.round(p.amount * 100), 0));
+    const postings = (
+      await get('/ledger/posting', {
+        dateFrom: '2000-01-01',
+        dateTo: '2026-03-16',
+        accountId: accountId(1920),
+        fields: 'amount',
+      })
+    ).body.values as { amount: number }[];
+    expect(Math.round((bank(before)?.balanceOut ?? 0) * 100)).toBe(
+      postings.reduce((sum, p) => sum + Math.round(p.amount * 100), 0),
+    );
 
     await post(expense(accountId, vatTypeId, 13500));
     const after = (await get('/balanceSheet', query)).body.values as typeof before;
@@ -245,7 +357,12 @@ describe('Tripletex sandbox: balances and invoices', () => {
       fields: 'id,invoiceNumber,invoiceDate,invoiceDueDate,customer(id,name),amount,amountOutstanding,currency',
     });
     expect(response.status).toBe(200);
-    const invoices = response.body.values as { invoiceDueDate: string; amountOutstanding: number; customer: { name: string }; currency: Ref }[];
+    const invoices = response.body.values as {
+      invoiceDueDate: string;
+      amountOutstanding: number;
+      customer: { name: string };
+      currency: Ref;
+    }[];
     expect(invoices[0].customer).toEqual({ id: expect.any(Number), name: expect.any(String) });
     expect(invoices[0].currency).toEqual({ id: 1, url: expect.any(String) });
     const overdue = invoices.filter((i) => i.invoiceDueDate < '2026-03-16' && i.amountOutstanding > 0);

@@ -4,7 +4,11 @@ import type { TripletexCompany } from './tripletex-company';
 import type { TxDocument, TxInvoice, TxPosting, TxVoucher } from './tripletex-model';
 
 /** Seeded vouchers of a company, in Tripletex shape, generated on demand. */
-export function seededVoucher(company: TripletexCompany, index: number, attachments: ReadonlyMap<number, TxDocument>): TxVoucher {
+export function seededVoucher(
+  company: TripletexCompany,
+  index: number,
+  attachments: ReadonlyMap<number, TxDocument>,
+): TxVoucher {
   const entry = ledgerEntry(company.ledger, index);
   const id = company.voucherId(index);
   const postings: TxPosting[] = entry.lines.map((line, k) => ({
@@ -23,7 +27,12 @@ export function seededVoucher(company: TripletexCompany, index: number, attachme
     systemGenerated: line.row === 0,
   }));
   const seededDocument: TxDocument | null = entry.hasAttachment
-    ? { id: id + 1_000_000_000_000, fileName: `bilag-${index + 1}.pdf`, size: 48_213 + (index % 977), mimeType: 'application/pdf' }
+    ? {
+        id: id + 1_000_000_000_000,
+        fileName: `bilag-${index + 1}.pdf`,
+        size: 48_213 + (index % 977),
+        mimeType: 'application/pdf',
+      }
     : null;
   return {
     id,

@@ -162,13 +162,19 @@ export class TripletexSerializer {
       id: posting.id,
       version: 0,
       url: this.url('ledger/posting', posting.id),
-      voucher: this.ref('ledger/voucher', voucher.id, () => ({ id: voucher.id, url: this.url('ledger/voucher', voucher.id) })),
+      voucher: this.ref('ledger/voucher', voucher.id, () => ({
+        id: voucher.id,
+        url: this.url('ledger/voucher', voucher.id),
+      })),
       date: posting.date,
       description: posting.description,
       account: account ? this.ref('ledger/account', account.id, () => this.account(account)) : null,
       customer: this.partyRef('customer', posting.customerId),
       supplier: this.partyRef('supplier', posting.supplierId),
-      employee: posting.employeeId !== null ? this.ref('employee', posting.employeeId, () => this.employee(posting.employeeId ?? 0) ?? {}) : null,
+      employee:
+        posting.employeeId !== null
+          ? this.ref('employee', posting.employeeId, () => this.employee(posting.employeeId ?? 0) ?? {})
+          : null,
       project: null,
       product: null,
       department: this.departmentRef(posting.departmentId),
@@ -244,7 +250,13 @@ export class TripletexSerializer {
     };
   }
 
-  balanceRow(account: TxAccount, balanceIn: number, balanceChange: number, dateFrom: string, dateTo: string): Record<string, unknown> {
+  balanceRow(
+    account: TxAccount,
+    balanceIn: number,
+    balanceChange: number,
+    dateFrom: string,
+    dateTo: string,
+  ): Record<string, unknown> {
     return {
       account: this.ref('ledger/account', account.id, () => this.account(account)),
       balanceIn: oreToKroner(balanceIn),

@@ -32,7 +32,15 @@ export class TripletexState {
     const { seed, ledgerEndDate, ledgerDays, tripletex } = this.options;
     return this.companies.getOrCreate(
       index,
-      () => new TripletexCompany(index, seed, tripletex.entriesPerCompany, tripletex.invoicesPerCompany, ledgerEndDate, ledgerDays),
+      () =>
+        new TripletexCompany(
+          index,
+          seed,
+          tripletex.entriesPerCompany,
+          tripletex.invoicesPerCompany,
+          ledgerEndDate,
+          ledgerDays,
+        ),
     );
   }
 
@@ -53,7 +61,12 @@ export class TripletexState {
     return company.id === id ? company : undefined;
   }
 
-  createSession(company: TripletexCompany, consumerToken: string, expirationDate: string, expiresAt: number): TxSession {
+  createSession(
+    company: TripletexCompany,
+    consumerToken: string,
+    expirationDate: string,
+    expiresAt: number,
+  ): TxSession {
     const session: TxSession = {
       id: ++this.sessionSequence,
       token: `eyJ0b2tlbklkIjo${randomBytes(24).toString('base64url')}`,

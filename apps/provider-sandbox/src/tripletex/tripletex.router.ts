@@ -27,7 +27,8 @@ export function tripletexRouter(state: TripletexState, faults: FaultRegistry, lo
   api.use(identifyTripletexCall(state));
   api.use(
     applyFaults('tripletex', faults, state.options.latency.tripletex, {
-      serverError: (res, status) => sendTripletexError(res, status, 1000, 'En uventet feil oppstod. Prøv igjen senere.', 'Injected server error'),
+      serverError: (res, status) =>
+        sendTripletexError(res, status, 1000, 'En uventet feil oppstod. Prøv igjen senere.', 'Injected server error'),
       rateLimited: (res, omitRetryHeader) => {
         res.set('X-Rate-Limit-Remaining', '0');
         if (omitRetryHeader) res.removeHeader('X-Rate-Limit-Reset');

@@ -67,7 +67,11 @@ export class ApproveProposalHandler {
         await ports.patterns.save(learned.pattern, existing ? existing.version : null);
         await ports.events.append(learned.events);
 
-        return { proposal: approved.proposal, events: await proposalEvents(ports.events, approved.proposal), pattern: learned.pattern };
+        return {
+          proposal: approved.proposal,
+          events: await proposalEvents(ports.events, approved.proposal),
+          pattern: learned.pattern,
+        };
       }),
     );
   }

@@ -1,6 +1,16 @@
 import { ConcurrencyConflict, InvalidTransition, NotFound, PermissionDenied, UnknownAccountCode } from '@app/domain';
 import { aPattern, TEST_COMPANY } from '@app/testing';
-import { aCompanyContext, aSubmission, aUseCaseWorld, ACCOUNTANT, EMPLOYEE, fieldsOf, OTHER_COMPANY, submitted, type UseCaseWorld } from '../testing/use-case-world';
+import {
+  aCompanyContext,
+  aSubmission,
+  aUseCaseWorld,
+  ACCOUNTANT,
+  EMPLOYEE,
+  fieldsOf,
+  OTHER_COMPANY,
+  submitted,
+  type UseCaseWorld,
+} from '../testing/use-case-world';
 
 describe('ApproveProposal', () => {
   let world: UseCaseWorld;
@@ -9,7 +19,8 @@ describe('ApproveProposal', () => {
     world = aUseCaseWorld();
   });
 
-  const unknownMerchant = () => submitted(world, aSubmission({ merchant: 'Kontorrekvisita Nord AS', accountCode: '6500' }));
+  const unknownMerchant = () =>
+    submitted(world, aSubmission({ merchant: 'Kontorrekvisita Nord AS', accountCode: '6500' }));
 
   it('approves with corrections, to be executed now, and saves the pattern with the corrected values', async () => {
     const { proposal } = await unknownMerchant();
@@ -30,16 +41,31 @@ describe('ApproveProposal', () => {
       executeAfter: world.clock.now(),
     });
     expect(approved.events.map((e) => e.type)).toEqual(['Proposed', 'Approved']);
-    expect(approved.pattern).toMatchObject({ merchantKey: 'kontorrekvisita nord', accountCode: '6540', vatRate: '25', approvals: 1, verified: true });
+    expect(approved.pattern).toMatchObject({
+      merchantKey: 'kontorrekvisita nord',
+      accountCode: '6540',
+      vatRate: '25',
+      approvals: 1,
+      verified: true,
+    });
     const patternEvents = await world.events.readChain(TEST_COMPANY, approved.pattern.id);
     expect(patternEvents).toEqual([
-      expect.objectContaining({ type: 'PatternSaved', proposalId: proposal.id, actor: ACCOUNTANT.actor, data: expect.objectContaining({ cause: 'approval' }) }),
+      expect.objectContaining({
+        type: 'PatternSaved',
+        proposalId: proposal.id,
+        actor: ACCOUNTANT.actor,
+        data: expect.objectContaining({ cause: 'approval' }),
+      }),
     ]);
   });
 
   it('teaches the engine: the next proposal from that merchant is auto-approved', async () => {
     const { proposal } = await unknownMerchant();
-    await world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, corrections: { accountCode: '6540' } });
+    await world.approveProposal.execute({
+      caller: ACCOUNTANT,
+      proposalId: proposal.id,
+      corrections: { accountCode: '6540' },
+    });
 
     const next = await submitted(world, aSubmission({ merchant: 'KONTORREKVISITA NORD A/S', accountCode: '6540' }));
 
@@ -47,7 +73,12 @@ describe('ApproveProposal', () => {
   });
 
   it('strengthens the pattern that already exists for the approved values', async () => {
-    const existing = aPattern({ merchantName: 'Kontorrekvisita Nord AS', accountCode: '6500', approvals: 0, verified: false });
+    const existing = aPattern({
+      merchantName: 'Kontorrekvisita Nord AS',
+      accountCode: '6500',
+      approvals: 0,
+      verified: false,
+    });
     await world.patterns.save(existing, null);
     const { proposal } = await unknownMerchant();
 
@@ -60,7 +91,9 @@ describe('ApproveProposal', () => {
     const { proposal } = await unknownMerchant();
     const self = { ...ACCOUNTANT, actor: EMPLOYEE.actor.toUpperCase() };
 
-    const error = await world.approveProposal.execute({ caller: self, proposalId: proposal.id }).catch((e: unknown) => e);
+    const error = await world.approveProposal
+      .execute({ caller: self, proposalId: proposal.id })
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(PermissionDenied);
     expect((error as Error).message).toMatch(/separation of duties/);
@@ -68,13 +101,18 @@ describe('ApproveProposal', () => {
     expect(world.patterns.all()).toEqual([]);
   });
 
-  it.each(['APPROVED', 'REJECTED'] as const)('refuses a proposal that is %s with invalid_transition', async (status) => {
-    const { proposal } = await unknownMerchant();
-    if (status === 'APPROVED') await world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id });
-    else await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: 'duplicate' });
+  it.each(['APPROVED', 'REJECTED'] as const)(
+    'refuses a proposal that is %s with invalid_transition',
+    async (status) => {
+      const { proposal } = await unknownMerchant();
+      if (status === 'APPROVED') await world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id });
+      else await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: 'duplicate' });
 
-    await expect(world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id })).rejects.toBeInstanceOf(InvalidTransition);
-  });
+      await expect(
+        world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id }),
+      ).rejects.toBeInstanceOf(InvalidTransition);
+    },
+  );
 
   it("does not find another company's proposal", async () => {
     const { proposal } = await unknownMerchant();
@@ -88,7 +126,13 @@ describe('ApproveProposal', () => {
     const { proposal } = await unknownMerchant();
 
     expect(
-      await fieldsOf(world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, corrections: { accountCode: '65', vatRate: '101' } })),
+      await fieldsOf(
+        world.approveProposal.execute({
+          caller: ACCOUNTANT,
+          proposalId: proposal.id,
+          corrections: { accountCode: '65', vatRate: '101' },
+        }),
+      ),
     ).toEqual(['corrections.accountCode', 'corrections.vatRate']);
   });
 
@@ -114,16 +158,21 @@ describe('ApproveProposal', () => {
     ]);
 
     expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(InvalidTransition);
+    expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(
+      InvalidTransition,
+    );
     expect((await world.events.readChain(TEST_COMPANY, proposal.correlationId)).map((e) => e.sequence)).toEqual([1, 2]);
   });
 
   it('runs again when it loses a race on the pattern, and learns once', async () => {
     const { proposal } = await unknownMerchant();
     const save = world.patterns.save.bind(world.patterns);
-    jest.spyOn(world.patterns, 'save').mockImplementationOnce(async () => {
-      throw new ConcurrencyConflict('an active pattern for this merchant was saved meanwhile');
-    }).mockImplementation(save);
+    jest
+      .spyOn(world.patterns, 'save')
+      .mockImplementationOnce(async () => {
+        throw new ConcurrencyConflict('an active pattern for this merchant was saved meanwhile');
+      })
+      .mockImplementation(save);
 
     const { pattern } = await world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id });
 

@@ -107,7 +107,8 @@ export class ProviderChecks {
 
   async missingReceipts(companyId: string, query: MissingReceiptsQuery = {}): Promise<MissingReceiptsReport> {
     const errors = new FieldErrorCollector();
-    const to = query.to === undefined ? utcDay(this.clock.now()) : errors.check(() => parseAccountingDate(query.to, 'to'));
+    const to =
+      query.to === undefined ? utcDay(this.clock.now()) : errors.check(() => parseAccountingDate(query.to, 'to'));
     const from = query.from === undefined ? undefined : errors.check(() => parseAccountingDate(query.from, 'from'));
     const limit = errors.check(() => parseLimit(query.limit));
     errors.throwIfAny('the check query is invalid');
@@ -116,14 +117,17 @@ export class ProviderChecks {
     if (start > end) invalidField('from', `must not be after ${end}`);
     const { record, connection } = await this.connections.require(companyId);
     const report = await this.connections.call(companyId, () =>
-      collect(this.provider.voucherPages(connection, start, end), limit as number, (voucher) => missingReceiptOf(voucher)),
+      collect(this.provider.voucherPages(connection, start, end), limit as number, (voucher) =>
+        missingReceiptOf(voucher),
+      ),
     );
     return { provider: record.provider, from: start, to: end, ...report };
   }
 
   async overdueInvoices(companyId: string, query: OverdueInvoicesQuery = {}): Promise<OverdueInvoicesReport> {
     const errors = new FieldErrorCollector();
-    const asOf = query.asOf === undefined ? utcDay(this.clock.now()) : errors.check(() => parseAccountingDate(query.asOf, 'asOf'));
+    const asOf =
+      query.asOf === undefined ? utcDay(this.clock.now()) : errors.check(() => parseAccountingDate(query.asOf, 'asOf'));
     const limit = errors.check(() => parseLimit(query.limit));
     errors.throwIfAny('the check query is invalid');
     const day = asOf as string;

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CompanySettingsStore, updateCompanySettings, type CompanySettings, type CompanySettingsInput } from '@app/domain';
+import {
+  CompanySettingsStore,
+  updateCompanySettings,
+  type CompanySettings,
+  type CompanySettingsInput,
+} from '@app/domain';
 import { ApplicationOptions } from '../application.options';
 import type { Caller } from '../shared/caller';
 import { assertPublicWebhookTargets } from './webhook-target-policy';

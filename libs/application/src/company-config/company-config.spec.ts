@@ -17,9 +17,15 @@ describe('company settings', () => {
   });
 
   it('change only the keys given; null clears a channel', async () => {
-    await world.updateCompanySettings.execute({ caller: admin, changes: { reviewChannel: slack, invoicesChannel: slack } });
+    await world.updateCompanySettings.execute({
+      caller: admin,
+      changes: { reviewChannel: slack, invoicesChannel: slack },
+    });
 
-    const next = await world.updateCompanySettings.execute({ caller: admin, changes: { executionDelayMinutes: 0, invoicesChannel: null } });
+    const next = await world.updateCompanySettings.execute({
+      caller: admin,
+      changes: { executionDelayMinutes: 0, invoicesChannel: null },
+    });
 
     expect(next).toEqual({ ...DEFAULT_COMPANY_SETTINGS, reviewChannel: slack, executionDelayMinutes: 0 });
     expect(await world.getCompanySettings.execute(admin)).toEqual(next);
@@ -47,14 +53,22 @@ describe('company settings', () => {
       ['credentials in the URL', 'https://user:secret@gateway.example.com/hook'],
     ])('refuse a notification target on %s', async (_label, url) => {
       expect(
-        await fieldsOf(world.updateCompanySettings.execute({ caller: admin, changes: { gatewayCallback: { kind: 'webhook', url } } })),
+        await fieldsOf(
+          world.updateCompanySettings.execute({
+            caller: admin,
+            changes: { gatewayCallback: { kind: 'webhook', url } },
+          }),
+        ),
       ).toEqual(['gatewayCallback.url']);
     });
 
     it('accept a public https target', async () => {
       const target = { kind: 'webhook' as const, url: 'https://gateway.example.com/hooks/accounting' };
 
-      expect((await world.updateCompanySettings.execute({ caller: admin, changes: { gatewayCallback: target } })).gatewayCallback).toEqual(target);
+      expect(
+        (await world.updateCompanySettings.execute({ caller: admin, changes: { gatewayCallback: target } }))
+          .gatewayCallback,
+      ).toEqual(target);
     });
   });
 
@@ -62,7 +76,10 @@ describe('company settings', () => {
     world = aUseCaseWorld({ strictWebhookTargets: false });
     const target = { kind: 'webhook' as const, url: 'http://127.0.0.1:4010/hook' };
 
-    expect((await world.updateCompanySettings.execute({ caller: admin, changes: { gatewayCallback: target } })).gatewayCallback).toEqual(target);
+    expect(
+      (await world.updateCompanySettings.execute({ caller: admin, changes: { gatewayCallback: target } }))
+        .gatewayCallback,
+    ).toEqual(target);
   });
 
   it.each([

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { AccountingProvider, Clock, CompanyContextStore, type CompanyContext, type ProviderConnectionRecord } from '@app/domain';
+import {
+  AccountingProvider,
+  Clock,
+  CompanyContextStore,
+  type CompanyContext,
+  type ProviderConnectionRecord,
+} from '@app/domain';
 import { ProviderConnections } from '../onboarding/provider-connections';
 
 /**

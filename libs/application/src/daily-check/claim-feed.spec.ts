@@ -1,7 +1,13 @@
 import { ClaimFeed } from './daily-check-runner';
 import type { DailyCheckClaim } from './daily-check-runs.port';
 
-const claim = (n: number): DailyCheckClaim => ({ companyId: `c${n}`, day: '2026-11-22', attempt: 1, provider: 'fiken', token: `t${n}` });
+const claim = (n: number): DailyCheckClaim => ({
+  companyId: `c${n}`,
+  day: '2026-11-22',
+  attempt: 1,
+  provider: 'fiken',
+  token: `t${n}`,
+});
 
 /** Runs 1…total, handed out `limit` at a time; records each request's limit. */
 function source(total: number) {

@@ -2,7 +2,13 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, ConcurrencyConflict, type OutboundMessage, type ProviderKind } from '@app/domain';
-import { addDays, ProviderChecks, utcDay, type MissingReceiptsReport, type OverdueInvoicesReport } from '../checks/checks';
+import {
+  addDays,
+  ProviderChecks,
+  utcDay,
+  type MissingReceiptsReport,
+  type OverdueInvoicesReport,
+} from '../checks/checks';
 import { DailyCheckMetrics, DailyCheckRuns, type DailyCheckClaim, type DailyCheckScope } from './daily-check-runs.port';
 import { DailyCheckOptions } from './daily-check.options';
 
@@ -70,7 +76,10 @@ export class DailyCheckRunner {
   /** Creates the day's runs (those that exist are left alone) and runs the due ones. */
   async runDay(day: string, options: RunDayOptions = {}): Promise<DailyCheckSummary> {
     await this.runs.schedule(day, this.clock.now(), options.companyId);
-    return this.process({ day, companyId: options.companyId, ignoreBackoff: options.ignoreBackoff }, options.onProgress);
+    return this.process(
+      { day, companyId: options.companyId, ignoreBackoff: options.ignoreBackoff },
+      options.onProgress,
+    );
   }
 
   /** Runs whatever is due of any day: failed runs whose retry time came, runs whose lease lapsed. */
@@ -78,18 +87,35 @@ export class DailyCheckRunner {
     return this.process({});
   }
 
-  private async process(scope: Omit<DailyCheckScope, 'provider'>, onProgress?: (progress: DailyCheckProgress) => void): Promise<DailyCheckSummary> {
+  private async process(
+    scope: Omit<DailyCheckScope, 'provider'>,
+    onProgress?: (progress: DailyCheckProgress) => void,
+  ): Promise<DailyCheckSummary> {
     const total = await this.runs.countDue(this.clock.now(), scope);
-    const summary = { total, succeeded: 0, failed: 0, lost: 0, itemsFound: 0, failures: [] as { companyId: string; error: string }[] };
+    const summary = {
+      total,
+      succeeded: 0,
+      failed: 0,
+      lost: 0,
+      itemsFound: 0,
+      failures: [] as { companyId: string; error: string }[],
+    };
     if (total === 0) return summary;
     let done = 0;
     const providers = Object.keys(this.options.concurrency) as (ProviderKind | 'none')[];
-    const lanesOf = (provider: ProviderKind | 'none') => (this.options.serial ? 1 : Math.min(this.options.concurrency[provider], total));
+    const lanesOf = (provider: ProviderKind | 'none') =>
+      this.options.serial ? 1 : Math.min(this.options.concurrency[provider], total);
     const feeds = new Map(
       providers.map((provider) => {
         const take = (limit: number) => {
           const now = this.clock.now();
-          return this.runs.claim(now, new Date(now.getTime() + this.options.leaseMs), this.workerId, { ...scope, provider }, limit);
+          return this.runs.claim(
+            now,
+            new Date(now.getTime() + this.options.leaseMs),
+            this.workerId,
+            { ...scope, provider },
+            limit,
+          );
         };
         return [provider, new ClaimFeed(take, Math.min(CLAIM_BATCH, lanesOf(provider)))] as const;
       }),
@@ -116,7 +142,9 @@ export class DailyCheckRunner {
     return summary;
   }
 
-  private async runOne(claim: DailyCheckClaim): Promise<{ outcome: DailyCheckOutcome; itemsFound: number; error: string | null }> {
+  private async runOne(
+    claim: DailyCheckClaim,
+  ): Promise<{ outcome: DailyCheckOutcome; itemsFound: number; error: string | null }> {
     const provider = claim.provider ?? 'none';
     try {
       if (claim.provider === null) throw new Error('the company has no connected accounting provider');
@@ -136,11 +164,14 @@ export class DailyCheckRunner {
       }
       const message = error instanceof Error ? error.message : String(error);
       const now = this.clock.now();
-      const retryAt = claim.attempt < this.options.maxAttempts ? new Date(now.getTime() + this.options.retryDelayMs) : null;
+      const retryAt =
+        claim.attempt < this.options.maxAttempts ? new Date(now.getTime() + this.options.retryDelayMs) : null;
       try {
         await this.runs.fail(claim, message, now, retryAt);
       } catch (recordError) {
-        this.logger.error(`daily check ${claim.day} of ${claim.companyId} failed and could not be recorded: ${String(recordError)}`);
+        this.logger.error(
+          `daily check ${claim.day} of ${claim.companyId} failed and could not be recorded: ${String(recordError)}`,
+        );
       }
       this.metrics.runFinished(provider, 'failed', 0);
       this.logger.warn(
@@ -191,7 +222,11 @@ export class ClaimFeed {
 }
 
 /** `daily_check` → the invoices channel (@app/notifications' DailyCheckPayload, plus the full counts). */
-function dailyCheckMessage(claim: DailyCheckClaim, missing: MissingReceiptsReport, overdue: OverdueInvoicesReport): OutboundMessage {
+function dailyCheckMessage(
+  claim: DailyCheckClaim,
+  missing: MissingReceiptsReport,
+  overdue: OverdueInvoicesReport,
+): OutboundMessage {
   return {
     companyId: claim.companyId,
     target: 'invoices',

@@ -64,9 +64,20 @@ export abstract class DailyCheckRuns {
    * Takes up to `limit` due runs in scope for `worker` until `leaseUntil`, oldest due first; none
    * when nothing is due (or every due run is held by another worker).
    */
-  abstract claim(now: Date, leaseUntil: Date, worker: string, scope: DailyCheckScope, limit: number): Promise<DailyCheckClaim[]>;
+  abstract claim(
+    now: Date,
+    leaseUntil: Date,
+    worker: string,
+    scope: DailyCheckScope,
+    limit: number,
+  ): Promise<DailyCheckClaim[]>;
 
-  abstract succeed(claim: DailyCheckClaim, counts: DailyCheckCounts, message: OutboundMessage, now: Date): Promise<void>;
+  abstract succeed(
+    claim: DailyCheckClaim,
+    counts: DailyCheckCounts,
+    message: OutboundMessage,
+    now: Date,
+  ): Promise<void>;
 
   /** Records the failure; `retryAt` null gives up. */
   abstract fail(claim: DailyCheckClaim, error: string, now: Date, retryAt: Date | null): Promise<void>;

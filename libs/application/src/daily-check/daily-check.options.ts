@@ -24,7 +24,11 @@ export class DailyCheckOptions {
   /** …up to this many attempts in all. */
   readonly maxAttempts: number;
 
-  constructor(options: Partial<Omit<DailyCheckOptions, 'concurrency'>> & { concurrency?: Partial<Record<ProviderKind | 'none', number>> } = {}) {
+  constructor(
+    options: Partial<Omit<DailyCheckOptions, 'concurrency'>> & {
+      concurrency?: Partial<Record<ProviderKind | 'none', number>>;
+    } = {},
+  ) {
     this.lookbackDays = whole(options.lookbackDays ?? 30, 'lookbackDays', 1);
     this.itemsPerMessage = whole(options.itemsPerMessage ?? 50, 'itemsPerMessage', 0);
     this.concurrency = {
@@ -40,6 +44,7 @@ export class DailyCheckOptions {
 }
 
 function whole(value: number, name: string, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`daily check ${name} must be a whole number ≥ ${min}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RangeError(`daily check ${name} must be a whole number ≥ ${min}`);
   return value;
 }

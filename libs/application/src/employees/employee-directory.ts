@@ -73,7 +73,11 @@ export class EmployeeDirectory {
     const input = parseEmployeeMapping(userId, body);
     if (input.providerEmployeeId !== null) {
       const context = await this.contexts.get(companyId);
-      if (context && context.employees.length > 0 && !context.employees.some((e) => e.id === input.providerEmployeeId)) {
+      if (
+        context &&
+        context.employees.length > 0 &&
+        !context.employees.some((e) => e.id === input.providerEmployeeId)
+      ) {
         const message = `no employee ${input.providerEmployeeId} at the company's ${context.provider}`;
         throw new ValidationFailed(message, [{ field: 'providerEmployeeId', message }]);
       }
@@ -97,9 +101,11 @@ export class EmployeeDirectory {
     let mapping: EmployeeMapping | null;
     if (byIdentity) {
       const errors = [];
-      if (!isChannel(query.channel)) errors.push({ field: 'channel', message: `must be one of ${CHANNELS.join(', ')}` });
+      if (!isChannel(query.channel))
+        errors.push({ field: 'channel', message: `must be one of ${CHANNELS.join(', ')}` });
       if (!query.externalId) errors.push({ field: 'externalId', message: 'is required with channel' });
-      if (errors.length > 0) throw new ValidationFailed(errors.map((e) => `${e.field} ${e.message}`).join('; '), errors);
+      if (errors.length > 0)
+        throw new ValidationFailed(errors.map((e) => `${e.field} ${e.message}`).join('; '), errors);
       mapping = await this.mappings.findByExternalIdentity(companyId, query.channel as never, query.externalId!);
     } else {
       mapping = await this.mappings.findByEmail(companyId, query.email!);
@@ -122,7 +128,9 @@ function encodeCursor(userId: string): string {
 function decodeCursor(cursor: string): string {
   const userId = Buffer.from(cursor, 'base64url').toString('utf8');
   if (!userId || encodeCursor(userId) !== cursor) {
-    throw new ValidationFailed('cursor is not valid', [{ field: 'cursor', message: 'is not a cursor this endpoint issued' }]);
+    throw new ValidationFailed('cursor is not valid', [
+      { field: 'cursor', message: 'is not a cursor this endpoint issued' },
+    ]);
   }
   return userId;
 }

@@ -70,7 +70,12 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
   } as unknown as ProviderConnectionRepository;
   const endpoints = new ProviderEndpoints(
     { apiUrl: 'https://tripletex.test/v2', consentUrl: null },
-    { apiUrl: 'https://fiken.test/api/v2', authorizeUrl: 'https://fiken.test/oauth/authorize', tokenUrl: 'https://fiken.test/oauth/token', clientId: 'c' },
+    {
+      apiUrl: 'https://fiken.test/api/v2',
+      authorizeUrl: 'https://fiken.test/oauth/authorize',
+      tokenUrl: 'https://fiken.test/oauth/token',
+      clientId: 'c',
+    },
     'https://accounting.test',
   );
   const executor = new ProposalExecutor(
@@ -101,7 +106,9 @@ describe('ProposalExecutor', () => {
     const proposal = await w.approve();
     expect(await w.executor.runOnce()).toEqual(['executed']);
     expect(await w.executor.runOnce()).toEqual([]);
-    expect(w.provider.bookings).toEqual([expect.objectContaining({ reference: proposal.id, paymentAccount: '1920', grossAmount: proposal.amount })]);
+    expect(w.provider.bookings).toEqual([
+      expect.objectContaining({ reference: proposal.id, paymentAccount: '1920', grossAmount: proposal.amount }),
+    ]);
     expect((await w.proposals.findById('acme', proposal.id))?.status).toBe('EXECUTED');
   });
 
@@ -120,7 +127,12 @@ describe('ProposalExecutor', () => {
   it('reclaims an execution whose worker died once its lease lapses, and reconciles first', async () => {
     const w = aWorld({ leaseMs: 60_000 });
     const proposal = await w.approve();
-    const [claim] = await w.executions.queue.claimDue(w.clock.now(), 10, new Date(w.clock.now().getTime() + 60_000), 'dead-worker');
+    const [claim] = await w.executions.queue.claimDue(
+      w.clock.now(),
+      10,
+      new Date(w.clock.now().getTime() + 60_000),
+      'dead-worker',
+    );
     w.provider.bookings.push({ reference: proposal.id } as ExpenseBooking); // it booked, then died
     expect(await w.executor.runOnce()).toEqual([]); // still leased
     w.clock.advance({ minutes: 1 });
@@ -152,9 +164,16 @@ describe('ProposalExecutor', () => {
   it('stores a permanent failure with the provider message and leaves the proposal APPROVED, without retrying', async () => {
     const w = aWorld();
     const proposal = await w.approve();
-    w.provider.failWith = new ProviderError('tripletex', 'unknown_account', 'Tripletex has no account 6540 in this company');
+    w.provider.failWith = new ProviderError(
+      'tripletex',
+      'unknown_account',
+      'Tripletex has no account 6540 in this company',
+    );
     expect(await w.executor.runOnce()).toEqual(['failed']);
-    expect(await w.proposals.findById('acme', proposal.id)).toMatchObject({ status: 'APPROVED', lastExecutionError: 'Tripletex has no account 6540 in this company' });
+    expect(await w.proposals.findById('acme', proposal.id)).toMatchObject({
+      status: 'APPROVED',
+      lastExecutionError: 'Tripletex has no account 6540 in this company',
+    });
     w.clock.advance({ hours: 5 });
     expect(await w.executor.runOnce()).toEqual([]);
   });

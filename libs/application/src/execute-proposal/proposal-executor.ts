@@ -119,7 +119,11 @@ export class ProposalExecutor {
     const proposal = await this.proposals.findById(claim.companyId, claim.proposalId);
     if (!proposal || proposal.status !== 'APPROVED') {
       await this.unitOfWork.run((ports) =>
-        ports.executions.markFailed(claim, `proposal is ${proposal ? proposal.status : 'gone'}: nothing to execute`, this.ctx.clock.now()),
+        ports.executions.markFailed(
+          claim,
+          `proposal is ${proposal ? proposal.status : 'gone'}: nothing to execute`,
+          this.ctx.clock.now(),
+        ),
       );
       return 'failed';
     }
@@ -142,7 +146,12 @@ export class ProposalExecutor {
   }
 
   /** Reconciles first when an earlier attempt may have booked; books only when nothing is there. */
-  private async book(claim: ExecutionClaim, proposal: Proposal, connection: ProviderConnection, log: ApiCallLog): Promise<BookingRef> {
+  private async book(
+    claim: ExecutionClaim,
+    proposal: Proposal,
+    connection: ProviderConnection,
+    log: ApiCallLog,
+  ): Promise<BookingRef> {
     const options = { recorder: log };
     const receipt = await this.receiptOf(proposal);
     if (claim.attempt > 1 || claim.bookingId !== null) {
@@ -180,7 +189,13 @@ export class ProposalExecutor {
     return { filename: stored.filename, contentType: stored.contentType, bytes: stored.bytes };
   }
 
-  private async succeed(claim: ExecutionClaim, proposal: Proposal, provider: ProviderKind, bookingId: string, log: ApiCallLog): Promise<ExecutionOutcome> {
+  private async succeed(
+    claim: ExecutionClaim,
+    proposal: Proposal,
+    provider: ProviderKind,
+    bookingId: string,
+    log: ApiCallLog,
+  ): Promise<ExecutionOutcome> {
     await this.unitOfWork.run(async (ports) => {
       const current = await ports.proposals.findById(proposal.companyId, proposal.id);
       if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
@@ -211,13 +226,23 @@ export class ProposalExecutor {
         if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
         const executed = transitionProposal(
           current,
-          { type: 'MarkExecuted', origin: { ...executorOrigin(current), provider: provider ?? 'unknown' }, bookingId: failure.bookingId!, apiCalls },
+          {
+            type: 'MarkExecuted',
+            origin: { ...executorOrigin(current), provider: provider ?? 'unknown' },
+            bookingId: failure.bookingId!,
+            apiCalls,
+          },
           this.ctx,
         );
         await ports.events.append(executed.events);
         await ports.proposals.update(executed.proposal, current.version);
         await ports.notifier.notify([
-          failedMessage(current, provider, failure.code, `booked as ${failure.bookingId}, but the receipt could not be attached: ${failure.message}`),
+          failedMessage(
+            current,
+            provider,
+            failure.code,
+            `booked as ${failure.bookingId}, but the receipt could not be attached: ${failure.message}`,
+          ),
         ]);
         await ports.executions.markExecuted(claim, failure.bookingId!, now);
       });
@@ -229,7 +254,11 @@ export class ProposalExecutor {
         const current = await ports.proposals.findById(proposal.companyId, proposal.id);
         if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
         const origin: EventOrigin = { ...executorOrigin(current), provider };
-        const failed = transitionProposal(current, { type: 'RecordExecutionFailure', origin, message: failure.message, apiCalls }, this.ctx);
+        const failed = transitionProposal(
+          current,
+          { type: 'RecordExecutionFailure', origin, message: failure.message, apiCalls },
+          this.ctx,
+        );
         await ports.events.append(failed.events);
         await ports.proposals.update(failed.proposal, current.version);
         await ports.notifier.notify([failedMessage(current, provider, failure.code, failure.message)]);
@@ -252,7 +281,9 @@ export class ProposalExecutor {
       }
     });
     if (!failure.transient) return 'failed';
-    this.logger.warn(`execution of proposal ${proposal.id} failed (attempt ${claim.attempt}), will retry: ${failure.message}`);
+    this.logger.warn(
+      `execution of proposal ${proposal.id} failed (attempt ${claim.attempt}), will retry: ${failure.message}`,
+    );
     return 'retry';
   }
 }
@@ -270,7 +301,13 @@ function executorOrigin(proposal: Proposal): Omit<EventOrigin, 'provider'> {
 function failureOf(error: unknown): Failure {
   if (error instanceof ProviderError) {
     const mayBeBooked = error.transient && (error.reason === 'unavailable' || error.reason === 'timeout');
-    return { message: error.message, code: error.code, transient: error.transient, bookingId: error.bookingId ?? null, mayBeBooked };
+    return {
+      message: error.message,
+      code: error.code,
+      transient: error.transient,
+      bookingId: error.bookingId ?? null,
+      mayBeBooked,
+    };
   }
   if (error instanceof DomainError) {
     // provider_not_connected, validation of the booking…: nothing a retry would change.
@@ -284,7 +321,12 @@ function describe(error: unknown): string {
 }
 
 /** `execution_failed` → the review channel (@app/notifications' ExecutionFailedPayload). */
-function failedMessage(proposal: Proposal, provider: ProviderKind | null, code: string, message: string): OutboundMessage {
+function failedMessage(
+  proposal: Proposal,
+  provider: ProviderKind | null,
+  code: string,
+  message: string,
+): OutboundMessage {
   return {
     companyId: proposal.companyId,
     target: 'review',

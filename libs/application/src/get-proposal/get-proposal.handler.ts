@@ -25,7 +25,9 @@ export class GetProposalHandler {
     const proposal = await this.proposals.findById(caller.company, proposalId);
     if (!proposal) throw new NotFound('proposal', proposalId);
     if (caller.role === 'employee' && !sameActor(caller.actor, proposal.submittedBy)) {
-      throw new PermissionDenied(`employees may read only their own proposals; proposal ${proposalId} was submitted by someone else`);
+      throw new PermissionDenied(
+        `employees may read only their own proposals; proposal ${proposalId} was submitted by someone else`,
+      );
     }
     return { proposal, events: await proposalEvents(this.events, proposal) };
   }

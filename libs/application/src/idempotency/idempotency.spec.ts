@@ -23,7 +23,9 @@ describe('Idempotency-Key', () => {
 
 describe('request fingerprint', () => {
   it('ignores key order and null or absent members', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: null }], c: 'x' }, z: null })).toBe('{"a":{"c":"x","d":[1,{"y":2}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: null }], c: 'x' }, z: null })).toBe(
+      '{"a":{"c":"x","d":[1,{"y":2}]},"b":1}',
+    );
     expect(requestFingerprint({ a: 1, b: null })).toBe(requestFingerprint({ a: 1 }));
   });
 

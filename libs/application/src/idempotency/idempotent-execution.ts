@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, DomainError } from '@app/domain';
 import { IDEMPOTENCY_TTL_MS } from './idempotency-key';
-import { IdempotencyStore, type IdempotencyRecord, type IdempotencyScope, type RecordedResponse } from './idempotency-store.port';
+import {
+  IdempotencyStore,
+  type IdempotencyRecord,
+  type IdempotencyScope,
+  type RecordedResponse,
+} from './idempotency-store.port';
 import { requestFingerprint } from './request-fingerprint';
 
 /** The same key was sent with a different request (409 idempotency_conflict). */
@@ -22,8 +27,7 @@ export interface IdempotentRequest<R> {
 }
 
 export type IdempotentOutcome<R> =
-  | { readonly replayed: false; readonly result: R }
-  | { readonly replayed: true; readonly response: RecordedResponse };
+  { readonly replayed: false; readonly result: R } | { readonly replayed: true; readonly response: RecordedResponse };
 
 /**
  * Applies an idempotency key around a piece of work, with the IdempotencyStore of the unit of work

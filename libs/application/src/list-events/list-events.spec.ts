@@ -1,5 +1,13 @@
 import { aPattern } from '@app/testing';
-import { aSubmission, aUseCaseWorld, ACCOUNTANT, fieldsOf, OTHER_COMPANY, submitted, type UseCaseWorld } from '../testing/use-case-world';
+import {
+  aSubmission,
+  aUseCaseWorld,
+  ACCOUNTANT,
+  fieldsOf,
+  OTHER_COMPANY,
+  submitted,
+  type UseCaseWorld,
+} from '../testing/use-case-world';
 
 describe('ListEvents', () => {
   let world: UseCaseWorld;
@@ -45,14 +53,22 @@ describe('ListEvents', () => {
     await submitted(world);
 
     const firstPage = await world.listEvents.execute({ caller, type: 'Approved', from, limit: 1 });
-    const secondPage = await world.listEvents.execute({ caller, type: 'Approved', from, limit: 1, cursor: firstPage.nextCursor });
+    const secondPage = await world.listEvents.execute({
+      caller,
+      type: 'Approved',
+      from,
+      limit: 1,
+      cursor: firstPage.nextCursor,
+    });
 
     expect(firstPage.items).toHaveLength(1);
     expect(firstPage.nextCursor).not.toBeNull();
     expect(secondPage.items).toHaveLength(1);
     expect(secondPage.nextCursor).toBeNull();
     expect(secondPage.items[0].id).not.toBe(firstPage.items[0].id);
-    expect([...firstPage.items, ...secondPage.items].every((e) => e.type === 'Approved' && e.occurredAt >= from)).toBe(true);
+    expect([...firstPage.items, ...secondPage.items].every((e) => e.type === 'Approved' && e.occurredAt >= from)).toBe(
+      true,
+    );
   });
 
   it('lists 50 events unless told', async () => {

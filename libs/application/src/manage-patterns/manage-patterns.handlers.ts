@@ -57,7 +57,11 @@ export class DuplicatePattern extends DomainError {
 }
 
 /** Stores a pattern change and its event together. */
-async function store(ports: TransactionalPorts, change: PatternChange, expectedVersion: number | null): Promise<Pattern> {
+async function store(
+  ports: TransactionalPorts,
+  change: PatternChange,
+  expectedVersion: number | null,
+): Promise<Pattern> {
   await ports.patterns.save(change.pattern, expectedVersion);
   await ports.events.append(change.events);
   return change.pattern;

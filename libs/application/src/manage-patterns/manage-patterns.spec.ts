@@ -1,6 +1,14 @@
 import { InvalidTransition, NotFound } from '@app/domain';
 import { TEST_COMPANY } from '@app/testing';
-import { aSubmission, aUseCaseWorld, ACCOUNTANT, fieldsOf, OTHER_COMPANY, submitted, type UseCaseWorld } from '../testing/use-case-world';
+import {
+  aSubmission,
+  aUseCaseWorld,
+  ACCOUNTANT,
+  fieldsOf,
+  OTHER_COMPANY,
+  submitted,
+  type UseCaseWorld,
+} from '../testing/use-case-world';
 import { DuplicatePattern } from './manage-patterns.handlers';
 
 describe('managing patterns', () => {
@@ -15,9 +23,21 @@ describe('managing patterns', () => {
     it('saves a verified pattern with no approvals yet, audited as PatternSaved', async () => {
       const pattern = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
 
-      expect(pattern).toMatchObject({ merchantKey: 'spotify', approvals: 0, verified: true, version: 1, retiredAt: null });
+      expect(pattern).toMatchObject({
+        merchantKey: 'spotify',
+        approvals: 0,
+        verified: true,
+        version: 1,
+        retiredAt: null,
+      });
       expect(await world.events.readChain(TEST_COMPANY, pattern.id)).toEqual([
-        expect.objectContaining({ type: 'PatternSaved', status: null, proposalId: null, actor: ACCOUNTANT.actor, data: expect.objectContaining({ cause: 'created' }) }),
+        expect.objectContaining({
+          type: 'PatternSaved',
+          status: null,
+          proposalId: null,
+          actor: ACCOUNTANT.actor,
+          data: expect.objectContaining({ cause: 'created' }),
+        }),
       ]);
     });
 
@@ -30,14 +50,19 @@ describe('managing patterns', () => {
     it('refuses a second active pattern for the same merchant, account and VAT rate', async () => {
       await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
 
-      await expect(world.createPattern.execute({ caller: ACCOUNTANT, pattern: { ...spotify, merchantName: 'SPOTIFY' } })).rejects.toBeInstanceOf(
-        DuplicatePattern,
-      );
+      await expect(
+        world.createPattern.execute({ caller: ACCOUNTANT, pattern: { ...spotify, merchantName: 'SPOTIFY' } }),
+      ).rejects.toBeInstanceOf(DuplicatePattern);
     });
 
     it('validates every field at once', async () => {
       expect(
-        await fieldsOf(world.createPattern.execute({ caller: ACCOUNTANT, pattern: { merchantName: '', accountCode: 'x', vatRate: '25%' } })),
+        await fieldsOf(
+          world.createPattern.execute({
+            caller: ACCOUNTANT,
+            pattern: { merchantName: '', accountCode: 'x', vatRate: '25%' },
+          }),
+        ),
       ).toEqual(['merchantName', 'accountCode', 'vatRate']);
     });
   });
@@ -46,9 +71,20 @@ describe('managing patterns', () => {
     it('changes the given fields, keeps the counts, and stores PatternSaved', async () => {
       const created = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
 
-      const edited = await world.editPattern.execute({ caller: ACCOUNTANT, patternId: created.id, changes: { accountCode: '6550', verified: false } });
+      const edited = await world.editPattern.execute({
+        caller: ACCOUNTANT,
+        patternId: created.id,
+        changes: { accountCode: '6550', verified: false },
+      });
 
-      expect(edited).toMatchObject({ id: created.id, accountCode: '6550', vatRate: '25', verified: false, version: 2, approvals: 0 });
+      expect(edited).toMatchObject({
+        id: created.id,
+        accountCode: '6550',
+        vatRate: '25',
+        verified: false,
+        version: 2,
+        approvals: 0,
+      });
       expect((await world.events.readChain(TEST_COMPANY, created.id)).map((e) => [e.type, e.sequence])).toEqual([
         ['PatternSaved', 1],
         ['PatternSaved', 2],
@@ -58,23 +94,32 @@ describe('managing patterns', () => {
     it('needs at least one change', async () => {
       const created = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
 
-      expect(await fieldsOf(world.editPattern.execute({ caller: ACCOUNTANT, patternId: created.id, changes: {} }))).toEqual(['body']);
+      expect(
+        await fieldsOf(world.editPattern.execute({ caller: ACCOUNTANT, patternId: created.id, changes: {} })),
+      ).toEqual(['body']);
     });
 
     it('refuses to make it a twin of another active pattern', async () => {
       await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
-      const other = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: { ...spotify, accountCode: '6550' } });
+      const other = await world.createPattern.execute({
+        caller: ACCOUNTANT,
+        pattern: { ...spotify, accountCode: '6550' },
+      });
 
-      await expect(world.editPattern.execute({ caller: ACCOUNTANT, patternId: other.id, changes: { accountCode: '6540' } })).rejects.toBeInstanceOf(
-        DuplicatePattern,
-      );
+      await expect(
+        world.editPattern.execute({ caller: ACCOUNTANT, patternId: other.id, changes: { accountCode: '6540' } }),
+      ).rejects.toBeInstanceOf(DuplicatePattern);
     });
 
     it("does not find another company's pattern", async () => {
       const created = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
 
       await expect(
-        world.editPattern.execute({ caller: { ...ACCOUNTANT, company: OTHER_COMPANY }, patternId: created.id, changes: { vatRate: '15' } }),
+        world.editPattern.execute({
+          caller: { ...ACCOUNTANT, company: OTHER_COMPANY },
+          patternId: created.id,
+          changes: { vatRate: '15' },
+        }),
       ).rejects.toBeInstanceOf(NotFound);
     });
   });
@@ -87,7 +132,10 @@ describe('managing patterns', () => {
       const retired = await world.retirePattern.execute({ caller: ACCOUNTANT, patternId: created.id });
 
       expect(retired).toMatchObject({ id: created.id, retiredAt: world.clock.now(), version: 2 });
-      expect((await world.events.readChain(TEST_COMPANY, created.id)).map((e) => e.type)).toEqual(['PatternSaved', 'PatternRetired']);
+      expect((await world.events.readChain(TEST_COMPANY, created.id)).map((e) => e.type)).toEqual([
+        'PatternSaved',
+        'PatternRetired',
+      ]);
       expect((await submitted(world, aSubmission())).proposal).toMatchObject({ status: 'PROPOSED', confidence: 0 });
     });
 
@@ -95,14 +143,18 @@ describe('managing patterns', () => {
       const created = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
       await world.retirePattern.execute({ caller: ACCOUNTANT, patternId: created.id });
 
-      await expect(world.retirePattern.execute({ caller: ACCOUNTANT, patternId: created.id })).rejects.toBeInstanceOf(InvalidTransition);
-      await expect(world.editPattern.execute({ caller: ACCOUNTANT, patternId: created.id, changes: { vatRate: '15' } })).rejects.toBeInstanceOf(
+      await expect(world.retirePattern.execute({ caller: ACCOUNTANT, patternId: created.id })).rejects.toBeInstanceOf(
         InvalidTransition,
       );
+      await expect(
+        world.editPattern.execute({ caller: ACCOUNTANT, patternId: created.id, changes: { vatRate: '15' } }),
+      ).rejects.toBeInstanceOf(InvalidTransition);
     });
 
     it('does not find a missing pattern', async () => {
-      await expect(world.retirePattern.execute({ caller: ACCOUNTANT, patternId: 'missing' })).rejects.toBeInstanceOf(NotFound);
+      await expect(world.retirePattern.execute({ caller: ACCOUNTANT, patternId: 'missing' })).rejects.toBeInstanceOf(
+        NotFound,
+      );
     });
   });
 
@@ -110,9 +162,15 @@ describe('managing patterns', () => {
     it('pages through the active patterns, oldest first; retired ones only when asked', async () => {
       const a = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
       world.clock.advance({ seconds: 1 });
-      const b = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: { ...spotify, merchantName: 'Telenor ASA', accountCode: '6900' } });
+      const b = await world.createPattern.execute({
+        caller: ACCOUNTANT,
+        pattern: { ...spotify, merchantName: 'Telenor ASA', accountCode: '6900' },
+      });
       world.clock.advance({ seconds: 1 });
-      const c = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: { ...spotify, merchantName: 'Adobe Inc', accountCode: '6550' } });
+      const c = await world.createPattern.execute({
+        caller: ACCOUNTANT,
+        pattern: { ...spotify, merchantName: 'Adobe Inc', accountCode: '6550' },
+      });
       await world.retirePattern.execute({ caller: ACCOUNTANT, patternId: b.id });
 
       const first = await world.listPatterns.execute({ caller: ACCOUNTANT, limit: 1 });
@@ -128,7 +186,9 @@ describe('managing patterns', () => {
       const a = await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
       await world.createPattern.execute({ caller: ACCOUNTANT, pattern: { ...spotify, merchantName: 'Telenor ASA' } });
 
-      expect((await world.listPatterns.execute({ caller: ACCOUNTANT, merchant: 'SPOTIFY ab.' })).items.map((p) => p.id)).toEqual([a.id]);
+      expect(
+        (await world.listPatterns.execute({ caller: ACCOUNTANT, merchant: 'SPOTIFY ab.' })).items.map((p) => p.id),
+      ).toEqual([a.id]);
       expect(await fieldsOf(world.listPatterns.execute({ caller: ACCOUNTANT, merchant: '***' }))).toEqual(['merchant']);
     });
   });

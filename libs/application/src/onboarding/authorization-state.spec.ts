@@ -3,7 +3,12 @@ import { AuthorizationStateSigner, type StateClaims } from './authorization-stat
 
 describe('AuthorizationStateSigner', () => {
   const signer = new AuthorizationStateSigner(randomBytes(32));
-  const claims: StateClaims = { nonce: 'n'.repeat(32), companyId: 'acme', provider: 'fiken', expiresAt: 1_800_000_000_000 };
+  const claims: StateClaims = {
+    nonce: 'n'.repeat(32),
+    companyId: 'acme',
+    provider: 'fiken',
+    expiresAt: 1_800_000_000_000,
+  };
 
   it('verifies what it signed', () => {
     expect(signer.verify(signer.sign(claims))).toEqual(claims);
@@ -15,7 +20,9 @@ describe('AuthorizationStateSigner', () => {
 
   it('refuses an altered payload, a truncated MAC and garbage', () => {
     const [payload, mac] = signer.sign(claims).split('.');
-    const altered = Buffer.from(JSON.stringify({ n: claims.nonce, c: 'globex', p: 'fiken', e: claims.expiresAt })).toString('base64url');
+    const altered = Buffer.from(
+      JSON.stringify({ n: claims.nonce, c: 'globex', p: 'fiken', e: claims.expiresAt }),
+    ).toString('base64url');
     expect(signer.verify(`${altered}.${mac}`)).toBeNull();
     expect(signer.verify(`${payload}.${mac.slice(0, -1)}`)).toBeNull();
     expect(signer.verify(`${payload}.${mac}.x`)).toBeNull();

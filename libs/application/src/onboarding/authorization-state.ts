@@ -36,7 +36,13 @@ export class AuthorizationStateSigner {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {
       const raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-      if (typeof raw.n !== 'string' || typeof raw.c !== 'string' || typeof raw.p !== 'string' || typeof raw.e !== 'number') return null;
+      if (
+        typeof raw.n !== 'string' ||
+        typeof raw.c !== 'string' ||
+        typeof raw.p !== 'string' ||
+        typeof raw.e !== 'number'
+      )
+        return null;
       if (!isProviderKind(raw.p)) return null;
       return { nonce: raw.n, companyId: raw.c, provider: raw.p, expiresAt: raw.e };
     } catch {

@@ -74,7 +74,12 @@ class Contexts extends CompanyContextStore {
 describe('CompleteConnection', () => {
   const endpoints = new ProviderEndpoints(
     { apiUrl: 'https://tx.example/v2', consentUrl: null },
-    { apiUrl: 'https://fiken.example/api/v2', authorizeUrl: 'https://fiken.example/oauth/authorize', tokenUrl: 'https://fiken.example/oauth/token', clientId: 'client' },
+    {
+      apiUrl: 'https://fiken.example/api/v2',
+      authorizeUrl: 'https://fiken.example/oauth/authorize',
+      tokenUrl: 'https://fiken.example/oauth/token',
+      clientId: 'client',
+    },
     'https://accounting.example',
   );
   let clock: ManualClock;
@@ -93,15 +98,31 @@ describe('CompleteConnection', () => {
     connections = new Connections();
     contexts = new Contexts();
     exchange = {
-      redeemFikenCode: jest.fn(async () => ({ tokens: { accessToken: 'a', refreshToken: 'r', expiresAt: 1 }, companies: [{ id: 'acme-as', name: 'Acme AS' }] })),
+      redeemFikenCode: jest.fn(async () => ({
+        tokens: { accessToken: 'a', refreshToken: 'r', expiresAt: 1 },
+        companies: [{ id: 'acme-as', name: 'Acme AS' }],
+      })),
       verifyTripletexEmployeeToken: jest.fn(async () => ({ id: '1001', name: null })),
     } as unknown as jest.Mocked<ProviderGrantExchange>;
-    fetchContext = jest.fn(async () => ({ accounts: [{ code: '6540', name: 'Inventar' }], departments: [], vatTypes: [], employees: [] }));
+    fetchContext = jest.fn(async () => ({
+      accounts: [{ code: '6540', name: 'Inventar' }],
+      departments: [],
+      vatTypes: [],
+      employees: [],
+    }));
     const provider = { fetchContext } as unknown as AccountingProvider;
     const signer = new AuthorizationStateSigner(randomBytes(32));
     const resolver = new ProviderConnections(connections, endpoints);
     start = new StartConnection(requests, signer, endpoints, clock);
-    complete = new CompleteConnection(requests, signer, exchange, connections, new CompanyContextService(contexts, resolver, provider, clock), endpoints, clock);
+    complete = new CompleteConnection(
+      requests,
+      signer,
+      exchange,
+      connections,
+      new CompanyContextService(contexts, resolver, provider, clock),
+      endpoints,
+      clock,
+    );
   });
 
   const stateOf = (authorizeUrl: string) => new URL(authorizeUrl).searchParams.get('state')!;
@@ -122,9 +143,21 @@ describe('CompleteConnection', () => {
   it('exchanges the Fiken code, stores the grant for the admin and fetches the context', async () => {
     const state = stateOf((await start.execute(admin, 'fiken')).authorizeUrl);
     const outcome = await complete.execute({ provider: 'fiken', state, code: 'the-code' });
-    expect(outcome).toMatchObject({ kind: 'connected', companyId: 'acme', externalCompanyId: 'acme-as', context: { accounts: 1 } });
-    expect(exchange.redeemFikenCode).toHaveBeenCalledWith('the-code', 'https://accounting.example/v1/oauth/fiken/callback');
-    expect(connections.stored[0]).toMatchObject({ companyId: 'acme', connectedBy: 'kari@acme.no', grant: { provider: 'fiken' } });
+    expect(outcome).toMatchObject({
+      kind: 'connected',
+      companyId: 'acme',
+      externalCompanyId: 'acme-as',
+      context: { accounts: 1 },
+    });
+    expect(exchange.redeemFikenCode).toHaveBeenCalledWith(
+      'the-code',
+      'https://accounting.example/v1/oauth/fiken/callback',
+    );
+    expect(connections.stored[0]).toMatchObject({
+      companyId: 'acme',
+      connectedBy: 'kari@acme.no',
+      grant: { provider: 'fiken' },
+    });
     expect(contexts.saved).toHaveLength(1);
     expect(JSON.stringify(outcome)).not.toContain('"a"');
   });
@@ -132,20 +165,31 @@ describe('CompleteConnection', () => {
   it('consumes the state once', async () => {
     const state = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
     expect((await complete.execute({ provider: 'tripletex', state, code: 'tok' })).kind).toBe('connected');
-    expect(await complete.execute({ provider: 'tripletex', state, code: 'tok' })).toEqual({ kind: 'invalid_state', rejection: 'replayed' });
+    expect(await complete.execute({ provider: 'tripletex', state, code: 'tok' })).toEqual({
+      kind: 'invalid_state',
+      rejection: 'replayed',
+    });
   });
 
   it('refuses an expired state and a state for the other provider', async () => {
     const state = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
-    expect(await complete.execute({ provider: 'fiken', state, code: 'x' })).toEqual({ kind: 'invalid_state', rejection: 'forged' });
+    expect(await complete.execute({ provider: 'fiken', state, code: 'x' })).toEqual({
+      kind: 'invalid_state',
+      rejection: 'forged',
+    });
     clock.advance({ minutes: 10 });
-    expect(await complete.execute({ provider: 'tripletex', state, code: 'x' })).toEqual({ kind: 'invalid_state', rejection: 'expired' });
+    expect(await complete.execute({ provider: 'tripletex', state, code: 'x' })).toEqual({
+      kind: 'invalid_state',
+      rejection: 'expired',
+    });
     expect(connections.stored).toEqual([]);
   });
 
   it('stores nothing when consent is refused or the provider refuses the code', async () => {
     const refused = stateOf((await start.execute(admin, 'fiken')).authorizeUrl);
-    expect((await complete.execute({ provider: 'fiken', state: refused, error: 'access_denied' })).kind).toBe('consent_refused');
+    expect((await complete.execute({ provider: 'fiken', state: refused, error: 'access_denied' })).kind).toBe(
+      'consent_refused',
+    );
     exchange.redeemFikenCode.mockRejectedValueOnce(new ProviderError('fiken', 'rejected', 'invalid_grant'));
     const badCode = stateOf((await start.execute(admin, 'fiken')).authorizeUrl);
     expect((await complete.execute({ provider: 'fiken', state: badCode, code: 'bad' })).kind).toBe('grant_refused');
@@ -158,7 +202,11 @@ describe('CompleteConnection', () => {
   it('keeps the connection when only the context pre-fetch fails', async () => {
     fetchContext.mockRejectedValueOnce(new ProviderError('tripletex', 'unavailable', 'down'));
     const state = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
-    expect(await complete.execute({ provider: 'tripletex', state, code: 'tok' })).toMatchObject({ kind: 'connected', context: null, contextError: 'down' });
+    expect(await complete.execute({ provider: 'tripletex', state, code: 'tok' })).toMatchObject({
+      kind: 'connected',
+      context: null,
+      contextError: 'down',
+    });
     expect(connections.stored).toHaveLength(1);
   });
 });

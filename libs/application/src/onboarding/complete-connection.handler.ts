@@ -84,7 +84,8 @@ export class CompleteConnection {
       ({ grant, external } = await this.redeem(request.provider, callback.code));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      const kind = error.reason === 'rejected' || error.reason === 'not_connected' ? 'grant_refused' : 'provider_failed';
+      const kind =
+        error.reason === 'rejected' || error.reason === 'not_connected' ? 'grant_refused' : 'provider_failed';
       return { kind, provider: request.provider, reason: error.message };
     }
 
@@ -121,7 +122,9 @@ export class CompleteConnection {
   }
 
   /** The pending request the state names, consumed; or why the state is refused. */
-  private async acceptState(callback: ConnectionCallback): Promise<{ request: AuthorizationRequest } | { rejection: StateRejection }> {
+  private async acceptState(
+    callback: ConnectionCallback,
+  ): Promise<{ request: AuthorizationRequest } | { rejection: StateRejection }> {
     const claims = callback.state ? this.signer.verify(callback.state) : null;
     if (!claims || claims.provider !== callback.provider) return { rejection: 'forged' };
     const request = await this.requests.consume(claims.nonce);
@@ -132,7 +135,10 @@ export class CompleteConnection {
     return { request };
   }
 
-  private async redeem(provider: ProviderKind, code: string): Promise<{ grant: ProviderGrant; external: { id: string; name: string | null } }> {
+  private async redeem(
+    provider: ProviderKind,
+    code: string,
+  ): Promise<{ grant: ProviderGrant; external: { id: string; name: string | null } }> {
     switch (provider) {
       case 'tripletex': {
         const company = await this.exchange.verifyTripletexEmployeeToken(code);

@@ -12,7 +12,13 @@ import {
 export interface ConnectionOverviewView {
   readonly company: Company;
   readonly connection: ProviderConnectionRecord | null;
-  readonly context: { accounts: number; departments: number; vatTypes: number; employees: number; fetchedAt: Date } | null;
+  readonly context: {
+    accounts: number;
+    departments: number;
+    vatTypes: number;
+    employees: number;
+    fetchedAt: Date;
+  } | null;
   /** Mapped employees, up to 200. */
   readonly mappedEmployees: number;
 }

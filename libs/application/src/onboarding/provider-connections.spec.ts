@@ -4,7 +4,12 @@ import { ProviderConnections } from './provider-connections';
 
 const endpoints = {
   tripletex: { apiUrl: 'https://tripletex.example/v2', consentUrl: null },
-  fiken: { apiUrl: 'https://fiken.example/api/v2', authorizeUrl: '', tokenUrl: 'https://fiken.example/token', clientId: 'c' },
+  fiken: {
+    apiUrl: 'https://fiken.example/api/v2',
+    authorizeUrl: '',
+    tokenUrl: 'https://fiken.example/token',
+    clientId: 'c',
+  },
 } as unknown as ProviderEndpoints;
 
 const record = (connectedAt: string): ProviderConnectionRecord => ({

@@ -29,7 +29,10 @@ export class ProviderConnections {
   ) {}
 
   /** The company's working connection; 409 provider_not_connected when there is none. */
-  async require(companyId: string, provider?: ProviderKind): Promise<{ record: ProviderConnectionRecord; connection: ProviderConnection }> {
+  async require(
+    companyId: string,
+    provider?: ProviderKind,
+  ): Promise<{ record: ProviderConnectionRecord; connection: ProviderConnection }> {
     const record = await this.connections.find(companyId);
     if (!record) throw new ProviderNotConnected('the company has not connected an accounting provider');
     if (provider !== undefined && record.provider !== provider) {

@@ -26,12 +26,17 @@ describe('decodeReceipt', () => {
   it('accepts a PDF whose header follows a few leading bytes', () => {
     const bytes = Buffer.concat([Buffer.from('\r\n\r\n'), FILES['application/pdf']!]);
 
-    expect(decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') }, 1024).bytes).toHaveLength(bytes.length);
+    expect(
+      decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') }, 1024)
+        .bytes,
+    ).toHaveLength(bytes.length);
   });
 
   it('refuses URL-safe base64 and embedded whitespace', () => {
     for (const dataBase64 of ['-_-_', 'JVBE\nRi0x']) {
-      expect(() => decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64 }, 1024)).toThrow(ValidationFailed);
+      expect(() => decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64 }, 1024)).toThrow(
+        ValidationFailed,
+      );
     }
   });
 

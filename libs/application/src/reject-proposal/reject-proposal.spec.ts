@@ -1,6 +1,15 @@
 import { InvalidTransition, NotFound, transitionProposal } from '@app/domain';
 import { aPattern, TEST_COMPANY } from '@app/testing';
-import { aSubmission, aUseCaseWorld, ACCOUNTANT, EMPLOYEE, fieldsOf, OTHER_COMPANY, submitted, type UseCaseWorld } from '../testing/use-case-world';
+import {
+  aSubmission,
+  aUseCaseWorld,
+  ACCOUNTANT,
+  EMPLOYEE,
+  fieldsOf,
+  OTHER_COMPANY,
+  submitted,
+  type UseCaseWorld,
+} from '../testing/use-case-world';
 
 describe('RejectProposal', () => {
   let world: UseCaseWorld;
@@ -13,9 +22,17 @@ describe('RejectProposal', () => {
     const { proposal } = await submitted(world, aSubmission({ merchant: 'Unknown Vendor' }));
     world.notifier.clear();
 
-    const rejected = await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: '  wrong amount ' });
+    const rejected = await world.rejectProposal.execute({
+      caller: ACCOUNTANT,
+      proposalId: proposal.id,
+      reason: '  wrong amount ',
+    });
 
-    expect(rejected.proposal).toMatchObject({ status: 'REJECTED', rejectedBy: ACCOUNTANT.actor, rejectionReason: 'wrong amount' });
+    expect(rejected.proposal).toMatchObject({
+      status: 'REJECTED',
+      rejectedBy: ACCOUNTANT.actor,
+      rejectionReason: 'wrong amount',
+    });
     expect(rejected.events.map((e) => [e.type, e.status])).toEqual([
       ['Proposed', 'PROPOSED'],
       ['Rejected', 'REJECTED'],
@@ -41,7 +58,11 @@ describe('RejectProposal', () => {
     const { proposal } = await submitted(world);
     expect(proposal.status).toBe('APPROVED');
 
-    const rejected = await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: 'private purchase' });
+    const rejected = await world.rejectProposal.execute({
+      caller: ACCOUNTANT,
+      proposalId: proposal.id,
+      reason: 'private purchase',
+    });
 
     expect(rejected.proposal.status).toBe('REJECTED');
     expect(rejected.events.map((e) => e.type)).toEqual(['Proposed', 'Approved', 'Rejected']);
@@ -53,19 +74,24 @@ describe('RejectProposal', () => {
     world.clock.advance({ minutes: 15 });
     const executed = transitionProposal(
       proposal,
-      { type: 'MarkExecuted', origin: { actor: 'executor', channel: 'web', provider: 'tripletex' }, bookingId: 'v-1', apiCalls: [] },
+      {
+        type: 'MarkExecuted',
+        origin: { actor: 'executor', channel: 'web', provider: 'tripletex' },
+        bookingId: 'v-1',
+        apiCalls: [],
+      },
       world.ctx,
     );
     await world.proposals.update(executed.proposal, proposal.version);
     const { proposal: other } = await submitted(world, aSubmission({ merchant: 'Unknown Vendor' }));
     await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: other.id, reason: 'no' });
 
-    await expect(world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: 'too late' })).rejects.toBeInstanceOf(
-      InvalidTransition,
-    );
-    await expect(world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: other.id, reason: 'again' })).rejects.toBeInstanceOf(
-      InvalidTransition,
-    );
+    await expect(
+      world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: 'too late' }),
+    ).rejects.toBeInstanceOf(InvalidTransition);
+    await expect(
+      world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: other.id, reason: 'again' }),
+    ).rejects.toBeInstanceOf(InvalidTransition);
   });
 
   it.each([
@@ -74,14 +100,20 @@ describe('RejectProposal', () => {
   ])('requires a reason: refuses one that is %s', async (_label, reason) => {
     const { proposal } = await submitted(world, aSubmission({ merchant: 'Unknown Vendor' }));
 
-    expect(await fieldsOf(world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason }))).toEqual(['reason']);
+    expect(
+      await fieldsOf(world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason })),
+    ).toEqual(['reason']);
   });
 
   it("does not find another company's proposal", async () => {
     const { proposal } = await submitted(world);
 
     await expect(
-      world.rejectProposal.execute({ caller: { ...ACCOUNTANT, company: OTHER_COMPANY }, proposalId: proposal.id, reason: 'x' }),
+      world.rejectProposal.execute({
+        caller: { ...ACCOUNTANT, company: OTHER_COMPANY },
+        proposalId: proposal.id,
+        reason: 'x',
+      }),
     ).rejects.toBeInstanceOf(NotFound);
   });
 });

@@ -28,7 +28,9 @@ export class KnownMerchantPatterns {
   /** Keeps the exact-key active patterns among freshly read `candidates`; a key without any is not kept. */
   remember(companyId: string, merchantKey: string, candidates: readonly Pattern[]): void {
     const key = entryKey(companyId, merchantKey);
-    const exact = candidates.filter((p) => p.merchantKey === merchantKey && p.companyId === companyId && isActivePattern(p));
+    const exact = candidates.filter(
+      (p) => p.merchantKey === merchantKey && p.companyId === companyId && isActivePattern(p),
+    );
     if (merchantKey === '' || exact.length === 0 || this.capacity <= 0) {
       this.entries.delete(key);
       return;

@@ -48,7 +48,12 @@ export function refuseUnknownSubmissionFields(body: unknown, errors: FieldErrorC
   }
 }
 
-function collectUnknown(value: Record<string, unknown>, allowed: ReadonlySet<string>, prefix: string, errors: FieldErrorCollector): void {
+function collectUnknown(
+  value: Record<string, unknown>,
+  allowed: ReadonlySet<string>,
+  prefix: string,
+  errors: FieldErrorCollector,
+): void {
   for (const key of Object.keys(value)) {
     if (!allowed.has(key)) errors.add(`${prefix}${key}`, `${prefix}${key} is not an allowed field`);
   }

@@ -112,7 +112,9 @@ export class SubmitProposalHandler {
   private storeOnce(command: SubmitProposalCommand, submission: Submission): Promise<IdempotentOutcome<ProposalView>> {
     const scope = { companyId: submission.caller.company, actor: submission.caller.actor };
     return this.unitOfWork.run((ports) =>
-      this.idempotency.run(ports.idempotency, command.idempotency, scope, command.submission, () => this.store(ports, submission)),
+      this.idempotency.run(ports.idempotency, command.idempotency, scope, command.submission, () =>
+        this.store(ports, submission),
+      ),
     );
   }
 
@@ -125,13 +127,17 @@ export class SubmitProposalHandler {
   private async store(ports: ApplicationTransactionalPorts, submission: Submission): Promise<ProposalView> {
     const { caller, details, receipt, resubmissionOf, context } = submission;
     if (context) assertInChart(context, details);
-    if (submission.remembered) await ports.patterns.expectActive(caller.company, submission.merchantKey, submission.candidates);
+    if (submission.remembered)
+      await ports.patterns.expectActive(caller.company, submission.merchantKey, submission.candidates);
     const previous = resubmissionOf ? await ports.proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
 
     const origin = originOf(caller, context);
     const assessment = this.engine.score(details, submission.candidates);
-    const submitted = submitProposal({ companyId: caller.company, origin, details, assessment, resubmissionOf: previous }, this.ctx);
+    const submitted = submitProposal(
+      { companyId: caller.company, origin, details, assessment, resubmissionOf: previous },
+      this.ctx,
+    );
     let proposal = submitted.proposal;
     const events: ProposalEvent[] = [...submitted.events];
     const messages: OutboundMessage[] = [];
@@ -149,7 +155,14 @@ export class SubmitProposalHandler {
     await ports.proposals.insert(proposal);
     if (receipt) {
       const { filename, contentType, sha256 } = receipt.metadata;
-      await ports.receipts.save({ proposalId: proposal.id, companyId: caller.company, filename, contentType, sha256, bytes: receipt.bytes });
+      await ports.receipts.save({
+        proposalId: proposal.id,
+        companyId: caller.company,
+        filename,
+        contentType,
+        sha256,
+        bytes: receipt.bytes,
+      });
     }
     await ports.notifier.notify(messages);
     return { proposal, events };

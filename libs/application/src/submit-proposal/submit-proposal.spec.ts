@@ -1,9 +1,27 @@
-import { ConcurrencyConflict, InvalidTransition, MAX_RECEIPT_BYTES, NotFound, UnknownAccountCode, UnknownVatRate } from '@app/domain';
+import {
+  ConcurrencyConflict,
+  InvalidTransition,
+  MAX_RECEIPT_BYTES,
+  NotFound,
+  UnknownAccountCode,
+  UnknownVatRate,
+} from '@app/domain';
 import { aPattern, TEST_COMPANY } from '@app/testing';
 import { ApplicationOptions } from '../application.options';
 import { IdempotencyConflict } from '../idempotency/idempotent-execution';
 import type { ProposalSubmission } from './submit-proposal.command';
-import { aCompanyContext, aSubmission, aUseCaseWorld, ACCOUNTANT, EMPLOYEE, fieldsOf, OTHER_COMPANY, PDF_BYTES, submitted, type UseCaseWorld } from '../testing/use-case-world';
+import {
+  aCompanyContext,
+  aSubmission,
+  aUseCaseWorld,
+  ACCOUNTANT,
+  EMPLOYEE,
+  fieldsOf,
+  OTHER_COMPANY,
+  PDF_BYTES,
+  submitted,
+  type UseCaseWorld,
+} from '../testing/use-case-world';
 
 const respond = (result: { proposal: { id: string; status: string } }) => ({
   status: 201,
@@ -21,7 +39,12 @@ describe('SubmitProposal', () => {
     it('scores exactly 0.0, stays PROPOSED with one Proposed event, and tells the review channel', async () => {
       const { proposal, events } = await submitted(world, aSubmission({ merchant: 'Brand New Supplier AS' }));
 
-      expect(proposal).toMatchObject({ status: 'PROPOSED', confidence: 0, route: 'review_required', executeAfter: null });
+      expect(proposal).toMatchObject({
+        status: 'PROPOSED',
+        confidence: 0,
+        route: 'review_required',
+        executeAfter: null,
+      });
       expect(events.map((e) => e.type)).toEqual(['Proposed']);
       expect(world.events.all()).toHaveLength(1);
       expect(await world.proposals.findById(TEST_COMPANY, proposal.id)).toEqual(proposal);
@@ -58,10 +81,12 @@ describe('SubmitProposal', () => {
         ['Proposed', 'PROPOSED', 1],
         ['Approved', 'APPROVED', 2],
       ]);
-      expect(events.every((e) => e.actor === EMPLOYEE.actor && e.company === TEST_COMPANY && e.channel === 'slack')).toBe(true);
+      expect(
+        events.every((e) => e.actor === EMPLOYEE.actor && e.company === TEST_COMPANY && e.channel === 'slack'),
+      ).toBe(true);
     });
 
-    it("tells the user in their thread, with the confidence, that it was auto-approved", async () => {
+    it('tells the user in their thread, with the confidence, that it was auto-approved', async () => {
       const { proposal } = await submitted(world);
 
       expect(world.notifier.messages()).toEqual([
@@ -81,7 +106,10 @@ describe('SubmitProposal', () => {
     });
 
     it("waits the company's execution delay, 0 included", async () => {
-      await world.settings.save(TEST_COMPANY, { ...(await world.settings.get(TEST_COMPANY)), executionDelayMinutes: 0 });
+      await world.settings.save(TEST_COMPANY, {
+        ...(await world.settings.get(TEST_COMPANY)),
+        executionDelayMinutes: 0,
+      });
 
       const { proposal } = await submitted(world);
 
@@ -118,7 +146,12 @@ describe('SubmitProposal', () => {
       expect(read).toHaveBeenCalledTimes(1);
       expect(proposal).toMatchObject({ status: 'PROPOSED', confidence: 0, route: 'review_required' });
       expect(world.proposals.all()).toHaveLength(2);
-      expect(world.events.all().filter((e) => e.proposalId === proposal.id).map((e) => e.type)).toEqual(['Proposed']);
+      expect(
+        world.events
+          .all()
+          .filter((e) => e.proposalId === proposal.id)
+          .map((e) => e.type),
+      ).toEqual(['Proposed']);
       expect(world.knownMerchants.get(TEST_COMPANY, pattern().merchantKey)).toBeUndefined();
     });
 
@@ -136,8 +169,16 @@ describe('SubmitProposal', () => {
       await submitted(world);
       await world.patterns.save({ ...pattern(), approvals: 15, version: 2 }, 1);
 
-      const first = await world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission(), idempotency: { key: 'k-r', respond } });
-      const replay = await world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission(), idempotency: { key: 'k-r', respond } });
+      const first = await world.submitProposal.execute({
+        caller: EMPLOYEE,
+        submission: aSubmission(),
+        idempotency: { key: 'k-r', respond },
+      });
+      const replay = await world.submitProposal.execute({
+        caller: EMPLOYEE,
+        submission: aSubmission(),
+        idempotency: { key: 'k-r', respond },
+      });
 
       expect(first.replayed).toBe(false);
       expect(replay.replayed).toBe(true);
@@ -172,8 +213,14 @@ describe('SubmitProposal', () => {
 
       const stored = await world.receipts.find(TEST_COMPANY, proposal.id);
       expect(Buffer.from(stored!.bytes)).toEqual(PDF_BYTES);
-      expect(stored).toMatchObject({ filename: 'r.pdf', contentType: 'application/pdf', sha256: proposal.receipt?.sha256 });
-      expect(events[0].data).toMatchObject({ receipt: { filename: 'r.pdf', sizeBytes: PDF_BYTES.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+      expect(stored).toMatchObject({
+        filename: 'r.pdf',
+        contentType: 'application/pdf',
+        sha256: proposal.receipt?.sha256,
+      });
+      expect(events[0].data).toMatchObject({
+        receipt: { filename: 'r.pdf', sizeBytes: PDF_BYTES.length, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      });
       expect(JSON.stringify(events)).not.toContain(PDF_BYTES.toString('base64'));
     });
 
@@ -192,16 +239,18 @@ describe('SubmitProposal', () => {
     ])('is refused when it is %s', async (_label, change) => {
       const receipt = { ...aSubmission().receipt!, ...change };
 
-      expect(await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ receipt }) }))).toEqual([
-        'receipt.dataBase64',
-      ]);
+      expect(
+        await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ receipt }) })),
+      ).toEqual(['receipt.dataBase64']);
     });
 
     it('is refused over the configured limit, checked before decoding', async () => {
       world = aUseCaseWorld({ receiptMaxBytes: 16 });
       const receipt = { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: PDF_BYTES.toString('base64') };
 
-      expect(await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ receipt }) }))).toEqual(['receipt']);
+      expect(
+        await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ receipt }) })),
+      ).toEqual(['receipt']);
     });
 
     it('never exceeds the 7 MiB the contract allows, whatever the configuration', () => {
@@ -236,7 +285,11 @@ describe('SubmitProposal', () => {
     const thread: Record<string, unknown> = { channel: 'slack', threadId: 'C01/1', ts: '1' };
     const submission = { ...aSubmission({ amount: '0.00', thread }), tip: '10' } as ProposalSubmission;
 
-    expect(await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission }))).toEqual(['tip', 'thread.ts', 'amount']);
+    expect(await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission }))).toEqual([
+      'tip',
+      'thread.ts',
+      'amount',
+    ]);
     expect(world.events.all()).toEqual([]);
   });
 
@@ -251,7 +304,11 @@ describe('SubmitProposal', () => {
     jest.spyOn(world.notifier, 'notify').mockRejectedValueOnce(new Error('outbox unavailable'));
 
     await expect(
-      world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission(), idempotency: { key: 'k-1', respond } }),
+      world.submitProposal.execute({
+        caller: EMPLOYEE,
+        submission: aSubmission(),
+        idempotency: { key: 'k-1', respond },
+      }),
     ).rejects.toThrow('outbox unavailable');
 
     expect(world.events.all()).toEqual([]);
@@ -296,16 +353,27 @@ describe('SubmitProposal', () => {
   describe('resubmission', () => {
     async function aRejectedProposal() {
       const { proposal } = await submitted(world, aSubmission({ amount: '1190.00', merchant: 'Some Supplier' }));
-      return (await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: 'wrong amount' })).proposal;
+      return (
+        await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: 'wrong amount' })
+      ).proposal;
     }
 
     it('of a REJECTED proposal joins its chain, right after its last event', async () => {
       const rejected = await aRejectedProposal();
 
-      const { proposal, events } = await submitted(world, aSubmission({ merchant: 'Some Supplier', resubmissionOf: rejected.id }));
+      const { proposal, events } = await submitted(
+        world,
+        aSubmission({ merchant: 'Some Supplier', resubmissionOf: rejected.id }),
+      );
 
-      expect(proposal).toMatchObject({ correlationId: rejected.correlationId, resubmissionOf: rejected.id, status: 'PROPOSED' });
-      expect(events.map((e) => [e.type, e.correlationId, e.sequence])).toEqual([['Proposed', rejected.correlationId, rejected.version + 1]]);
+      expect(proposal).toMatchObject({
+        correlationId: rejected.correlationId,
+        resubmissionOf: rejected.id,
+        status: 'PROPOSED',
+      });
+      expect(events.map((e) => [e.type, e.correlationId, e.sequence])).toEqual([
+        ['Proposed', rejected.correlationId, rejected.version + 1],
+      ]);
       expect((await world.events.readChain(TEST_COMPANY, rejected.correlationId)).map((e) => e.type)).toEqual([
         'Proposed',
         'Rejected',
@@ -317,13 +385,17 @@ describe('SubmitProposal', () => {
       const rejected = await aRejectedProposal();
       await submitted(world, aSubmission({ resubmissionOf: rejected.id }));
 
-      await expect(submitted(world, aSubmission({ resubmissionOf: rejected.id }))).rejects.toBeInstanceOf(ConcurrencyConflict);
+      await expect(submitted(world, aSubmission({ resubmissionOf: rejected.id }))).rejects.toBeInstanceOf(
+        ConcurrencyConflict,
+      );
     });
 
     it('of a proposal that is not REJECTED is an invalid transition', async () => {
       const { proposal } = await submitted(world);
 
-      await expect(submitted(world, aSubmission({ resubmissionOf: proposal.id }))).rejects.toBeInstanceOf(InvalidTransition);
+      await expect(submitted(world, aSubmission({ resubmissionOf: proposal.id }))).rejects.toBeInstanceOf(
+        InvalidTransition,
+      );
     });
 
     it("of another company's proposal is not found", async () => {
@@ -380,7 +452,9 @@ describe('SubmitProposal', () => {
     it('scopes keys to company and actor', async () => {
       await submit();
 
-      expect((await submit(aSubmission(), 'retry-me', { ...EMPLOYEE, actor: 'someone.else@example.no' })).replayed).toBe(false);
+      expect(
+        (await submit(aSubmission(), 'retry-me', { ...EMPLOYEE, actor: 'someone.else@example.no' })).replayed,
+      ).toBe(false);
       expect((await submit(aSubmission(), 'retry-me', { ...EMPLOYEE, company: OTHER_COMPANY })).replayed).toBe(false);
     });
 

@@ -64,11 +64,13 @@ export function describeApplicationUnitOfWorkContract(
       };
     }
 
-    const use = (record: IdempotencyRecord, body: unknown = { id: 'p-1' }) => (ports: ApplicationTransactionalPorts) =>
-      ports.idempotency.claim(record).then(async (claim) => {
-        if (claim.outcome === 'claimed') await ports.idempotency.complete(record, { status: 201, body });
-        return claim;
-      });
+    const use =
+      (record: IdempotencyRecord, body: unknown = { id: 'p-1' }) =>
+      (ports: ApplicationTransactionalPorts) =>
+        ports.idempotency.claim(record).then(async (claim) => {
+          if (claim.outcome === 'claimed') await ports.idempotency.complete(record, { status: 201, body });
+          return claim;
+        });
 
     describe('receipts', () => {
       it('commit with their proposal and read back byte for byte, in their company only', async () => {
@@ -105,9 +107,9 @@ export function describeApplicationUnitOfWorkContract(
           await ports.receipts.save(aReceiptOf(proposal));
         });
 
-        await expect(subject.unitOfWork.run((ports) => ports.receipts.save(aReceiptOf(proposal)))).rejects.toBeInstanceOf(
-          ConcurrencyConflict,
-        );
+        await expect(
+          subject.unitOfWork.run((ports) => ports.receipts.save(aReceiptOf(proposal))),
+        ).rejects.toBeInstanceOf(ConcurrencyConflict);
       });
     });
 
@@ -127,17 +129,23 @@ export function describeApplicationUnitOfWorkContract(
         const record = aKey();
         await subject.unitOfWork.run(use(record));
 
-        expect(await subject.unitOfWork.run(use({ ...record, requestHash: 'b'.repeat(64) }))).toEqual({ outcome: 'conflict' });
+        expect(await subject.unitOfWork.run(use({ ...record, requestHash: 'b'.repeat(64) }))).toEqual({
+          outcome: 'conflict',
+        });
       });
 
       it('are scoped to company and actor', async () => {
         const record = aKey();
         await subject.unitOfWork.run(use(record));
 
-        expect(await subject.unitOfWork.run(use({ ...record, scope: { ...record.scope, actor: 'kari@example.no' } }))).toEqual({
+        expect(
+          await subject.unitOfWork.run(use({ ...record, scope: { ...record.scope, actor: 'kari@example.no' } })),
+        ).toEqual({
           outcome: 'claimed',
         });
-        expect(await subject.unitOfWork.run(use({ ...record, scope: { ...record.scope, companyId: otherCompany } }))).toEqual({
+        expect(
+          await subject.unitOfWork.run(use({ ...record, scope: { ...record.scope, companyId: otherCompany } })),
+        ).toEqual({
           outcome: 'claimed',
         });
       });
@@ -146,18 +154,28 @@ export function describeApplicationUnitOfWorkContract(
         const record = aKey();
         await subject.unitOfWork.run(use(record));
 
-        const later = { ...record, requestHash: 'b'.repeat(64), createdAt: new Date(T0 + DAY), expiresAt: new Date(T0 + 2 * DAY) };
+        const later = {
+          ...record,
+          requestHash: 'b'.repeat(64),
+          createdAt: new Date(T0 + DAY),
+          expiresAt: new Date(T0 + 2 * DAY),
+        };
         expect(await subject.unitOfWork.run(use(later))).toEqual({ outcome: 'claimed' });
-        expect(await subject.unitOfWork.run(use({ ...later, createdAt: new Date(T0 + DAY + 1) }))).toMatchObject({ outcome: 'replay' });
+        expect(await subject.unitOfWork.run(use({ ...later, createdAt: new Date(T0 + DAY + 1) }))).toMatchObject({
+          outcome: 'replay',
+        });
       });
 
       it('are purged once expired, not before', async () => {
         const record = aKey();
         await subject.unitOfWork.run(use(record));
-        const purge = (at: number) => subject.unitOfWork.run((ports) => ports.idempotency.purgeExpired(new Date(at), 10_000));
+        const purge = (at: number) =>
+          subject.unitOfWork.run((ports) => ports.idempotency.purgeExpired(new Date(at), 10_000));
 
         await purge(T0 + DAY - 1);
-        expect(await subject.unitOfWork.run(use({ ...record, createdAt: new Date(T0 + DAY - 1) }))).toMatchObject({ outcome: 'replay' });
+        expect(await subject.unitOfWork.run(use({ ...record, createdAt: new Date(T0 + DAY - 1) }))).toMatchObject({
+          outcome: 'replay',
+        });
         expect(await purge(T0 + DAY)).toBeGreaterThanOrEqual(1);
         expect(await subject.unitOfWork.run((ports) => ports.idempotency.purgeExpired(new Date(T0 + DAY), 0))).toBe(0);
       });

@@ -1,4 +1,9 @@
-import { IdempotencyStore, type IdempotencyClaim, type IdempotencyRecord, type RecordedResponse } from '../idempotency/idempotency-store.port';
+import {
+  IdempotencyStore,
+  type IdempotencyClaim,
+  type IdempotencyRecord,
+  type RecordedResponse,
+} from '../idempotency/idempotency-store.port';
 
 interface Entry {
   readonly requestHash: string;

@@ -6,7 +6,12 @@ import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from '../comp
 import { GetProposalHandler } from '../get-proposal/get-proposal.handler';
 import { IdempotentExecution } from '../idempotency/idempotent-execution';
 import { ListEventsHandler } from '../list-events/list-events.handler';
-import { CreatePatternHandler, EditPatternHandler, ListPatternsHandler, RetirePatternHandler } from '../manage-patterns/manage-patterns.handlers';
+import {
+  CreatePatternHandler,
+  EditPatternHandler,
+  ListPatternsHandler,
+  RetirePatternHandler,
+} from '../manage-patterns/manage-patterns.handlers';
 import { RejectProposalHandler } from '../reject-proposal/reject-proposal.handler';
 import type { Caller } from '../shared/caller';
 import { ApplicationContext } from '../shared/domain-context.provider';
@@ -22,7 +27,9 @@ export const ACCOUNTANT: Caller = { actor: REVIEWER, company: TEST_COMPANY, chan
 export const OTHER_COMPANY = 'globex';
 
 /** A one-page PDF's worth of bytes: enough for the content check. */
-export const PDF_BYTES = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+export const PDF_BYTES = Buffer.from(
+  '%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
+);
 
 /** A valid POST /proposals body: the Spotify subscription of the mothers, with a PDF receipt. */
 export function aSubmission(overrides: Partial<ProposalSubmission> = {}): ProposalSubmission {
@@ -113,7 +120,11 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
 export type UseCaseWorld = ReturnType<typeof aUseCaseWorld>;
 
 /** Submits and returns the stored proposal (never a replay: no idempotency key). */
-export async function submitted(world: UseCaseWorld, submission: ProposalSubmission = aSubmission(), caller: Caller = EMPLOYEE) {
+export async function submitted(
+  world: UseCaseWorld,
+  submission: ProposalSubmission = aSubmission(),
+  caller: Caller = EMPLOYEE,
+) {
   const outcome = await world.submitProposal.execute({ caller, submission });
   if (outcome.replayed) throw new Error('a submission without a key cannot be a replay');
   return outcome.result;

@@ -72,7 +72,9 @@ describe('ConfidenceEngine', () => {
 
       expect(result.score).toBeLessThan(0.9);
       expect(result.score).toBeGreaterThanOrEqual(0.7);
-      expect(result.reasons).toContain('the pattern is not verified yet: a reviewer must confirm it before it auto-approves');
+      expect(result.reasons).toContain(
+        'the pattern is not verified yet: a reviewer must confirm it before it auto-approves',
+      );
     });
 
     it('names the pattern it rests on', () => {
@@ -155,12 +157,16 @@ describe('ConfidenceEngine', () => {
     });
 
     it('recommends review (0.7–0.9) for a similar name with agreeing account and VAT', () => {
-      const result = engine.score(input({ merchant: 'Uber Eats' }), [aPattern({ merchantName: 'Uber', approvals: 20 })]);
+      const result = engine.score(input({ merchant: 'Uber Eats' }), [
+        aPattern({ merchantName: 'Uber', approvals: 20 }),
+      ]);
 
       expect(result.score).toBeGreaterThanOrEqual(0.7);
       expect(result.score).toBeLessThan(0.9);
       expect(result.route).toBe('review_recommended');
-      expect(result.reasons[0]).toMatch(/^similar merchant name: "uber eats" resembles "uber" \(similarity 0\.\d\d\); a similar name is never auto-approved$/);
+      expect(result.reasons[0]).toMatch(
+        /^similar merchant name: "uber eats" resembles "uber" \(similarity 0\.\d\d\); a similar name is never auto-approved$/,
+      );
     });
 
     it('requires review for a similar name whose account differs', () => {
@@ -208,7 +214,20 @@ describe('ConfidenceEngine', () => {
 });
 
 describe('ConfidenceEngine properties', () => {
-  const NAMES = ['Spotify AB', 'Uber', 'Uber Eats', 'Telenor', 'Telia', 'Apple', "Applebee's", 'Rema 1000', 'Rema 1000 Storo', 'Kiwi 345', 'Netflix', 'Netto'];
+  const NAMES = [
+    'Spotify AB',
+    'Uber',
+    'Uber Eats',
+    'Telenor',
+    'Telia',
+    'Apple',
+    "Applebee's",
+    'Rema 1000',
+    'Rema 1000 Storo',
+    'Kiwi 345',
+    'Netflix',
+    'Netto',
+  ];
   const name = fc.oneof(fc.constantFrom(...NAMES), fc.stringMatching(/^[A-Za-z][A-Za-z0-9 '&.*-]{0,20}$/));
   const account = fc.constantFrom('6540', '6300', '7140');
   const vat = fc.constantFrom('25', '15', '12', '0');
@@ -226,7 +245,11 @@ describe('ConfidenceEngine properties', () => {
       retired: fc.boolean(),
     })
     .map(({ retired, ...fields }) =>
-      aPattern({ ...fields, id: `p-${String(++idCounter).padStart(8, '0')}`, retiredAt: retired ? new Date('2026-01-01T00:00:00Z') : null }),
+      aPattern({
+        ...fields,
+        id: `p-${String(++idCounter).padStart(8, '0')}`,
+        retiredAt: retired ? new Date('2026-01-01T00:00:00Z') : null,
+      }),
     );
   const patterns = fc.array(pattern, { maxLength: 6 });
 
@@ -247,7 +270,9 @@ describe('ConfidenceEngine properties', () => {
   it('is deterministic and ignores the order of candidates', () => {
     fc.assert(
       fc.property(scoringInput, patterns, fc.integer(), (proposal, candidates, seed) => {
-        const shuffled = [...candidates].sort((a, b) => ((a.id.charCodeAt(a.id.length - 1) * seed) % 7) - ((b.id.charCodeAt(b.id.length - 1) * seed) % 7));
+        const shuffled = [...candidates].sort(
+          (a, b) => ((a.id.charCodeAt(a.id.length - 1) * seed) % 7) - ((b.id.charCodeAt(b.id.length - 1) * seed) % 7),
+        );
         expect(scoreProposal(proposal, shuffled)).toEqual(scoreProposal(proposal, candidates));
         expect(scoreProposal(proposal, candidates)).toEqual(scoreProposal(proposal, candidates));
       }),
@@ -280,7 +305,11 @@ describe('ConfidenceEngine properties', () => {
         if (result.route !== 'auto_approve') return;
         const key = normalizeMerchant(proposal.merchant);
         const support = candidates.filter(
-          (p) => p.retiredAt === null && p.merchantKey === key && p.accountCode === proposal.accountCode && p.vatRate === proposal.vatRate,
+          (p) =>
+            p.retiredAt === null &&
+            p.merchantKey === key &&
+            p.accountCode === proposal.accountCode &&
+            p.vatRate === proposal.vatRate,
         );
         expect(support.some((p) => p.verified)).toBe(true);
       }),
@@ -289,21 +318,28 @@ describe('ConfidenceEngine properties', () => {
 
   it('never lowers a score when agreeing approvals grow', () => {
     fc.assert(
-      fc.property(scoringInput, patterns, fc.boolean(), fc.nat(1000), fc.integer({ min: 1, max: 1000 }), (proposal, candidates, sameKey, start, more) => {
-        // One pattern that agrees with the proposal (same key or a look-alike), among arbitrary others.
-        const agreeing = aPattern({
-          id: 'p-agreeing',
-          merchantName: sameKey ? proposal.merchant : `${proposal.merchant} x`,
-          accountCode: proposal.accountCode,
-          vatRate: proposal.vatRate,
-          approvals: start,
-          amounts: [11900, 12900, 13900],
-        });
-        const withApprovals = (approvals: number): Pattern[] => [...candidates, { ...agreeing, approvals }];
-        const before = scoreProposal(proposal, withApprovals(start)).score;
-        const after = scoreProposal(proposal, withApprovals(start + more)).score;
-        expect(after).toBeGreaterThanOrEqual(before);
-      }),
+      fc.property(
+        scoringInput,
+        patterns,
+        fc.boolean(),
+        fc.nat(1000),
+        fc.integer({ min: 1, max: 1000 }),
+        (proposal, candidates, sameKey, start, more) => {
+          // One pattern that agrees with the proposal (same key or a look-alike), among arbitrary others.
+          const agreeing = aPattern({
+            id: 'p-agreeing',
+            merchantName: sameKey ? proposal.merchant : `${proposal.merchant} x`,
+            accountCode: proposal.accountCode,
+            vatRate: proposal.vatRate,
+            approvals: start,
+            amounts: [11900, 12900, 13900],
+          });
+          const withApprovals = (approvals: number): Pattern[] => [...candidates, { ...agreeing, approvals }];
+          const before = scoreProposal(proposal, withApprovals(start)).score;
+          const after = scoreProposal(proposal, withApprovals(start + more)).score;
+          expect(after).toBeGreaterThanOrEqual(before);
+        },
+      ),
     );
   });
 });

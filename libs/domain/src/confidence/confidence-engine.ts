@@ -82,12 +82,16 @@ export function scoreProposal(input: ScoringInput, candidates: readonly Pattern[
 
   const similar = active
     .map((pattern) => ({ pattern, similarity: merchantSimilarity(key, pattern.merchantKey) }))
-    .sort((a, b) => b.similarity - a.similarity || b.pattern.approvals - a.pattern.approvals || byId(a.pattern, b.pattern));
+    .sort(
+      (a, b) => b.similarity - a.similarity || b.pattern.approvals - a.pattern.approvals || byId(a.pattern, b.pattern),
+    );
   const closest = similar[0];
   if (key === '' || !closest || closest.similarity < SIMILAR_NAME_THRESHOLD) {
     const reasons = [`unknown merchant: no pattern for "${key}"`];
     if (closest) {
-      reasons.push(`closest pattern "${closest.pattern.merchantKey}" is not similar enough (similarity ${closest.similarity.toFixed(2)})`);
+      reasons.push(
+        `closest pattern "${closest.pattern.merchantKey}" is not similar enough (similarity ${closest.similarity.toFixed(2)})`,
+      );
     }
     return assessment(key, 0, reasons, null);
   }
@@ -165,8 +169,15 @@ function scoreSimilarName(
     BANDS.similarBase +
     BANDS.similarNameGain * Math.min(1, nameCloseness) +
     BANDS.similarApprovalGain * growth(best.pattern.approvals);
-  reasons.push(`account and VAT agree with ${plural(best.pattern.approvals, 'approval')} of "${best.pattern.merchantKey}"`);
-  score = applyAmountCheck(input, agreeing.map(({ pattern }) => pattern), score, reasons);
+  reasons.push(
+    `account and VAT agree with ${plural(best.pattern.approvals, 'approval')} of "${best.pattern.merchantKey}"`,
+  );
+  score = applyAmountCheck(
+    input,
+    agreeing.map(({ pattern }) => pattern),
+    score,
+    reasons,
+  );
   return assessment(key, score, reasons, best.pattern.id);
 }
 
@@ -188,7 +199,12 @@ function agrees(pattern: Pattern, input: ScoringInput): boolean {
   return pattern.accountCode === input.accountCode && sameVatRate(pattern.vatRate, input.vatRate);
 }
 
-function assessment(merchantKey: string, raw: number, reasons: string[], patternId: string | null): ConfidenceAssessment {
+function assessment(
+  merchantKey: string,
+  raw: number,
+  reasons: string[],
+  patternId: string | null,
+): ConfidenceAssessment {
   const score = roundScore(raw);
   return { score, route: routeFor(score), reasons, merchantKey, patternId };
 }

@@ -92,7 +92,13 @@ describe('normalizeMerchant', () => {
   });
 
   it('is idempotent on its own output', () => {
-    for (const name of ['VIPPS*Spotify *1234', 'Rema 1000 Grünerløkka 123', 'Carrefour S.A.', "Applebee's", 'Kiwi 345']) {
+    for (const name of [
+      'VIPPS*Spotify *1234',
+      'Rema 1000 Grünerløkka 123',
+      'Carrefour S.A.',
+      "Applebee's",
+      'Kiwi 345',
+    ]) {
       const key = normalizeMerchant(name);
       expect(normalizeMerchant(key)).toBe(key);
     }

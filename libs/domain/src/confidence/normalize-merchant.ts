@@ -69,7 +69,7 @@ const STORE_NUMBER_MARKERS = /(?:#|\b(?:nr|no|store|butikk|avd)\b\.?)\s*\d+\b/g;
 
 function stripCardNoise(text: string): string {
   let result = text;
-  for (let previous = ''; previous !== result; ) {
+  for (let previous = ''; previous !== result;) {
     previous = result;
     result = result.replace(PROCESSOR_PREFIX, '');
   }
@@ -86,9 +86,42 @@ function simplifyPunctuation(text: string): string {
 }
 
 const LEGAL_SUFFIXES = new Set([
-  'as', 'asa', 'ab', 'publ', 'ltd', 'limited', 'gmbh', 'inc', 'incorporated', 'llc', 'llp', 'oy', 'oyj',
-  'aps', 'sa', 'sas', 'sarl', 'srl', 'spa', 'bv', 'nv', 'nuf', 'da', 'ans', 'ks', 'plc', 'ag', 'kg', 'co',
-  'corp', 'corporation', 'pty', 'ltda', 'hf', 'ehf', 'sl',
+  'as',
+  'asa',
+  'ab',
+  'publ',
+  'ltd',
+  'limited',
+  'gmbh',
+  'inc',
+  'incorporated',
+  'llc',
+  'llp',
+  'oy',
+  'oyj',
+  'aps',
+  'sa',
+  'sas',
+  'sarl',
+  'srl',
+  'spa',
+  'bv',
+  'nv',
+  'nuf',
+  'da',
+  'ans',
+  'ks',
+  'plc',
+  'ag',
+  'kg',
+  'co',
+  'corp',
+  'corporation',
+  'pty',
+  'ltda',
+  'hf',
+  'ehf',
+  'sl',
 ]);
 
 function dropTrailingNoise(tokens: string[]): string[] {

@@ -1,5 +1,10 @@
 import { DomainError } from '../errors/domain-error';
-import type { ProviderAccount, ProviderDepartment, ProviderEmployee, ProviderVatType } from '../ports/accounting-provider.port';
+import type {
+  ProviderAccount,
+  ProviderDepartment,
+  ProviderEmployee,
+  ProviderVatType,
+} from '../ports/accounting-provider.port';
 import type { ProviderKind } from '../provider/provider-connection';
 import { sameVatRate } from '../values/vat-rate';
 

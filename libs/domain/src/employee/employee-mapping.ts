@@ -25,7 +25,10 @@ export interface EmployeeMapping {
   readonly updatedAt: Date;
 }
 
-export type EmployeeMappingInput = Pick<EmployeeMapping, 'email' | 'role' | 'externalIdentities' | 'providerEmployeeId'>;
+export type EmployeeMappingInput = Pick<
+  EmployeeMapping,
+  'email' | 'role' | 'externalIdentities' | 'providerEmployeeId'
+>;
 
 const USER_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
@@ -39,14 +42,21 @@ export function isUserId(value: string): boolean {
  * Checks and normalises a mapping from outside (email lowercased, identities de-duplicated);
  * throws ValidationFailed listing every problem.
  */
-export function parseEmployeeMapping(userId: string, input: {
-  email: unknown;
-  role: unknown;
-  externalIdentities: unknown;
-  providerEmployeeId?: unknown;
-}): EmployeeMappingInput {
+export function parseEmployeeMapping(
+  userId: string,
+  input: {
+    email: unknown;
+    role: unknown;
+    externalIdentities: unknown;
+    providerEmployeeId?: unknown;
+  },
+): EmployeeMappingInput {
   const errors: FieldError[] = [];
-  if (!isUserId(userId)) errors.push({ field: 'userId', message: 'must be 1–128 letters, digits or . _ : @ -, starting with a letter or digit' });
+  if (!isUserId(userId))
+    errors.push({
+      field: 'userId',
+      message: 'must be 1–128 letters, digits or . _ : @ -, starting with a letter or digit',
+    });
   const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
   if (!EMAIL.test(email)) errors.push({ field: 'email', message: 'must be an email address' });
   if (!isRole(input.role)) errors.push({ field: 'role', message: `must be one of ${ROLES.join(', ')}` });
@@ -56,9 +66,13 @@ export function parseEmployeeMapping(userId: string, input: {
   } else {
     input.externalIdentities.forEach((raw: unknown, i) => {
       const item = (raw ?? {}) as { channel?: unknown; externalId?: unknown };
-      if (!isChannel(item.channel)) errors.push({ field: `externalIdentities.${i}.channel`, message: `must be one of ${CHANNELS.join(', ')}` });
+      if (!isChannel(item.channel))
+        errors.push({ field: `externalIdentities.${i}.channel`, message: `must be one of ${CHANNELS.join(', ')}` });
       if (typeof item.externalId !== 'string' || !EXTERNAL_ID.test(item.externalId)) {
-        errors.push({ field: `externalIdentities.${i}.externalId`, message: 'must be 1–255 printable characters without spaces' });
+        errors.push({
+          field: `externalIdentities.${i}.externalId`,
+          message: 'must be 1–255 printable characters without spaces',
+        });
       }
       if (isChannel(item.channel) && typeof item.externalId === 'string') {
         const identity = { channel: item.channel, externalId: item.externalId };
@@ -67,11 +81,19 @@ export function parseEmployeeMapping(userId: string, input: {
     });
   }
   const providerEmployeeId = input.providerEmployeeId ?? null;
-  if (providerEmployeeId !== null && (typeof providerEmployeeId !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(providerEmployeeId))) {
+  if (
+    providerEmployeeId !== null &&
+    (typeof providerEmployeeId !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(providerEmployeeId))
+  ) {
     errors.push({ field: 'providerEmployeeId', message: 'must be 1–64 printable characters or null' });
   }
   if (errors.length > 0) throw new ValidationFailed(errors.map((e) => `${e.field} ${e.message}`).join('; '), errors);
-  return { email, role: input.role as Role, externalIdentities: identities, providerEmployeeId: providerEmployeeId as string | null };
+  return {
+    email,
+    role: input.role as Role,
+    externalIdentities: identities,
+    providerEmployeeId: providerEmployeeId as string | null,
+  };
 }
 
 export function sameIdentity(a: ExternalIdentity, b: ExternalIdentity): boolean {

@@ -1,4 +1,12 @@
-import { effectivePermissions, PERMISSIONS, ROLE_PERMISSIONS, ROLES, roleAtLeast, type Permission, type Role } from './identity';
+import {
+  effectivePermissions,
+  PERMISSIONS,
+  ROLE_PERMISSIONS,
+  ROLES,
+  roleAtLeast,
+  type Permission,
+  type Role,
+} from './identity';
 
 describe('roles and permissions (contract §2)', () => {
   it('lets each role hold exactly the groups of the contract table', () => {

@@ -38,7 +38,10 @@ describe('learning patterns from approvals', () => {
         provider: null,
         api_calls: [],
         confidence: null,
-        data: expect.objectContaining({ cause: 'approval', pattern: expect.objectContaining({ id: pattern.id, approvals: 1 }) }),
+        data: expect.objectContaining({
+          cause: 'approval',
+          pattern: expect.objectContaining({ id: pattern.id, approvals: 1 }),
+        }),
       }),
     ]);
   });
@@ -50,7 +53,13 @@ describe('learning patterns from approvals', () => {
 
     const { pattern, events } = learnFromApproval(existing, proposal, aReviewerOrigin(), ctx);
 
-    expect(pattern).toMatchObject({ id: existing.id, approvals: 4, verified: true, version: 5, amountStats: { count: 4, min: 11900, max: 12900 } });
+    expect(pattern).toMatchObject({
+      id: existing.id,
+      approvals: 4,
+      verified: true,
+      version: 5,
+      amountStats: { count: 4, min: 11900, max: 12900 },
+    });
     expect(pattern.amountStats.mean).toBeCloseTo(12150, 6);
     expect(events[0]).toMatchObject({ correlationId: existing.id, sequence: 5 });
   });
@@ -59,16 +68,23 @@ describe('learning patterns from approvals', () => {
     const ctx = newContext();
     const proposal = { ...aProposal('APPROVED'), accountCode: '6300', vatRate: '15' };
 
-    expect(learnFromApproval(null, proposal, aReviewerOrigin(), ctx).pattern).toMatchObject({ accountCode: '6300', vatRate: '15' });
+    expect(learnFromApproval(null, proposal, aReviewerOrigin(), ctx).pattern).toMatchObject({
+      accountCode: '6300',
+      vatRate: '15',
+    });
   });
 
   it('refuses to learn from a proposal that is not approved', () => {
-    expect(() => learnFromApproval(null, aProposal('PROPOSED'), aReviewerOrigin(), newContext())).toThrow(InvalidTransition);
+    expect(() => learnFromApproval(null, aProposal('PROPOSED'), aReviewerOrigin(), newContext())).toThrow(
+      InvalidTransition,
+    );
   });
 
   it('refuses to strengthen a pattern of another account', () => {
     const existing = aPattern({ accountCode: '6300' });
-    expect(() => learnFromApproval(existing, aProposal('APPROVED'), aReviewerOrigin(), newContext())).toThrow(InvalidTransition);
+    expect(() => learnFromApproval(existing, aProposal('APPROVED'), aReviewerOrigin(), newContext())).toThrow(
+      InvalidTransition,
+    );
   });
 });
 
@@ -76,10 +92,25 @@ describe('an accountant’s patterns', () => {
   it('creates a verified pattern without approvals', () => {
     const ctx = newContext();
 
-    const { pattern, events } = createPattern('acme', { merchantName: 'Telenor Norge AS', accountCode: '6900', vatRate: '25' }, aReviewerOrigin(), ctx);
+    const { pattern, events } = createPattern(
+      'acme',
+      { merchantName: 'Telenor Norge AS', accountCode: '6900', vatRate: '25' },
+      aReviewerOrigin(),
+      ctx,
+    );
 
-    expect(pattern).toMatchObject({ merchantKey: 'telenor norge', approvals: 0, verified: true, amountStats: { count: 0, min: null } });
-    expect(events[0]).toMatchObject({ type: 'PatternSaved', proposalId: null, sequence: 1, data: { cause: 'created' } });
+    expect(pattern).toMatchObject({
+      merchantKey: 'telenor norge',
+      approvals: 0,
+      verified: true,
+      amountStats: { count: 0, min: null },
+    });
+    expect(events[0]).toMatchObject({
+      type: 'PatternSaved',
+      proposalId: null,
+      sequence: 1,
+      data: { cause: 'created' },
+    });
   });
 
   it('refuses an invalid pattern, naming every field', () => {
@@ -88,7 +119,11 @@ describe('an accountant’s patterns', () => {
       throw new Error('expected ValidationFailed');
     } catch (error) {
       expect(error).toBeInstanceOf(ValidationFailed);
-      expect((error as ValidationFailed).fieldErrors?.map((e) => e.field)).toEqual(['merchantName', 'accountCode', 'vatRate']);
+      expect((error as ValidationFailed).fieldErrors?.map((e) => e.field)).toEqual([
+        'merchantName',
+        'accountCode',
+        'vatRate',
+      ]);
     }
   });
 
@@ -96,9 +131,20 @@ describe('an accountant’s patterns', () => {
     const ctx = newContext();
     const pattern = aPattern({ approvals: 7, version: 2 });
 
-    const { pattern: edited, events } = editPattern(pattern, { merchantName: 'Spotify Technology', accountCode: '6550' }, aReviewerOrigin(), ctx);
+    const { pattern: edited, events } = editPattern(
+      pattern,
+      { merchantName: 'Spotify Technology', accountCode: '6550' },
+      aReviewerOrigin(),
+      ctx,
+    );
 
-    expect(edited).toMatchObject({ merchantKey: 'spotify technology', accountCode: '6550', vatRate: '25', approvals: 7, version: 3 });
+    expect(edited).toMatchObject({
+      merchantKey: 'spotify technology',
+      accountCode: '6550',
+      vatRate: '25',
+      approvals: 7,
+      version: 3,
+    });
     expect(events[0]).toMatchObject({ type: 'PatternSaved', sequence: 3, data: { cause: 'edited' } });
   });
 

@@ -47,7 +47,9 @@ export function learnFromApproval(
       existing.accountCode === proposal.accountCode &&
       sameVatRate(existing.vatRate, proposal.vatRate);
     if (!matches || existing.retiredAt !== null) {
-      throw new InvalidTransition(`pattern ${existing.id} does not match proposal ${proposal.id}'s merchant, account and VAT rate`);
+      throw new InvalidTransition(
+        `pattern ${existing.id} does not match proposal ${proposal.id}'s merchant, account and VAT rate`,
+      );
     }
   }
   const pattern: Pattern = existing
@@ -75,7 +77,15 @@ export function learnFromApproval(
         updatedAt: now,
         retiredAt: null,
       };
-  return { pattern, events: [patternEvent(pattern, 'PatternSaved', origin, proposal.id, now, ctx, { cause: 'approval', pattern: snapshotOf(pattern) })] };
+  return {
+    pattern,
+    events: [
+      patternEvent(pattern, 'PatternSaved', origin, proposal.id, now, ctx, {
+        cause: 'approval',
+        pattern: snapshotOf(pattern),
+      }),
+    ],
+  };
 }
 
 export interface NewPatternInput {
@@ -110,7 +120,12 @@ export function createPattern(
     updatedAt: now,
     retiredAt: null,
   };
-  return { pattern, events: [patternEvent(pattern, 'PatternSaved', origin, null, now, ctx, { cause: 'created', pattern: snapshotOf(pattern) })] };
+  return {
+    pattern,
+    events: [
+      patternEvent(pattern, 'PatternSaved', origin, null, now, ctx, { cause: 'created', pattern: snapshotOf(pattern) }),
+    ],
+  };
 }
 
 /** An accountant's edit (PUT /patterns/{id}): any of name, account, VAT rate, verified. Counts are kept. */
@@ -134,15 +149,28 @@ export function editPattern(
     version: pattern.version + 1,
     updatedAt: now,
   };
-  return { pattern: edited, events: [patternEvent(edited, 'PatternSaved', origin, null, now, ctx, { cause: 'edited', pattern: snapshotOf(edited) })] };
+  return {
+    pattern: edited,
+    events: [
+      patternEvent(edited, 'PatternSaved', origin, null, now, ctx, { cause: 'edited', pattern: snapshotOf(edited) }),
+    ],
+  };
 }
 
 /** Retires a pattern (DELETE /patterns/{id}): kept for the audit trail, ignored by scoring from now on. */
-export function retirePattern(pattern: Pattern, origin: EventOrigin, ctx: DomainContext): PatternChange<PatternRetiredEvent> {
-  if (pattern.retiredAt !== null) throw new InvalidTransition(`cannot retire pattern ${pattern.id}: it is already retired`);
+export function retirePattern(
+  pattern: Pattern,
+  origin: EventOrigin,
+  ctx: DomainContext,
+): PatternChange<PatternRetiredEvent> {
+  if (pattern.retiredAt !== null)
+    throw new InvalidTransition(`cannot retire pattern ${pattern.id}: it is already retired`);
   const now = ctx.clock.now();
   const retired: Pattern = { ...pattern, retiredAt: now, version: pattern.version + 1, updatedAt: now };
-  return { pattern: retired, events: [patternEvent(retired, 'PatternRetired', origin, null, now, ctx, { pattern: snapshotOf(retired) })] };
+  return {
+    pattern: retired,
+    events: [patternEvent(retired, 'PatternRetired', origin, null, now, ctx, { pattern: snapshotOf(retired) })],
+  };
 }
 
 export function snapshotOf(pattern: Pattern): PatternSnapshot {
@@ -174,7 +202,8 @@ function parsePatternFields(input: NewPatternInput, required: boolean): Partial<
     ? errors.check(() => {
         const name = typeof input.merchantName === 'string' ? input.merchantName.trim() : '';
         if (name === '' || name.length > 200) invalidField('merchantName', 'must be 1 to 200 characters');
-        if (normalizeMerchant(name) === '') invalidField('merchantName', 'must contain a name, not only punctuation or numbers');
+        if (normalizeMerchant(name) === '')
+          invalidField('merchantName', 'must contain a name, not only punctuation or numbers');
         return name;
       })
     : undefined;

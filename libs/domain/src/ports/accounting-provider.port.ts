@@ -134,7 +134,11 @@ export abstract class AccountingProvider {
   ): AsyncIterable<readonly LedgerVoucher[]>;
 
   /** Customer invoices issued on or before `asOf` with an amount outstanding, one page per step. */
-  abstract openInvoicePages(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncIterable<readonly OpenInvoice[]>;
+  abstract openInvoicePages(
+    conn: ProviderConnection,
+    asOf: string,
+    options?: ProviderCallOptions,
+  ): AsyncIterable<readonly OpenInvoice[]>;
 
   /**
    * Books the expense (Tripletex: a voucher; Fiken: a cash purchase) carrying `booking.reference`,
@@ -142,7 +146,11 @@ export abstract class AccountingProvider {
    * dropped connection, 5xx) is looked up by reference before it is sent again. When the booking
    * was created but the receipt upload failed, the `ProviderError` carries `bookingId`.
    */
-  abstract bookExpense(conn: ProviderConnection, booking: ExpenseBooking, options?: ProviderCallOptions): Promise<BookingRef>;
+  abstract bookExpense(
+    conn: ProviderConnection,
+    booking: ExpenseBooking,
+    options?: ProviderCallOptions,
+  ): Promise<BookingRef>;
 
   /** Attaches a receipt to an existing booking (after a booking whose upload failed). */
   abstract attachReceipt(

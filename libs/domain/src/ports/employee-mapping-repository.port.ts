@@ -8,7 +8,11 @@ export abstract class EmployeeMappingRepository {
 
   abstract find(companyId: string, userId: string): Promise<EmployeeMapping | null>;
 
-  abstract findByExternalIdentity(companyId: string, channel: Channel, externalId: string): Promise<EmployeeMapping | null>;
+  abstract findByExternalIdentity(
+    companyId: string,
+    channel: Channel,
+    externalId: string,
+  ): Promise<EmployeeMapping | null>;
 
   /** Emails compare case-insensitively. */
   abstract findByEmail(companyId: string, email: string): Promise<EmployeeMapping | null>;
@@ -17,7 +21,12 @@ export abstract class EmployeeMappingRepository {
    * Creates or replaces the user's mapping, external identities included, in one transaction.
    * Throws `EmployeeMappingConflict` when the email or an identity belongs to another user.
    */
-  abstract save(companyId: string, userId: string, input: EmployeeMappingInput, now: Date): Promise<{ mapping: EmployeeMapping; created: boolean }>;
+  abstract save(
+    companyId: string,
+    userId: string,
+    input: EmployeeMappingInput,
+    now: Date,
+  ): Promise<{ mapping: EmployeeMapping; created: boolean }>;
 
   /** Returns whether there was a mapping. */
   abstract delete(companyId: string, userId: string): Promise<boolean>;

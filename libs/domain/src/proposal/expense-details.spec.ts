@@ -51,7 +51,15 @@ describe('parseExpenseDetails', () => {
 
   it('reports every bad field at once', () => {
     expect(
-      fieldsOf({ kind: 'invoice', merchant: '', amount: 119, currency: 'nok', date: '2026-02-30', accountCode: '65', vatRate: '250' }),
+      fieldsOf({
+        kind: 'invoice',
+        merchant: '',
+        amount: 119,
+        currency: 'nok',
+        date: '2026-02-30',
+        accountCode: '65',
+        vatRate: '250',
+      }),
     ).toEqual(['kind', 'merchant', 'amount', 'currency', 'date', 'accountCode', 'vatRate']);
   });
 
@@ -63,16 +71,46 @@ describe('parseExpenseDetails', () => {
     ['a too long merchant', { merchant: 'x'.repeat(201) }, 'merchant'],
     ['an empty description', { description: '  ' }, 'description'],
     ['an unknown thread channel', { thread: { channel: 'irc', threadId: '1' } }, 'thread.channel'],
-    ['an unsupported receipt type', { receipt: { filename: 'r.exe', contentType: 'application/x-msdownload', sizeBytes: 10, sha256: 'ab'.repeat(32) } }, 'receipt.contentType'],
-    ['a receipt over 7 MiB', { receipt: { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: MAX_RECEIPT_BYTES + 1, sha256: 'ab'.repeat(32) } }, 'receipt'],
-    ['an empty receipt', { receipt: { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 0, sha256: 'ab'.repeat(32) } }, 'receipt'],
-    ['a bad digest', { receipt: { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 10, sha256: 'xyz' } }, 'receipt.sha256'],
+    [
+      'an unsupported receipt type',
+      {
+        receipt: { filename: 'r.exe', contentType: 'application/x-msdownload', sizeBytes: 10, sha256: 'ab'.repeat(32) },
+      },
+      'receipt.contentType',
+    ],
+    [
+      'a receipt over 7 MiB',
+      {
+        receipt: {
+          filename: 'r.pdf',
+          contentType: 'application/pdf',
+          sizeBytes: MAX_RECEIPT_BYTES + 1,
+          sha256: 'ab'.repeat(32),
+        },
+      },
+      'receipt',
+    ],
+    [
+      'an empty receipt',
+      { receipt: { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 0, sha256: 'ab'.repeat(32) } },
+      'receipt',
+    ],
+    [
+      'a bad digest',
+      { receipt: { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 10, sha256: 'xyz' } },
+      'receipt.sha256',
+    ],
   ] as const)('refuses %s', (_label, overrides, field) => {
     expect(fieldsOf(validInput(overrides as Partial<ExpenseDetailsInput>))).toEqual([field]);
   });
 
   it('accepts a receipt of exactly 7 MiB', () => {
-    const receipt = { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: MAX_RECEIPT_BYTES, sha256: 'ab'.repeat(32) };
+    const receipt = {
+      filename: 'r.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: MAX_RECEIPT_BYTES,
+      sha256: 'ab'.repeat(32),
+    };
     expect(parseExpenseDetails(validInput({ receipt })).receipt?.sizeBytes).toBe(MAX_RECEIPT_BYTES);
   });
 });

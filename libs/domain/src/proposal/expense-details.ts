@@ -11,7 +11,13 @@ export const PROPOSAL_KINDS = ['expense'] as const;
 export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
 
 /** Receipt content types the service accepts. */
-export const RECEIPT_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/heic', 'image/webp'] as const;
+export const RECEIPT_CONTENT_TYPES = [
+  'application/pdf',
+  'image/jpeg',
+  'image/png',
+  'image/heic',
+  'image/webp',
+] as const;
 /** A receipt is at most 7 MiB decoded (api-contract §1). */
 export const MAX_RECEIPT_BYTES = 7 * 1024 * 1024;
 export const MAX_MERCHANT_LENGTH = 200;
@@ -71,21 +77,29 @@ function parseText(value: unknown, field: string, max: number): string {
 
 function parseMerchant(value: unknown): string {
   const merchant = parseText(value, 'merchant', MAX_MERCHANT_LENGTH);
-  if (normalizeMerchant(merchant) === '') invalidField('merchant', 'must contain a name, not only punctuation or numbers');
+  if (normalizeMerchant(merchant) === '')
+    invalidField('merchant', 'must contain a name, not only punctuation or numbers');
   return merchant;
 }
 
-function parseReceipt(value: NonNullable<ExpenseDetailsInput['receipt']>, errors: FieldErrorCollector): ReceiptMetadata | null {
+function parseReceipt(
+  value: NonNullable<ExpenseDetailsInput['receipt']>,
+  errors: FieldErrorCollector,
+): ReceiptMetadata | null {
   const filename = errors.check(() => parseText(value.filename, 'receipt.filename', 255));
   const contentType = errors.check(() => {
-    if (typeof value.contentType !== 'string' || !(RECEIPT_CONTENT_TYPES as readonly string[]).includes(value.contentType)) {
+    if (
+      typeof value.contentType !== 'string' ||
+      !(RECEIPT_CONTENT_TYPES as readonly string[]).includes(value.contentType)
+    ) {
       invalidField('receipt.contentType', `must be one of ${RECEIPT_CONTENT_TYPES.join(', ')}`);
     }
     return value.contentType;
   });
   const sizeBytes = errors.check(() => {
     const size = value.sizeBytes;
-    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size <= 0) invalidField('receipt', 'must not be empty');
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size <= 0)
+      invalidField('receipt', 'must not be empty');
     if (size > MAX_RECEIPT_BYTES) invalidField('receipt', `must be at most ${MAX_RECEIPT_BYTES} bytes (7 MiB) decoded`);
     return size;
   });
@@ -95,7 +109,8 @@ function parseReceipt(value: NonNullable<ExpenseDetailsInput['receipt']>, errors
     }
     return value.sha256;
   });
-  if (filename === undefined || contentType === undefined || sizeBytes === undefined || sha256 === undefined) return null;
+  if (filename === undefined || contentType === undefined || sizeBytes === undefined || sha256 === undefined)
+    return null;
   return { filename, contentType, sizeBytes, sha256 };
 }
 
@@ -116,7 +131,8 @@ function parseThread(value: NonNullable<ExpenseDetailsInput['thread']>, errors: 
 export function parseExpenseDetails(input: ExpenseDetailsInput): ExpenseDetails {
   const errors = new FieldErrorCollector();
   const kind = errors.check(() => {
-    if (!(PROPOSAL_KINDS as readonly unknown[]).includes(input.kind)) invalidField('kind', `must be one of ${PROPOSAL_KINDS.join(', ')}`);
+    if (!(PROPOSAL_KINDS as readonly unknown[]).includes(input.kind))
+      invalidField('kind', `must be one of ${PROPOSAL_KINDS.join(', ')}`);
     return input.kind as ProposalKind;
   });
   const merchant = errors.check(() => parseMerchant(input.merchant));

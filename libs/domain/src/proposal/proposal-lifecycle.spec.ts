@@ -1,4 +1,15 @@
-import { ManualClock, SequentialIdGenerator, aProposal, aProposalHistory, aReviewerOrigin, anAssessment, anExpense, anOrigin, REVIEWER, SUBMITTER } from '@app/testing';
+import {
+  ManualClock,
+  SequentialIdGenerator,
+  aProposal,
+  aProposalHistory,
+  aReviewerOrigin,
+  anAssessment,
+  anExpense,
+  anOrigin,
+  REVIEWER,
+  SUBMITTER,
+} from '@app/testing';
 import { InvalidTransition, NotFound, PermissionDenied, ValidationFailed } from '../errors/domain-error';
 import { DomainContext } from '../shared/domain-context';
 import { Proposal } from './proposal';
@@ -61,7 +72,9 @@ const TABLE: Record<ProposalStatus, Record<ProposalCommandType, [ProposalStatus,
   },
 };
 
-const CASES = PROPOSAL_STATUSES.flatMap((status) => PROPOSAL_COMMAND_TYPES.map((type) => [status, type, TABLE[status][type]] as const));
+const CASES = PROPOSAL_STATUSES.flatMap((status) =>
+  PROPOSAL_COMMAND_TYPES.map((type) => [status, type, TABLE[status][type]] as const),
+);
 
 describe('proposal state machine: every status × every command', () => {
   it('covers 4 statuses × 5 commands', () => {
@@ -94,19 +107,26 @@ describe('proposal state machine: every status × every command', () => {
     });
   });
 
-  it.each(CASES.filter(([, , outcome]) => outcome === 'refused'))('%s + %s is refused with InvalidTransition', (status, type) => {
-    const ctx = newContext();
-    const proposal = aProposal(status, { ctx, score: 0.95 });
+  it.each(CASES.filter(([, , outcome]) => outcome === 'refused'))(
+    '%s + %s is refused with InvalidTransition',
+    (status, type) => {
+      const ctx = newContext();
+      const proposal = aProposal(status, { ctx, score: 0.95 });
 
-    const attempt = () => transitionProposal(proposal, COMMANDS[type], ctx);
+      const attempt = () => transitionProposal(proposal, COMMANDS[type], ctx);
 
-    expect(attempt).toThrow(InvalidTransition);
-    expect(attempt).toThrow(new RegExp(`in status ${status}`));
-  });
+      expect(attempt).toThrow(InvalidTransition);
+      expect(attempt).toThrow(new RegExp(`in status ${status}`));
+    },
+  );
 
   it.each([
     ['EXECUTED', 'Approve', 'cannot approve a proposal in status EXECUTED: it has already been executed'],
-    ['REJECTED', 'Reject', 'cannot reject a proposal in status REJECTED: it has been rejected (resubmit a corrected proposal instead)'],
+    [
+      'REJECTED',
+      'Reject',
+      'cannot reject a proposal in status REJECTED: it has been rejected (resubmit a corrected proposal instead)',
+    ],
     ['EXECUTED', 'Reject', 'cannot reject a proposal in status EXECUTED: it has already been executed'],
     ['PROPOSED', 'MarkExecuted', 'cannot execute a proposal in status PROPOSED: it has not been approved'],
   ] as const)('explains the refusal of %s + %s', (status, type, message) => {
@@ -130,7 +150,12 @@ describe('submitting a proposal', () => {
     const ctx = newContext();
 
     const { proposal, events } = submitProposal(
-      { companyId: 'acme', origin: anOrigin(), details: anExpense(), assessment: anAssessment(0.96, ['exact merchant match: spotify']) },
+      {
+        companyId: 'acme',
+        origin: anOrigin(),
+        details: anExpense(),
+        assessment: anAssessment(0.96, ['exact merchant match: spotify']),
+      },
       ctx,
     );
 
@@ -183,7 +208,10 @@ describe('submitting a proposal', () => {
 
   it('takes ids and time only from the context', () => {
     const ctx = newContext();
-    const { proposal, events } = submitProposal({ companyId: 'acme', origin: anOrigin(), details: anExpense(), assessment: anAssessment(0) }, ctx);
+    const { proposal, events } = submitProposal(
+      { companyId: 'acme', origin: anOrigin(), details: anExpense(), assessment: anAssessment(0) },
+      ctx,
+    );
 
     expect(proposal.id).toBe('00000001-0000-7000-8000-000000000001');
     expect(events[0].id).toBe('00000001-0000-7000-8000-000000000002');
@@ -206,7 +234,13 @@ describe('resubmission', () => {
     const rejected = aProposal('REJECTED', { ctx });
 
     const { proposal, events } = submitProposal(
-      { companyId: 'acme', origin: anOrigin(), details: anExpense({ amount: 12900 }), assessment: anAssessment(0), resubmissionOf: rejected },
+      {
+        companyId: 'acme',
+        origin: anOrigin(),
+        details: anExpense({ amount: 12900 }),
+        assessment: anAssessment(0),
+        resubmissionOf: rejected,
+      },
       ctx,
     );
 
@@ -214,7 +248,12 @@ describe('resubmission', () => {
     expect(proposal.correlationId).toBe(rejected.correlationId);
     expect(proposal.resubmissionOf).toBe(rejected.id);
     expect(proposal.version).toBe(3);
-    expect(events[0]).toMatchObject({ type: 'Proposed', sequence: 3, proposalId: proposal.id, data: { resubmissionOf: rejected.id } });
+    expect(events[0]).toMatchObject({
+      type: 'Proposed',
+      sequence: 3,
+      proposalId: proposal.id,
+      data: { resubmissionOf: rejected.id },
+    });
   });
 
   it.each(['PROPOSED', 'APPROVED', 'EXECUTED'] as const)('refuses to resubmit a proposal in status %s', (status) => {
@@ -222,8 +261,21 @@ describe('resubmission', () => {
     const previous = aProposal(status, { ctx });
 
     expect(() =>
-      submitProposal({ companyId: 'acme', origin: anOrigin(), details: anExpense(), assessment: anAssessment(0), resubmissionOf: previous }, ctx),
-    ).toThrow(new InvalidTransition(`cannot resubmit proposal ${previous.id} in status ${status}: only a REJECTED proposal can be resubmitted`));
+      submitProposal(
+        {
+          companyId: 'acme',
+          origin: anOrigin(),
+          details: anExpense(),
+          assessment: anAssessment(0),
+          resubmissionOf: previous,
+        },
+        ctx,
+      ),
+    ).toThrow(
+      new InvalidTransition(
+        `cannot resubmit proposal ${previous.id} in status ${status}: only a REJECTED proposal can be resubmitted`,
+      ),
+    );
   });
 
   it('refuses a rejected proposal of another company as not found', () => {
@@ -231,7 +283,16 @@ describe('resubmission', () => {
     const foreign = aProposal('REJECTED', { ctx, companyId: 'globex' });
 
     expect(() =>
-      submitProposal({ companyId: 'acme', origin: anOrigin(), details: anExpense(), assessment: anAssessment(0), resubmissionOf: foreign }, ctx),
+      submitProposal(
+        {
+          companyId: 'acme',
+          origin: anOrigin(),
+          details: anExpense(),
+          assessment: anAssessment(0),
+          resubmissionOf: foreign,
+        },
+        ctx,
+      ),
     ).toThrow(NotFound);
   });
 });
@@ -277,7 +338,11 @@ describe('approval', () => {
 
   it('approves without corrections', () => {
     const ctx = newContext();
-    const { proposal } = transitionProposal(aProposal('PROPOSED', { ctx }), { type: 'Approve', origin: aReviewerOrigin() }, ctx);
+    const { proposal } = transitionProposal(
+      aProposal('PROPOSED', { ctx }),
+      { type: 'Approve', origin: aReviewerOrigin() },
+      ctx,
+    );
 
     expect(proposal).toMatchObject({ status: 'APPROVED', corrections: null, accountCode: '6540', vatRate: '25' });
   });
@@ -295,7 +360,10 @@ describe('approval', () => {
     try {
       attempt();
     } catch (error) {
-      expect((error as ValidationFailed).fieldErrors?.map((e) => e.field)).toEqual(['corrections.accountCode', 'corrections.vatRate']);
+      expect((error as ValidationFailed).fieldErrors?.map((e) => e.field)).toEqual([
+        'corrections.accountCode',
+        'corrections.vatRate',
+      ]);
     }
   });
 
@@ -320,9 +388,18 @@ describe('auto-approval', () => {
     const ctx = newContext();
     const proposal = aProposal('PROPOSED', { ctx, score: 0.9 });
 
-    const { proposal: approved, events } = transitionProposal(proposal, { type: 'AutoApprove', origin: anOrigin(), executionDelayMinutes: delay }, ctx);
+    const { proposal: approved, events } = transitionProposal(
+      proposal,
+      { type: 'AutoApprove', origin: anOrigin(), executionDelayMinutes: delay },
+      ctx,
+    );
 
-    expect(approved).toMatchObject({ status: 'APPROVED', autoApproved: true, approvedBy: null, executeAfter: new Date(executeAfter) });
+    expect(approved).toMatchObject({
+      status: 'APPROVED',
+      autoApproved: true,
+      approvedBy: null,
+      executeAfter: new Date(executeAfter),
+    });
     expect(events[0].data).toMatchObject({ auto: true, corrections: null, executeAfter });
   });
 
@@ -330,9 +407,9 @@ describe('auto-approval', () => {
     const ctx = newContext();
     const proposal = aProposal('PROPOSED', { ctx, score: 0.95 });
 
-    expect(() => transitionProposal(proposal, { type: 'AutoApprove', origin: anOrigin(), executionDelayMinutes: delay }, ctx)).toThrow(
-      ValidationFailed,
-    );
+    expect(() =>
+      transitionProposal(proposal, { type: 'AutoApprove', origin: anOrigin(), executionDelayMinutes: delay }, ctx),
+    ).toThrow(ValidationFailed);
   });
 
   it('lets a human reject an auto-approved proposal before execution', () => {
@@ -348,32 +425,41 @@ describe('auto-approval', () => {
 describe('rejection', () => {
   it.each(['', '   ', 'x'.repeat(1001)])('refuses a reason of %p with validation_failed', (reason) => {
     const ctx = newContext();
-    expect(() => transitionProposal(aProposal('PROPOSED', { ctx }), { type: 'Reject', origin: aReviewerOrigin(), reason }, ctx)).toThrow(
-      ValidationFailed,
-    );
+    expect(() =>
+      transitionProposal(aProposal('PROPOSED', { ctx }), { type: 'Reject', origin: aReviewerOrigin(), reason }, ctx),
+    ).toThrow(ValidationFailed);
   });
 
   it('accepts a reason of 1000 characters and stores it in the Rejected event', () => {
     const ctx = newContext();
     const reason = 'x'.repeat(1000);
 
-    const { events } = transitionProposal(aProposal('PROPOSED', { ctx }), { type: 'Reject', origin: aReviewerOrigin(), reason }, ctx);
+    const { events } = transitionProposal(
+      aProposal('PROPOSED', { ctx }),
+      { type: 'Reject', origin: aReviewerOrigin(), reason },
+      ctx,
+    );
 
     expect(events[0].data).toEqual({ reason });
   });
 
   it('validates the command before the state: a bad reason on an executed proposal is validation_failed', () => {
     const ctx = newContext();
-    expect(() => transitionProposal(aProposal('EXECUTED', { ctx }), { type: 'Reject', origin: aReviewerOrigin(), reason: '' }, ctx)).toThrow(
-      ValidationFailed,
-    );
+    expect(() =>
+      transitionProposal(
+        aProposal('EXECUTED', { ctx }),
+        { type: 'Reject', origin: aReviewerOrigin(), reason: '' },
+        ctx,
+      ),
+    ).toThrow(ValidationFailed);
   });
 });
 
 describe('execution', () => {
   function autoApproved(ctx: DomainContext, delay: number): Proposal {
     const proposal = aProposal('PROPOSED', { ctx, score: 0.95 });
-    return transitionProposal(proposal, { type: 'AutoApprove', origin: anOrigin(), executionDelayMinutes: delay }, ctx).proposal;
+    return transitionProposal(proposal, { type: 'AutoApprove', origin: anOrigin(), executionDelayMinutes: delay }, ctx)
+      .proposal;
   }
 
   it('refuses to execute before executeAfter, so a human can still reject', () => {
@@ -381,7 +467,9 @@ describe('execution', () => {
     const proposal = autoApproved(ctx, 15);
     ctx.clock.advance({ minutes: 14 });
 
-    expect(() => transitionProposal(proposal, COMMANDS.MarkExecuted, ctx)).toThrow(/cannot execute proposal .* before 2026-11-20T10:15:00.000Z/);
+    expect(() => transitionProposal(proposal, COMMANDS.MarkExecuted, ctx)).toThrow(
+      /cannot execute proposal .* before 2026-11-20T10:15:00.000Z/,
+    );
   });
 
   it('executes at executeAfter, recording the booking and the provider calls', () => {
@@ -406,8 +494,16 @@ describe('execution', () => {
 
     const failed = transitionProposal(approved, COMMANDS.RecordExecutionFailure, ctx);
 
-    expect(failed.proposal).toMatchObject({ status: 'APPROVED', lastExecutionError: 'account 6300 is closed', version: approved.version + 1 });
-    expect(failed.events[0]).toMatchObject({ type: 'ExecutionFailed', status: 'APPROVED', data: { message: 'account 6300 is closed' } });
+    expect(failed.proposal).toMatchObject({
+      status: 'APPROVED',
+      lastExecutionError: 'account 6300 is closed',
+      version: approved.version + 1,
+    });
+    expect(failed.events[0]).toMatchObject({
+      type: 'ExecutionFailed',
+      status: 'APPROVED',
+      data: { message: 'account 6300 is closed' },
+    });
     expect(transitionProposal(failed.proposal, COMMANDS.Reject, ctx).proposal.status).toBe('REJECTED');
     const executed = transitionProposal(failed.proposal, COMMANDS.MarkExecuted, ctx);
     expect(executed.proposal).toMatchObject({ status: 'EXECUTED', lastExecutionError: null });

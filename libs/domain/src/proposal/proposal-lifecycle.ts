@@ -116,7 +116,11 @@ export function submitProposal(input: SubmitProposalInput, ctx: DomainContext): 
  * (ValidationFailed, 400), then the state (InvalidTransition, 409), then who acts
  * (PermissionDenied, 403).
  */
-export function transitionProposal(proposal: Proposal, command: ProposalCommand, ctx: DomainContext): ProposalTransition {
+export function transitionProposal(
+  proposal: Proposal,
+  command: ProposalCommand,
+  ctx: DomainContext,
+): ProposalTransition {
   validateCommand(command);
   const now = ctx.clock.now();
   const pair = `${proposal.status}:${command.type}` as const;
@@ -184,13 +188,19 @@ function commandOf<T extends ProposalCommandType>(command: ProposalCommand, type
 }
 
 /** Validates and canonicalises corrections ({accountCode?, vatRate?}); null when nothing is corrected. */
-export function parseCorrections(corrections: { accountCode?: unknown; vatRate?: unknown } | null | undefined): Corrections | null {
+export function parseCorrections(
+  corrections: { accountCode?: unknown; vatRate?: unknown } | null | undefined,
+): Corrections | null {
   if (!corrections) return null;
   const errors = new FieldErrorCollector();
   const accountCode =
-    corrections.accountCode === undefined ? undefined : errors.check(() => parseAccountCode(corrections.accountCode, 'corrections.accountCode'));
+    corrections.accountCode === undefined
+      ? undefined
+      : errors.check(() => parseAccountCode(corrections.accountCode, 'corrections.accountCode'));
   const vatRate =
-    corrections.vatRate === undefined ? undefined : errors.check(() => parseVatRate(corrections.vatRate, 'corrections.vatRate'));
+    corrections.vatRate === undefined
+      ? undefined
+      : errors.check(() => parseVatRate(corrections.vatRate, 'corrections.vatRate'));
   errors.throwIfAny('the corrections are invalid');
   if (accountCode === undefined && vatRate === undefined) return null;
   return { ...(accountCode !== undefined && { accountCode }), ...(vatRate !== undefined && { vatRate }) };
@@ -209,7 +219,8 @@ function validateCommand(command: ProposalCommand): void {
     case 'Reject': {
       const reason = typeof command.reason === 'string' ? command.reason.trim() : '';
       if (reason.length === 0) invalidField('reason', 'is required');
-      if (reason.length > MAX_REJECTION_REASON_LENGTH) invalidField('reason', `must be at most ${MAX_REJECTION_REASON_LENGTH} characters`);
+      if (reason.length > MAX_REJECTION_REASON_LENGTH)
+        invalidField('reason', `must be at most ${MAX_REJECTION_REASON_LENGTH} characters`);
       return;
     }
     case 'MarkExecuted':
@@ -223,7 +234,12 @@ function validateCommand(command: ProposalCommand): void {
   }
 }
 
-function autoApprove(proposal: Proposal, command: ProposalCommandOf<'AutoApprove'>, now: Date, ctx: DomainContext): ProposalTransition {
+function autoApprove(
+  proposal: Proposal,
+  command: ProposalCommandOf<'AutoApprove'>,
+  now: Date,
+  ctx: DomainContext,
+): ProposalTransition {
   if (proposal.route !== 'auto_approve') {
     throw new InvalidTransition(
       `cannot auto-approve a proposal routed ${proposal.route} (confidence ${proposal.confidence}): only auto_approve proposals are approved without review`,
@@ -240,7 +256,12 @@ function autoApprove(proposal: Proposal, command: ProposalCommandOf<'AutoApprove
   });
 }
 
-function approve(proposal: Proposal, command: ProposalCommandOf<'Approve'>, now: Date, ctx: DomainContext): ProposalTransition {
+function approve(
+  proposal: Proposal,
+  command: ProposalCommandOf<'Approve'>,
+  now: Date,
+  ctx: DomainContext,
+): ProposalTransition {
   if (sameActor(command.origin.actor, proposal.submittedBy)) {
     throw new PermissionDenied(
       `${command.origin.actor} submitted proposal ${proposal.id} and cannot also approve it: separation of duties requires another reviewer`,
@@ -266,13 +287,23 @@ function approve(proposal: Proposal, command: ProposalCommandOf<'Approve'>, now:
   });
 }
 
-function reject(proposal: Proposal, command: ProposalCommandOf<'Reject'>, now: Date, ctx: DomainContext): ProposalTransition {
+function reject(
+  proposal: Proposal,
+  command: ProposalCommandOf<'Reject'>,
+  now: Date,
+  ctx: DomainContext,
+): ProposalTransition {
   const reason = command.reason.trim();
   const next: Proposal = { ...proposal, status: 'REJECTED', rejectedBy: command.origin.actor, rejectionReason: reason };
   return advance(proposal, next, 'Rejected', command.origin, [], now, ctx, { reason });
 }
 
-function markExecuted(proposal: Proposal, command: ProposalCommandOf<'MarkExecuted'>, now: Date, ctx: DomainContext): ProposalTransition {
+function markExecuted(
+  proposal: Proposal,
+  command: ProposalCommandOf<'MarkExecuted'>,
+  now: Date,
+  ctx: DomainContext,
+): ProposalTransition {
   if (proposal.executeAfter && now.getTime() < proposal.executeAfter.getTime()) {
     throw new InvalidTransition(
       `cannot execute proposal ${proposal.id} before ${proposal.executeAfter.toISOString()}: it may still be rejected until then`,

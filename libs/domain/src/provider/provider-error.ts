@@ -37,7 +37,12 @@ const CODE_OF: Record<ProviderFailureReason, ErrorCode> = {
   unknown_vat_rate: 'unknown_vat_rate',
 };
 
-const TRANSIENT: ReadonlySet<ProviderFailureReason> = new Set(['rate_limited', 'unavailable', 'circuit_open', 'timeout']);
+const TRANSIENT: ReadonlySet<ProviderFailureReason> = new Set([
+  'rate_limited',
+  'unavailable',
+  'circuit_open',
+  'timeout',
+]);
 
 export interface ProviderErrorDetails {
   /** HTTP status of the provider's answer, when there was one. */

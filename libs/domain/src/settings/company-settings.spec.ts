@@ -3,7 +3,11 @@ import { DEFAULT_COMPANY_SETTINGS, updateCompanySettings } from './company-setti
 
 describe('company settings', () => {
   it('defaults to a 15-minute execution delay and payment account 1920', () => {
-    expect(DEFAULT_COMPANY_SETTINGS).toMatchObject({ executionDelayMinutes: 15, paymentAccount: '1920', reviewChannel: null });
+    expect(DEFAULT_COMPANY_SETTINGS).toMatchObject({
+      executionDelayMinutes: 15,
+      paymentAccount: '1920',
+      reviewChannel: null,
+    });
   });
 
   it('applies a partial update and keeps the rest', () => {
@@ -20,7 +24,10 @@ describe('company settings', () => {
   });
 
   it('clears a channel with null', () => {
-    const withChannel = { ...DEFAULT_COMPANY_SETTINGS, invoicesChannel: { kind: 'webhook' as const, url: 'https://x.example/' } };
+    const withChannel = {
+      ...DEFAULT_COMPANY_SETTINGS,
+      invoicesChannel: { kind: 'webhook' as const, url: 'https://x.example/' },
+    };
     expect(updateCompanySettings(withChannel, { invoicesChannel: null }).invoicesChannel).toBeNull();
   });
 

@@ -42,15 +42,18 @@ export interface CompanySettingsInput {
 function parseTarget(value: unknown, field: string): WebhookTarget | null {
   if (value === null) return null;
   const target = value as { kind?: unknown; url?: unknown } | undefined;
-  if (typeof target !== 'object' || target === undefined) invalidField(field, 'must be an object { kind, url } or null');
-  if (target.kind !== 'slack' && target.kind !== 'webhook') invalidField(`${field}.kind`, 'must be "slack" or "webhook"');
+  if (typeof target !== 'object' || target === undefined)
+    invalidField(field, 'must be an object { kind, url } or null');
+  if (target.kind !== 'slack' && target.kind !== 'webhook')
+    invalidField(`${field}.kind`, 'must be "slack" or "webhook"');
   let url: URL | null = null;
   try {
     url = typeof target.url === 'string' ? new URL(target.url) : null;
   } catch {
     url = null;
   }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) invalidField(`${field}.url`, 'must be an http(s) URL');
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    invalidField(`${field}.url`, 'must be an http(s) URL');
   return { kind: target.kind, url: url.toString() };
 }
 
@@ -70,8 +73,16 @@ export function updateCompanySettings(current: CompanySettings, input: CompanySe
   if (input.executionDelayMinutes !== undefined) {
     const delay = errors.check(() => {
       const value = input.executionDelayMinutes;
-      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > MAX_EXECUTION_DELAY_MINUTES) {
-        invalidField('executionDelayMinutes', `must be a whole number of minutes from 0 to ${MAX_EXECUTION_DELAY_MINUTES}`);
+      if (
+        typeof value !== 'number' ||
+        !Number.isSafeInteger(value) ||
+        value < 0 ||
+        value > MAX_EXECUTION_DELAY_MINUTES
+      ) {
+        invalidField(
+          'executionDelayMinutes',
+          `must be a whole number of minutes from 0 to ${MAX_EXECUTION_DELAY_MINUTES}`,
+        );
       }
       return value;
     });

@@ -36,7 +36,8 @@ export class FieldErrorCollector {
   /** Throws one ValidationFailed listing every collected error, if there is any. */
   throwIfAny(summary = 'validation failed'): void {
     if (this.errors.length === 0) return;
-    const detail = this.errors.length === 1 ? this.errors[0].message : `${summary}: ${this.errors.length} fields are invalid`;
+    const detail =
+      this.errors.length === 1 ? this.errors[0].message : `${summary}: ${this.errors.length} fields are invalid`;
     throw new ValidationFailed(detail, [...this.errors]);
   }
 }

@@ -18,10 +18,13 @@ function hundredths(text: string): number | null {
 
 export function parseVatRate(text: unknown, field = 'vatRate'): VatRate {
   const value = typeof text === 'string' ? hundredths(text) : null;
-  if (value === null) invalidField(field, 'must be a percentage as a decimal string with at most 2 decimals, such as "25"');
+  if (value === null)
+    invalidField(field, 'must be a percentage as a decimal string with at most 2 decimals, such as "25"');
   if (value > 10000) invalidField(field, 'must be between 0 and 100');
   const whole = Math.floor(value / 100);
-  const fraction = String(value % 100).padStart(2, '0').replace(/0+$/, '');
+  const fraction = String(value % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
   return fraction ? `${whole}.${fraction}` : String(whole);
 }
 

@@ -1,9 +1,4 @@
-import {
-  CompanyContextStore,
-  CompanySettingsStore,
-  type CompanyContext,
-  type CompanySettings,
-} from '@app/domain';
+import { CompanyContextStore, CompanySettingsStore, type CompanyContext, type CompanySettings } from '@app/domain';
 import { TtlCache } from './ttl-cache';
 
 /**

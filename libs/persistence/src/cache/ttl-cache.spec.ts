@@ -132,8 +132,8 @@ describe('the cached company stores', () => {
     const read = (await contexts.get('acme'))!;
     expect(read.accounts).toHaveLength(1);
     expect(Object.isFrozen(read) && Object.isFrozen(read.accounts) && Object.isFrozen(read.accounts[0])).toBe(true);
-    expect(Object.isFrozen(await new CachedCompanySettingsStore(new InMemoryCompanySettingsStore(), 60_000).get('x'))).toBe(
-      true,
-    );
+    expect(
+      Object.isFrozen(await new CachedCompanySettingsStore(new InMemoryCompanySettingsStore(), 60_000).get('x')),
+    ).toBe(true);
   });
 });

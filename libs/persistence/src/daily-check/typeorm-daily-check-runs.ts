@@ -104,7 +104,13 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
     return toNumber(row?.due ?? 0);
   }
 
-  async claim(now: Date, leaseUntil: Date, worker: string, scope: DailyCheckScope, limit: number): Promise<DailyCheckClaim[]> {
+  async claim(
+    now: Date,
+    leaseUntil: Date,
+    worker: string,
+    scope: DailyCheckScope,
+    limit: number,
+  ): Promise<DailyCheckClaim[]> {
     if (limit <= 0) return [];
     const parameters: unknown[] = [now, leaseUntil, worker];
     let providerFilter = `(c.company_id IS NULL OR c.status <> 'connected')`;
@@ -115,7 +121,13 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
     const filter = scopeFilter(scope, parameters.length + 1);
     parameters.push(...filter.parameters, limit);
     // Each claimed run gets a token of its own (gen_random_uuid): only its holder may finish it.
-    const rows = await select<{ company_id: string; day: string; attempts: number | string; provider: string | null; claim_token: string }>(
+    const rows = await select<{
+      company_id: string;
+      day: string;
+      attempts: number | string;
+      provider: string | null;
+      claim_token: string;
+    }>(
       this.dataSource.manager,
       `WITH due AS (
          SELECT r.company_id, r.day, c.provider
@@ -138,7 +150,8 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
       companyId: row.company_id,
       day: row.day,
       attempt: toNumber(row.attempts),
-      provider: scope.provider === 'none' || row.provider === null || !isProviderKind(row.provider) ? null : row.provider,
+      provider:
+        scope.provider === 'none' || row.provider === null || !isProviderKind(row.provider) ? null : row.provider,
       token: row.claim_token,
     }));
   }
@@ -151,10 +164,20 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
             SET status = 'succeeded', finished_at = $4, next_attempt_at = NULL, claim_token = NULL, error = NULL,
                 missing_receipts = $5, overdue_invoices = $6, items_found = $7
           WHERE company_id = $1 AND day = $2::date AND claim_token = $3 AND status = 'running'`,
-        [claim.companyId, claim.day, claim.token, now, counts.missingReceipts, counts.overdueInvoices, counts.missingReceipts + counts.overdueInvoices],
+        [
+          claim.companyId,
+          claim.day,
+          claim.token,
+          now,
+          counts.missingReceipts,
+          counts.overdueInvoices,
+          counts.missingReceipts + counts.overdueInvoices,
+        ],
       );
       if (affected !== 1) {
-        throw new ConcurrencyConflict(`the daily check ${claim.day} of ${claim.companyId} is no longer held by this worker`);
+        throw new ConcurrencyConflict(
+          `the daily check ${claim.day} of ${claim.companyId} is no longer held by this worker`,
+        );
       }
       await new OutboxNotifier(new TypeOrmOutboxRepository(manager), this.clock, this.ids).notify([message]);
     });
@@ -169,7 +192,9 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
       [claim.companyId, claim.day, claim.token, now, retryAt, error.slice(0, 2000)],
     );
     if (affected !== 1) {
-      throw new ConcurrencyConflict(`the daily check ${claim.day} of ${claim.companyId} is no longer held by this worker`);
+      throw new ConcurrencyConflict(
+        `the daily check ${claim.day} of ${claim.companyId} is no longer held by this worker`,
+      );
     }
   }
 

@@ -49,7 +49,11 @@ export class TypeOrmEmployeeMappingRepository extends EmployeeMappingRepository 
     return this.one(this.manager, `${SELECT_MAPPING} WHERE m.company_id = $1 AND m.user_id = $2`, [companyId, userId]);
   }
 
-  async findByExternalIdentity(companyId: string, channel: Channel, externalId: string): Promise<EmployeeMapping | null> {
+  async findByExternalIdentity(
+    companyId: string,
+    channel: Channel,
+    externalId: string,
+  ): Promise<EmployeeMapping | null> {
     return this.one(
       this.manager,
       `${SELECT_MAPPING} JOIN employee_external_identities x ON x.company_id = m.company_id AND x.user_id = m.user_id
@@ -59,7 +63,10 @@ export class TypeOrmEmployeeMappingRepository extends EmployeeMappingRepository 
   }
 
   async findByEmail(companyId: string, email: string): Promise<EmployeeMapping | null> {
-    return this.one(this.manager, `${SELECT_MAPPING} WHERE m.company_id = $1 AND m.email = $2`, [companyId, email.trim().toLowerCase()]);
+    return this.one(this.manager, `${SELECT_MAPPING} WHERE m.company_id = $1 AND m.email = $2`, [
+      companyId,
+      email.trim().toLowerCase(),
+    ]);
   }
 
   async save(
@@ -83,14 +90,20 @@ export class TypeOrmEmployeeMappingRepository extends EmployeeMappingRepository 
                  provider_employee_id = EXCLUDED.provider_employee_id, updated_at = EXCLUDED.updated_at`,
           [companyId, userId, input.email, input.role, input.providerEmployeeId, now],
         );
-        await tx.query('DELETE FROM employee_external_identities WHERE company_id = $1 AND user_id = $2', [companyId, userId]);
+        await tx.query('DELETE FROM employee_external_identities WHERE company_id = $1 AND user_id = $2', [
+          companyId,
+          userId,
+        ]);
         for (const identity of input.externalIdentities) {
           await tx.query(
             'INSERT INTO employee_external_identities (company_id, channel, external_id, user_id) VALUES ($1, $2, $3, $4)',
             [companyId, identity.channel, identity.externalId, userId],
           );
         }
-        const mapping = await this.one(tx, `${SELECT_MAPPING} WHERE m.company_id = $1 AND m.user_id = $2`, [companyId, userId]);
+        const mapping = await this.one(tx, `${SELECT_MAPPING} WHERE m.company_id = $1 AND m.user_id = $2`, [
+          companyId,
+          userId,
+        ]);
         return { mapping: mapping!, created: existing.length === 0 };
       });
     } catch (error) {
@@ -99,21 +112,30 @@ export class TypeOrmEmployeeMappingRepository extends EmployeeMappingRepository 
         throw new EmployeeMappingConflict('email', `${input.email} is already mapped to another user of the company`);
       }
       if (isUniqueViolation(error, 'employee_external_identities_pkey')) {
-        throw new EmployeeMappingConflict('externalIdentities', 'an external identity is already mapped to another user of the company');
+        throw new EmployeeMappingConflict(
+          'externalIdentities',
+          'an external identity is already mapped to another user of the company',
+        );
       }
       throw error;
     }
   }
 
   async delete(companyId: string, userId: string): Promise<boolean> {
-    const { affected } = await execute(this.manager, 'DELETE FROM employee_mappings WHERE company_id = $1 AND user_id = $2', [
-      companyId,
-      userId,
-    ]);
+    const { affected } = await execute(
+      this.manager,
+      'DELETE FROM employee_mappings WHERE company_id = $1 AND user_id = $2',
+      [companyId, userId],
+    );
     return affected > 0;
   }
 
-  private async refuseTaken(tx: EntityManager, companyId: string, userId: string, input: EmployeeMappingInput): Promise<void> {
+  private async refuseTaken(
+    tx: EntityManager,
+    companyId: string,
+    userId: string,
+    input: EmployeeMappingInput,
+  ): Promise<void> {
     const owner: Array<{ user_id: string }> = await tx.query(
       'SELECT user_id FROM employee_mappings WHERE company_id = $1 AND email = $2 AND user_id <> $3',
       [companyId, input.email, userId],

@@ -22,7 +22,11 @@ export class TypeOrmExecutionLedger extends ExecutionLedger {
   }
 
   async markFailed(claim: ExecutionClaim, error: string, now: Date): Promise<void> {
-    await this.settle(claim, `state = 'failed', next_attempt_at = NULL, may_be_booked = false, last_error = $3, updated_at = $4`, [error, now]);
+    await this.settle(
+      claim,
+      `state = 'failed', next_attempt_at = NULL, may_be_booked = false, last_error = $3, updated_at = $4`,
+      [error, now],
+    );
   }
 
   async scheduleRetry(claim: ExecutionClaim, plan: RetryPlan, now: Date): Promise<void> {

@@ -44,10 +44,12 @@ describe('TypeOrmIdempotencyStore.purgeExpired', () => {
     await key('old', '2020-01-03', '2020-01-04');
     await key('fresh', '2020-01-04', '2020-01-05');
     const left = async () =>
-      ((await database.dataSource.query(
-        'SELECT idempotency_key FROM idempotency_keys WHERE company_id = $1 ORDER BY idempotency_key',
-        [company],
-      )) as { idempotency_key: string }[]).map((row) => row.idempotency_key);
+      (
+        (await database.dataSource.query(
+          'SELECT idempotency_key FROM idempotency_keys WHERE company_id = $1 ORDER BY idempotency_key',
+          [company],
+        )) as { idempotency_key: string }[]
+      ).map((row) => row.idempotency_key);
 
     expect(await store.purgeExpired(at('2020-01-04'), 2)).toBe(2);
     expect(await left()).toEqual(['fresh', 'old']);

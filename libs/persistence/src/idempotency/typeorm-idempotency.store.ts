@@ -1,5 +1,10 @@
 import type { EntityManager } from 'typeorm';
-import { IdempotencyStore, type IdempotencyClaim, type IdempotencyRecord, type RecordedResponse } from '@app/application';
+import {
+  IdempotencyStore,
+  type IdempotencyClaim,
+  type IdempotencyRecord,
+  type RecordedResponse,
+} from '@app/application';
 import { execute, select } from '../shared/sql';
 
 interface StoredKey {
@@ -45,7 +50,8 @@ export class TypeOrmIdempotencyStore extends IdempotencyStore {
       [companyId, actor, key],
     );
     // A committed row always carries its response: key and response are written in one transaction.
-    if (!stored || stored.request_hash !== record.requestHash || stored.response_status === null) return { outcome: 'conflict' };
+    if (!stored || stored.request_hash !== record.requestHash || stored.response_status === null)
+      return { outcome: 'conflict' };
     return { outcome: 'replay', response: { status: stored.response_status, body: stored.response_body } };
   }
 

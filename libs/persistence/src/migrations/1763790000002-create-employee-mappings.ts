@@ -30,7 +30,9 @@ export class CreateEmployeeMappings1763790000002 implements MigrationInterface {
         CONSTRAINT employee_external_identities_pkey PRIMARY KEY (company_id, channel, external_id),
         FOREIGN KEY (company_id, user_id) REFERENCES employee_mappings (company_id, user_id) ON DELETE CASCADE
       )`);
-    await q.query('CREATE INDEX employee_external_identities_user ON employee_external_identities (company_id, user_id)');
+    await q.query(
+      'CREATE INDEX employee_external_identities_user ON employee_external_identities (company_id, user_id)',
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -72,7 +72,8 @@ export class TypeOrmPatternStore extends PatternStore {
     return this.writer.expect({
       function: 'expect_active_patterns',
       arguments: [companyId, merchantKey, expected.map((p) => p.id), expected.map((p) => p.version)],
-      translateError: (error) => (pgErrorOf(error).code === PATTERNS_CHANGED_SQLSTATE ? new PatternsChanged(merchantKey) : error),
+      translateError: (error) =>
+        pgErrorOf(error).code === PATTERNS_CHANGED_SQLSTATE ? new PatternsChanged(merchantKey) : error,
     });
   }
 

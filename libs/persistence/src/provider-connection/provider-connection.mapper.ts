@@ -18,7 +18,8 @@ export interface ConnectionSqlRow {
 }
 
 export function toRecord(row: ConnectionSqlRow): ProviderConnectionRecord {
-  if (!isProviderKind(row.provider)) throw new Error(`provider_connections holds an unknown provider "${row.provider}"`);
+  if (!isProviderKind(row.provider))
+    throw new Error(`provider_connections holds an unknown provider "${row.provider}"`);
   return {
     companyId: row.company_id,
     provider: row.provider,

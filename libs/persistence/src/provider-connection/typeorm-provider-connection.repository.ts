@@ -45,11 +45,14 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
       let expiresAt: Date | null = null;
       switch (grant.provider) {
         case 'tripletex':
-          employeeToken = (await this.vault.seal(companyId, 'tripletex', 'employee_token', grant.employeeToken)).ciphertext;
+          employeeToken = (await this.vault.seal(companyId, 'tripletex', 'employee_token', grant.employeeToken))
+            .ciphertext;
           break;
         case 'fiken':
-          accessToken = (await this.vault.seal(companyId, 'fiken', 'access_token', grant.tokens.accessToken)).ciphertext;
-          refreshToken = (await this.vault.seal(companyId, 'fiken', 'refresh_token', grant.tokens.refreshToken)).ciphertext;
+          accessToken = (await this.vault.seal(companyId, 'fiken', 'access_token', grant.tokens.accessToken))
+            .ciphertext;
+          refreshToken = (await this.vault.seal(companyId, 'fiken', 'refresh_token', grant.tokens.refreshToken))
+            .ciphertext;
           expiresAt = new Date(grant.tokens.expiresAt);
           break;
       }
@@ -92,13 +95,18 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
     );
     const sealed = rows[0]?.employee_token;
     if (!sealed) {
-      throw new ProviderReauthorizationRequired('tripletex', `company ${companyId} has no working Tripletex connection`);
+      throw new ProviderReauthorizationRequired(
+        'tripletex',
+        `company ${companyId} has no working Tripletex connection`,
+      );
     }
     return this.vault.open(companyId, 'tripletex', 'employee_token', { ciphertext: sealed });
   }
 
   async markNeedsReauthorization(companyId: string, reason: string): Promise<void> {
-    await this.dataSource.transaction((manager) => markNeedsReauthorization(manager, companyId, reason, this.clock.now()));
+    await this.dataSource.transaction((manager) =>
+      markNeedsReauthorization(manager, companyId, reason, this.clock.now()),
+    );
   }
 }
 

@@ -34,7 +34,10 @@ afterAll(async () => {
 });
 
 function vaultOver(database: Database): EnvelopeTokenVault {
-  return new EnvelopeTokenVault(new LocalKeyringKms(path.join(keyringDir, 'keyring.json')), new TypeOrmWrappedDekRepository(database.dataSource.manager));
+  return new EnvelopeTokenVault(
+    new LocalKeyringKms(path.join(keyringDir, 'keyring.json')),
+    new TypeOrmWrappedDekRepository(database.dataSource.manager),
+  );
 }
 
 describeProviderTokenStoreContract('TypeOrmProviderTokenStore', async () => {
@@ -82,7 +85,9 @@ describe('TypeOrmProviderConnectionRepository', () => {
       'SELECT * FROM provider_connections WHERE company_id = $1',
       [company],
     );
-    return Buffer.concat(Object.values(rows[0]).map((value) => (Buffer.isBuffer(value) ? value : Buffer.from(String(value)))));
+    return Buffer.concat(
+      Object.values(rows[0]).map((value) => (Buffer.isBuffer(value) ? value : Buffer.from(String(value)))),
+    );
   };
 
   it('stores a Tripletex employee token sealed and opens it at call time', async () => {
@@ -93,7 +98,13 @@ describe('TypeOrmProviderConnectionRepository', () => {
       externalCompanyName: 'Demo AS',
       connectedBy: 'kari@demo.no',
     });
-    expect(record).toMatchObject({ companyId: company, provider: 'tripletex', status: 'connected', externalCompanyId: '1001', connectedBy: 'kari@demo.no' });
+    expect(record).toMatchObject({
+      companyId: company,
+      provider: 'tripletex',
+      status: 'connected',
+      externalCompanyId: '1001',
+      connectedBy: 'kari@demo.no',
+    });
     expect(record.connectedAt.toISOString()).toBe('2026-11-20T08:00:00.000Z');
     expect(Object.keys(record)).not.toContain('employeeToken');
     await expect(connections.employeeToken(company)).resolves.toBe('employee-token-plaintext-1');
@@ -101,9 +112,25 @@ describe('TypeOrmProviderConnectionRepository', () => {
   });
 
   it('replaces the connection when the company connects another provider', async () => {
-    await connections.connect({ companyId: company, grant: { provider: 'tripletex', employeeToken: 'e-1' }, externalCompanyId: null, externalCompanyName: null, connectedBy: 'a@x.no' });
-    const tokens = { accessToken: 'access-plain', refreshToken: 'refresh-plain', expiresAt: Date.parse('2026-11-20T09:00:00.000Z') };
-    const record = await connections.connect({ companyId: company, grant: { provider: 'fiken', tokens }, externalCompanyId: 'demo-as', externalCompanyName: 'Demo AS', connectedBy: 'a@x.no' });
+    await connections.connect({
+      companyId: company,
+      grant: { provider: 'tripletex', employeeToken: 'e-1' },
+      externalCompanyId: null,
+      externalCompanyName: null,
+      connectedBy: 'a@x.no',
+    });
+    const tokens = {
+      accessToken: 'access-plain',
+      refreshToken: 'refresh-plain',
+      expiresAt: Date.parse('2026-11-20T09:00:00.000Z'),
+    };
+    const record = await connections.connect({
+      companyId: company,
+      grant: { provider: 'fiken', tokens },
+      externalCompanyId: 'demo-as',
+      externalCompanyName: 'Demo AS',
+      connectedBy: 'a@x.no',
+    });
     expect(record).toMatchObject({ provider: 'fiken', accessTokenExpiresAt: new Date(tokens.expiresAt) });
     await expect(store.current(company, 'fiken')).resolves.toEqual(tokens);
     await expect(store.current(company, 'tripletex')).resolves.toBeNull();
@@ -114,11 +141,26 @@ describe('TypeOrmProviderConnectionRepository', () => {
   });
 
   it('marks a connection as needing re-authorisation and clears the mark on a new connection', async () => {
-    await connections.connect({ companyId: company, grant: { provider: 'tripletex', employeeToken: 'e-1' }, externalCompanyId: null, externalCompanyName: null, connectedBy: 'a@x.no' });
+    await connections.connect({
+      companyId: company,
+      grant: { provider: 'tripletex', employeeToken: 'e-1' },
+      externalCompanyId: null,
+      externalCompanyName: null,
+      connectedBy: 'a@x.no',
+    });
     await connections.markNeedsReauthorization(company, 'refused');
-    expect(await connections.find(company)).toMatchObject({ status: 'needs_reauthorization', reauthorizationReason: 'refused' });
+    expect(await connections.find(company)).toMatchObject({
+      status: 'needs_reauthorization',
+      reauthorizationReason: 'refused',
+    });
     await expect(connections.employeeToken(company)).rejects.toBeInstanceOf(ProviderReauthorizationRequired);
-    await connections.connect({ companyId: company, grant: { provider: 'tripletex', employeeToken: 'e-2' }, externalCompanyId: null, externalCompanyName: null, connectedBy: 'a@x.no' });
+    await connections.connect({
+      companyId: company,
+      grant: { provider: 'tripletex', employeeToken: 'e-2' },
+      externalCompanyId: null,
+      externalCompanyName: null,
+      connectedBy: 'a@x.no',
+    });
     expect(await connections.find(company)).toMatchObject({ status: 'connected', reauthorizationReason: null });
     await expect(connections.employeeToken(company)).resolves.toBe('e-2');
   });

@@ -83,7 +83,13 @@ export class TypeOrmProviderTokenStore extends ProviderTokenStore {
               SET access_token = $2, refresh_token = $3, access_token_expires_at = $4,
                   status = 'connected', reauthorization_reason = NULL, updated_at = $5
             WHERE company_id = $1`,
-          [companyId, Buffer.from(access.ciphertext), Buffer.from(refresh.ciphertext), new Date(tokens.expiresAt), this.clock.now()],
+          [
+            companyId,
+            Buffer.from(access.ciphertext),
+            Buffer.from(refresh.ciphertext),
+            new Date(tokens.expiresAt),
+            this.clock.now(),
+          ],
         );
         return tokens;
       }

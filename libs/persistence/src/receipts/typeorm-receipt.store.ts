@@ -39,7 +39,10 @@ export class TypeOrmReceiptStore extends ReceiptStore {
           Buffer.from(receipt.bytes.buffer, receipt.bytes.byteOffset, receipt.bytes.byteLength),
         ],
       ],
-      translateError: uniqueViolationAs(['receipts_pkey'], () => `proposal ${receipt.proposalId} already has a receipt`),
+      translateError: uniqueViolationAs(
+        ['receipts_pkey'],
+        () => `proposal ${receipt.proposalId} already has a receipt`,
+      ),
     });
   }
 

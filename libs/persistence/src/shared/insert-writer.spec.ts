@@ -1,6 +1,13 @@
 import { insertSql, translateInsertError, type Insert, type Precondition } from './insert-writer';
 
-const events: Insert = { table: 'events', columns: ['id', 'data'], rows: [['e1', '{}'], ['e2', '{"a":1}']] };
+const events: Insert = {
+  table: 'events',
+  columns: ['id', 'data'],
+  rows: [
+    ['e1', '{}'],
+    ['e2', '{"a":1}'],
+  ],
+};
 const outbox: Insert = { table: 'notification_outbox', columns: ['id'], rows: [['m1']], skipConflictsOn: ['id'] };
 const unchanged: Precondition = { function: 'expect_active_patterns', arguments: ['c1', 'spotify', ['p1'], [2]] };
 
@@ -29,7 +36,16 @@ describe('insertSql', () => {
 
   it('gives the same shape the same text (the same string), with each call’s own parameters', () => {
     const first = insertSql([events, outbox]);
-    const second = insertSql([{ ...events, rows: [['e3', '{}'], ['e4', '{}']] }, { ...outbox, rows: [['m2']] }]);
+    const second = insertSql([
+      {
+        ...events,
+        rows: [
+          ['e3', '{}'],
+          ['e4', '{}'],
+        ],
+      },
+      { ...outbox, rows: [['m2']] },
+    ]);
 
     expect(second.sql).toBe(first.sql);
     expect(second.parameters).toEqual(['e3', '{}', 'e4', '{}', 'm2']);
@@ -62,7 +78,9 @@ describe('insertSql', () => {
   it('refuses nothing to insert, a row without rows and a row of the wrong width', () => {
     expect(() => insertSql([])).toThrow('at least one insert or precondition');
     expect(() => insertSql([{ ...events, rows: [] }])).toThrow('without rows');
-    expect(() => insertSql([{ ...events, rows: [['only one']] }])).toThrow('a row of 1 values for the 2 columns of events');
+    expect(() => insertSql([{ ...events, rows: [['only one']] }])).toThrow(
+      'a row of 1 values for the 2 columns of events',
+    );
   });
 });
 

@@ -58,7 +58,8 @@ export function insertSql(
   inserts: readonly Insert[],
   preconditions: readonly Precondition[] = [],
 ): { sql: string; parameters: unknown[] } {
-  if (inserts.length === 0 && preconditions.length === 0) throw new Error('insertSql needs at least one insert or precondition');
+  if (inserts.length === 0 && preconditions.length === 0)
+    throw new Error('insertSql needs at least one insert or precondition');
   const parameters: unknown[] = [];
   let shape = '';
   for (const insert of inserts) {

@@ -72,20 +72,23 @@ describe('PreparedStatements', () => {
     expect((await preparedOnTheConnection()).get(statements.nameOf(sql)!)).toBe(sql);
   });
 
-  onRealPostgres('fails with the same QueryFailedError as TypeORM, so a unique violation still reads as one', async () => {
-    const statements = PreparedStatements.named();
-    const company = await createCompany(database);
-    const runner = database.dataSource.createQueryRunner();
-    try {
-      const failure = await statements
-        .query(runner, 'INSERT INTO companies (id, name) VALUES ($1, $2)', [company, 'again'])
-        .catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(QueryFailedError);
-      expect(isUniqueViolation(failure)).toBe(true);
-    } finally {
-      await runner.release();
-    }
-  });
+  onRealPostgres(
+    'fails with the same QueryFailedError as TypeORM, so a unique violation still reads as one',
+    async () => {
+      const statements = PreparedStatements.named();
+      const company = await createCompany(database);
+      const runner = database.dataSource.createQueryRunner();
+      try {
+        const failure = await statements
+          .query(runner, 'INSERT INTO companies (id, name) VALUES ($1, $2)', [company, 'again'])
+          .catch((error: unknown) => error);
+        expect(failure).toBeInstanceOf(QueryFailedError);
+        expect(isUniqueViolation(failure)).toBe(true);
+      } finally {
+        await runner.release();
+      }
+    },
+  );
 
   onRealPostgres('sends a unit of work that only inserts as one named statement', async () => {
     const statements = PreparedStatements.named();

@@ -66,7 +66,11 @@ export class PreparedStatements {
    * be. A failure is TypeORM's QueryFailedError, as from `runner.query`, so error translation is the
    * same either way.
    */
-  async query<T = Record<string, unknown>>(runner: QueryRunner, sql: string, parameters: unknown[]): Promise<QueryOutcome<T>> {
+  async query<T = Record<string, unknown>>(
+    runner: QueryRunner,
+    sql: string,
+    parameters: unknown[],
+  ): Promise<QueryOutcome<T>> {
     const name = this.nameOf(sql);
     if (name === undefined) {
       const result = await runner.query(sql, parameters, true);

@@ -7,16 +7,25 @@ import { CommitBatcher, DEFAULT_COMMIT_BATCHER_OPTIONS, mergeWrites, type HeldWr
 const unit = (id: string, events = 1): HeldWrites => ({
   inserts: [
     { table: 'proposals', columns: ['id', 'status'], rows: [[id, 'PROPOSED']] },
-    { table: 'events', columns: ['correlation_id', 'sequence'], rows: Array.from({ length: events }, (_, i) => [id, i + 1]) },
+    {
+      table: 'events',
+      columns: ['correlation_id', 'sequence'],
+      rows: Array.from({ length: events }, (_, i) => [id, i + 1]),
+    },
   ],
   preconditions: [{ function: 'expect_active_patterns', arguments: [id] }],
 });
 
-const refused = (code: string) => new QueryFailedError('INSERT …', [], Object.assign(new DatabaseError('refused', 0, 'error'), { code }));
+const refused = (code: string) =>
+  new QueryFailedError('INSERT …', [], Object.assign(new DatabaseError('refused', 0, 'error'), { code }));
 
 /** A write function whose statements the test answers one at a time. */
 function scriptedDatabase() {
-  const statements: { inserts: readonly Insert[]; preconditions: readonly Precondition[]; answer(error?: unknown): void }[] = [];
+  const statements: {
+    inserts: readonly Insert[];
+    preconditions: readonly Precondition[];
+    answer(error?: unknown): void;
+  }[] = [];
   const write = (inserts: readonly Insert[], preconditions: readonly Precondition[]) =>
     new Promise<void>((resolve, reject) => {
       statements.push({ inserts, preconditions, answer: (error) => (error === undefined ? resolve() : reject(error)) });
@@ -80,12 +89,24 @@ describe('CommitBatcher', () => {
 
   it('sends a unit whose values outweigh largeUnitBytes at once, alone, without holding up the units behind it', async () => {
     const db = scriptedDatabase();
-    const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1, largeUnitBytes: 1024 });
+    const batcher = new CommitBatcher(db.write, {
+      ...DEFAULT_COMMIT_BATCHER_OPTIONS,
+      maxInFlight: 1,
+      largeUnitBytes: 1024,
+    });
     const receipt: HeldWrites = {
-      inserts: [...unit('with-receipt').inserts, { table: 'receipts', columns: ['proposal_id', 'bytes'], rows: [['with-receipt', Buffer.alloc(2048)]] }],
+      inserts: [
+        ...unit('with-receipt').inserts,
+        { table: 'receipts', columns: ['proposal_id', 'bytes'], rows: [['with-receipt', Buffer.alloc(2048)]] },
+      ],
       preconditions: [],
     };
-    const done = outcomes([batcher.commit(unit('first')), batcher.commit(receipt), batcher.commit(unit('a')), batcher.commit(unit('b'))]);
+    const done = outcomes([
+      batcher.commit(unit('first')),
+      batcher.commit(receipt),
+      batcher.commit(unit('a')),
+      batcher.commit(unit('b')),
+    ]);
 
     // The slot is taken by `first`; the receipt's unit went anyway, the small ones wait.
     expect(db.statements.map((statement) => statement.inserts[0].rows[0][0])).toEqual(['first', 'with-receipt']);
@@ -100,7 +121,10 @@ describe('CommitBatcher', () => {
   });
 
   /** The proposals of each statement the batcher sends once `first` is answered, statement by statement. */
-  async function batchesAfterFirst(options: { maxUnits: number; maxParameters: number }, units: HeldWrites[]): Promise<unknown[][]> {
+  async function batchesAfterFirst(
+    options: { maxUnits: number; maxParameters: number },
+    units: HeldWrites[],
+  ): Promise<unknown[][]> {
     const db = scriptedDatabase();
     const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1, ...options });
     void batcher.commit(unit('first'));
@@ -114,13 +138,22 @@ describe('CommitBatcher', () => {
 
   it('puts at most maxUnits units in one statement', async () => {
     const units = ['a', 'b', 'c', 'd', 'e'].map((id) => unit(id));
-    expect(await batchesAfterFirst({ maxUnits: 3, maxParameters: 30_000 }, units)).toEqual([['a', 'b', 'c'], ['d', 'e']]);
+    expect(await batchesAfterFirst({ maxUnits: 3, maxParameters: 30_000 }, units)).toEqual([
+      ['a', 'b', 'c'],
+      ['d', 'e'],
+    ]);
   });
 
   it('puts at most maxParameters parameters in one statement, and a unit alone whatever its size', async () => {
     // unit() has 2 + 2 × events + 1 parameters: 5 with one event, 7 with two, 23 with ten.
     const units = [unit('a'), unit('b', 2), unit('c'), unit('d'), unit('big', 10), unit('e')];
-    expect(await batchesAfterFirst({ maxUnits: 32, maxParameters: 11 }, units)).toEqual([['a'], ['b'], ['c', 'd'], ['big'], ['e']]);
+    expect(await batchesAfterFirst({ maxUnits: 32, maxParameters: 11 }, units)).toEqual([
+      ['a'],
+      ['b'],
+      ['c', 'd'],
+      ['big'],
+      ['e'],
+    ]);
   });
 
   it('writes each unit of a batch the database refused alone: each gets its own outcome', async () => {
@@ -128,7 +161,12 @@ describe('CommitBatcher', () => {
     const batcher = new CommitBatcher(db.write, { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1 });
     const patternsChanged = new Error('the patterns of b changed');
 
-    const done = outcomes([batcher.commit(unit('first')), batcher.commit(unit('a')), batcher.commit(unit('b')), batcher.commit(unit('c'))]);
+    const done = outcomes([
+      batcher.commit(unit('first')),
+      batcher.commit(unit('a')),
+      batcher.commit(unit('b')),
+      batcher.commit(unit('c')),
+    ]);
     db.statements[0].answer();
     await settle();
     db.statements[1].answer(refused('P0001'));
@@ -164,8 +202,25 @@ describe('mergeWrites', () => {
     const merged = mergeWrites([unit('a', 2), { inserts: [skipping], preconditions: [] }, unit('b')]);
 
     expect(merged.inserts).toEqual([
-      { table: 'proposals', columns: ['id', 'status'], rows: [['a', 'PROPOSED'], ['b', 'PROPOSED']], skipConflictsOn: undefined },
-      { table: 'events', columns: ['correlation_id', 'sequence'], rows: [['a', 1], ['a', 2], ['b', 1]], skipConflictsOn: undefined },
+      {
+        table: 'proposals',
+        columns: ['id', 'status'],
+        rows: [
+          ['a', 'PROPOSED'],
+          ['b', 'PROPOSED'],
+        ],
+        skipConflictsOn: undefined,
+      },
+      {
+        table: 'events',
+        columns: ['correlation_id', 'sequence'],
+        rows: [
+          ['a', 1],
+          ['a', 2],
+          ['b', 1],
+        ],
+        skipConflictsOn: undefined,
+      },
       { table: 'outbox', columns: ['id'], rows: [['x']], skipConflictsOn: ['id'] },
     ]);
     expect(merged.preconditions).toEqual([

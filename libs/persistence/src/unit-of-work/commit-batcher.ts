@@ -143,7 +143,10 @@ export class CommitBatcher {
  * failure is never reported as such (see CommitBatcher).
  */
 export function mergeWrites(units: readonly HeldWrites[]): HeldWrites {
-  const byShape = new Map<string, { table: string; columns: readonly string[]; skipConflictsOn?: readonly string[]; rows: (readonly unknown[])[] }>();
+  const byShape = new Map<
+    string,
+    { table: string; columns: readonly string[]; skipConflictsOn?: readonly string[]; rows: (readonly unknown[])[] }
+  >();
   const preconditions: Precondition[] = [];
   for (const unit of units) {
     for (const insert of unit.inserts) {
@@ -155,7 +158,8 @@ export function mergeWrites(units: readonly HeldWrites[]): HeldWrites {
       }
       for (const row of insert.rows) merged.rows.push(row);
     }
-    for (const precondition of unit.preconditions) preconditions.push({ function: precondition.function, arguments: precondition.arguments });
+    for (const precondition of unit.preconditions)
+      preconditions.push({ function: precondition.function, arguments: precondition.arguments });
   }
   return { inserts: [...byShape.values()], preconditions };
 }

@@ -64,7 +64,11 @@ const countOf = async (table: string, column: string, value: string): Promise<nu
  * `chain` is given), optionally checking a pattern's version first; through `commits` when given.
  */
 const submission = (
-  options: { commits?: CommitBatcher; chain?: string; expect?: { pattern: ReturnType<typeof aPattern>; version: number } } = {},
+  options: {
+    commits?: CommitBatcher;
+    chain?: string;
+    expect?: { pattern: ReturnType<typeof aPattern>; version: number };
+  } = {},
 ) => {
   const fresh = aNewProposal();
   const proposal = { ...fresh, correlationId: options.chain ?? fresh.id };
@@ -72,7 +76,10 @@ const submission = (
     database.dataSource,
     async (tx) => {
       const { events, proposals, patterns } = storesOf(tx);
-      if (options.expect) await patterns.expectActive(company, 'spotify', [{ ...options.expect.pattern, version: options.expect.version }]);
+      if (options.expect)
+        await patterns.expectActive(company, 'spotify', [
+          { ...options.expect.pattern, version: options.expect.version },
+        ]);
       await proposals.insert(proposal);
       await events.append([aChainEvent(company, proposal.correlationId, 1)]);
     },
@@ -128,7 +135,13 @@ describe('WriteBehindTransaction', () => {
     });
 
     expect(seen?.id).toBe(proposal.id);
-    expect(sent).toEqual(['START TRANSACTION', 'INSERT INTO proposals', 'SELECT id, company_id,', 'INSERT INTO events', 'COMMIT']);
+    expect(sent).toEqual([
+      'START TRANSACTION',
+      'INSERT INTO proposals',
+      'SELECT id, company_id,',
+      'INSERT INTO events',
+      'COMMIT',
+    ]);
     expect(await countOf('events', 'correlation_id', proposal.id)).toBe(1);
   });
 
@@ -183,13 +196,19 @@ describe('WriteBehindTransaction', () => {
     await WriteBehindTransaction.run(database.dataSource, async (tx) => {
       expect(await inTransaction(tx.manager, async (joined) => joined === tx.manager)).toBe(true);
       expect(() => tx.manager.queryRunner!.commitTransaction()).toThrow('the unit of work owns the transaction');
-      await expect(tx.manager.transaction(async () => undefined)).rejects.toThrow('the unit of work owns the transaction');
+      await expect(tx.manager.transaction(async () => undefined)).rejects.toThrow(
+        'the unit of work owns the transaction',
+      );
     });
   });
 });
 
 describe('WriteBehindTransaction with a CommitBatcher (group commit)', () => {
-  const batcher = () => new CommitBatcher(insertsOnOwnConnection(database.dataSource), { ...DEFAULT_COMMIT_BATCHER_OPTIONS, maxInFlight: 1 });
+  const batcher = () =>
+    new CommitBatcher(insertsOnOwnConnection(database.dataSource), {
+      ...DEFAULT_COMMIT_BATCHER_OPTIONS,
+      maxInFlight: 1,
+    });
 
   it('commits the units that arrive while a statement is on its way together, as one statement, each entirely', async () => {
     const commits = batcher();

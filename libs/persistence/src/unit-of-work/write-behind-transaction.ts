@@ -1,5 +1,11 @@
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { writeInserts, type Insert, type InsertWriter, type Precondition, type SqlTarget } from '../shared/insert-writer';
+import {
+  writeInserts,
+  type Insert,
+  type InsertWriter,
+  type Precondition,
+  type SqlTarget,
+} from '../shared/insert-writer';
 import { PreparedStatements } from '../shared/prepared-statements';
 import type { CommitBatcher } from './commit-batcher';
 
@@ -161,7 +167,11 @@ export function insertsOnOwnConnection(
   return async (inserts, preconditions) => {
     const runner = dataSource.createQueryRunner();
     try {
-      await writeInserts({ query: (sql, parameters = []) => statements.query(runner, sql, parameters) }, inserts, preconditions);
+      await writeInserts(
+        { query: (sql, parameters = []) => statements.query(runner, sql, parameters) },
+        inserts,
+        preconditions,
+      );
     } finally {
       await runner.release();
     }

@@ -45,7 +45,11 @@ export class FikenClient {
         return await this.send(conn, request, renewed.accessToken, recorder);
       } catch (retryError) {
         if (isUnauthorized(retryError)) {
-          throw new ProviderReauthorizationRequired('fiken', `Fiken refused a freshly refreshed access token: ${retryError.message}`, 401);
+          throw new ProviderReauthorizationRequired(
+            'fiken',
+            `Fiken refused a freshly refreshed access token: ${retryError.message}`,
+            401,
+          );
         }
         throw retryError;
       }
@@ -60,7 +64,12 @@ export class FikenClient {
   }
 
   /** The pages of a paginated collection (`pageSize` elements each, the last one shorter), as parsed. */
-  async *pages(conn: FikenConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<unknown[]> {
+  async *pages(
+    conn: FikenConnection,
+    path: string,
+    query: Query,
+    recorder: ApiCallRecorder,
+  ): AsyncGenerator<unknown[]> {
     const pageSize = this.config.pageSize;
     for (let page = 0; ; page++) {
       const response = await this.request(conn, { method: 'GET', path, query: { ...query, page, pageSize } }, recorder);
@@ -68,14 +77,20 @@ export class FikenClient {
       const size = items.length;
       yield items;
       const pageCount = Number(response.headers.get('fiken-api-page-count'));
-      const lastByCount = Number.isInteger(pageCount) && response.headers.has('fiken-api-page-count') && page + 1 >= pageCount;
+      const lastByCount =
+        Number.isInteger(pageCount) && response.headers.has('fiken-api-page-count') && page + 1 >= pageCount;
       if (size === 0 || lastByCount || size < pageSize) {
         return;
       }
     }
   }
 
-  private send(conn: FikenConnection, request: FikenRequest, accessToken: string, recorder: ApiCallRecorder): Promise<HttpResponse> {
+  private send(
+    conn: FikenConnection,
+    request: FikenRequest,
+    accessToken: string,
+    recorder: ApiCallRecorder,
+  ): Promise<HttpResponse> {
     const companyPath = `/companies/${encodeURIComponent(conn.companySlug)}${request.path}`;
     const headers: Record<string, string> = {
       Authorization: `Bearer ${accessToken}`,
@@ -90,7 +105,13 @@ export class FikenClient {
       body = request.form;
     }
     return this.http.send(
-      { method: request.method, url: buildUrl(conn.baseUrl, companyPath, request.query), recordedPath: companyPath, headers, body },
+      {
+        method: request.method,
+        url: buildUrl(conn.baseUrl, companyPath, request.query),
+        recordedPath: companyPath,
+        headers,
+        body,
+      },
       {
         recorder,
         retryMode: request.retryMode,

@@ -91,9 +91,15 @@ export class FikenTokens {
     return tokens.expiresAt - this.config.refreshMarginMs > this.clock.now().getTime();
   }
 
-  private async callTokenEndpoint(conn: FikenConnection, current: OAuthTokens, recorder: ApiCallRecorder): Promise<TokenRefreshDecision> {
+  private async callTokenEndpoint(
+    conn: FikenConnection,
+    current: OAuthTokens,
+    recorder: ApiCallRecorder,
+  ): Promise<TokenRefreshDecision> {
     const issuedAt = this.clock.now().getTime();
-    const basic = Buffer.from(`${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`).toString('base64');
+    const basic = Buffer.from(
+      `${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`,
+    ).toString('base64');
     try {
       const response = await this.http.send(
         {
@@ -138,5 +144,8 @@ export class FikenTokens {
 }
 
 function notConnected(conn: FikenConnection, reason: string): ProviderReauthorizationRequired {
-  return new ProviderReauthorizationRequired('fiken', `Fiken connection of company ${conn.companyId} needs re-authorisation: ${reason}`);
+  return new ProviderReauthorizationRequired(
+    'fiken',
+    `Fiken connection of company ${conn.companyId} needs re-authorisation: ${reason}`,
+  );
 }

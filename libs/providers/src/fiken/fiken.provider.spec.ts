@@ -6,7 +6,14 @@ import {
   type RunningSandbox,
   type Sandbox,
 } from '@app/sandbox';
-import { ApiCallLog, Clock, ExpenseBooking, FikenConnection, ProviderError, ProviderReauthorizationRequired } from '@app/domain';
+import {
+  ApiCallLog,
+  Clock,
+  ExpenseBooking,
+  FikenConnection,
+  ProviderError,
+  ProviderReauthorizationRequired,
+} from '@app/domain';
 import { addDays } from '../shared/dates';
 import { InMemoryProviderTokenStore } from '../testing/in-memory-provider-token-store';
 import { FikenConfig } from './fiken.config';
@@ -44,7 +51,14 @@ describe('FikenProvider against the Fiken sandbox', () => {
 
   beforeAll(async () => {
     clock = new ManualClock();
-    sandbox = createSandbox({ seed: 5, ledgerEndDate: TODAY, now: () => clock.now(), companies: 2, entriesPerCompany: 240, invoicesPerCompany: 60 });
+    sandbox = createSandbox({
+      seed: 5,
+      ledgerEndDate: TODAY,
+      now: () => clock.now(),
+      companies: 2,
+      entriesPerCompany: 240,
+      invoicesPerCompany: 60,
+    });
     running = await sandbox.start(0, '127.0.0.1');
   });
 
@@ -56,7 +70,13 @@ describe('FikenProvider against the Fiken sandbox', () => {
     sandbox.control.reset();
     clock.reset();
     store = new InMemoryProviderTokenStore();
-    conn = { provider: 'fiken', companyId: COMPANY, baseUrl: running.fikenApi, tokenUrl: `${running.fikenOAuth}/token`, companySlug: SANDBOX_FIKEN_DEMO_SLUG };
+    conn = {
+      provider: 'fiken',
+      companyId: COMPANY,
+      baseUrl: running.fikenApi,
+      tokenUrl: `${running.fikenOAuth}/token`,
+      companySlug: SANDBOX_FIKEN_DEMO_SLUG,
+    };
     await connect();
   });
 
@@ -109,7 +129,9 @@ describe('FikenProvider against the Fiken sandbox', () => {
       expect(context.vatTypes.map((v) => `${v.code} ${v.ratePercent}`)).toEqual(
         expect.arrayContaining(['HIGH 25', 'MEDIUM 15', 'LOW 12', 'NONE 0']),
       );
-      expect(log.calls).toEqual([{ method: 'GET', path: `/companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts`, status: 200 }]);
+      expect(log.calls).toEqual([
+        { method: 'GET', path: `/companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts`, status: 200 },
+      ]);
     });
 
     it('reads balances at a date in øre that sum to zero', async () => {
@@ -282,9 +304,13 @@ describe('FikenProvider against the Fiken sandbox', () => {
   describe('booking', () => {
     it('books a cash purchase with net and VAT in øre, the bank sub-ledger, our reference and the receipt', async () => {
       const log = new ApiCallLog();
-      const result = await provider().bookExpense(conn, booking({ receipt: { filename: 'kvittering.png', contentType: 'image/png', bytes: PNG } }), {
-        recorder: log,
-      });
+      const result = await provider().bookExpense(
+        conn,
+        booking({ receipt: { filename: 'kvittering.png', contentType: 'image/png', bytes: PNG } }),
+        {
+          recorder: log,
+        },
+      );
       const [purchase] = purchases();
       expect(result).toEqual({ bookingId: String(purchase.purchaseId), hasAttachment: true });
       expect(purchase).toMatchObject({
@@ -306,40 +332,63 @@ describe('FikenProvider against the Fiken sandbox', () => {
       ['15', 10_000, 'MEDIUM', 8_696, 1_304],
       ['12', 10_000, 'LOW', 8_929, 1_071],
       ['0', 10_000, 'NONE', 10_000, 0],
-    ])('splits a gross amount at %s %% so that net and VAT sum to it', async (vatRate, grossAmount, vatType, netPrice, vat) => {
-      await provider().bookExpense(conn, booking({ vatRate, grossAmount, paymentAccount: '1920:10001' }));
-      expect(purchases()[0].lines[0]).toMatchObject({ vatType, netPrice, vat });
-    });
+    ])(
+      'splits a gross amount at %s %% so that net and VAT sum to it',
+      async (vatRate, grossAmount, vatType, netPrice, vat) => {
+        await provider().bookExpense(conn, booking({ vatRate, grossAmount, paymentAccount: '1920:10001' }));
+        expect(purchases()[0].lines[0]).toMatchObject({ vatType, netPrice, vat });
+      },
+    );
 
     it('finds the purchase again by our reference, and nothing for another one', async () => {
       const fk = provider();
       const booked = await fk.bookExpense(conn, booking());
-      await expect(fk.findBookingByReference(conn, booking().reference, TODAY)).resolves.toEqual({ bookingId: booked.bookingId, hasAttachment: false });
+      await expect(fk.findBookingByReference(conn, booking().reference, TODAY)).resolves.toEqual({
+        bookingId: booked.bookingId,
+        hasAttachment: false,
+      });
       await expect(fk.findBookingByReference(conn, 'another-proposal', TODAY)).resolves.toBeNull();
     });
 
     it("keeps Fiken's message when it refuses a purchase (provider_error, permanent)", async () => {
-      const error = await provider().bookExpense(conn, booking({ paymentAccount: '6540:10001' })).catch((e: unknown) => e);
+      const error = await provider()
+        .bookExpense(conn, booking({ paymentAccount: '6540:10001' }))
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
       expect(error).toMatchObject({ code: 'provider_error', transient: false, status: 400 });
       expect((error as Error).message).toContain('is not a bank account');
     });
 
     it('refuses a rate Fiken has no VAT type for with unknown_vat_rate', async () => {
-      await expect(provider().bookExpense(conn, booking({ vatRate: '7' }))).rejects.toMatchObject({ code: 'unknown_vat_rate' });
+      await expect(provider().bookExpense(conn, booking({ vatRate: '7' }))).rejects.toMatchObject({
+        code: 'unknown_vat_rate',
+      });
       expect(purchases()).toHaveLength(0);
     });
 
     it('finds the purchase when the connection drops after Fiken created it, and books it once', async () => {
-      sandbox.control.addFault({ provider: 'fiken', method: 'POST', path: '/purchases', dropConnections: { next: 1, afterHandling: true } });
+      sandbox.control.addFault({
+        provider: 'fiken',
+        method: 'POST',
+        path: '/purchases',
+        dropConnections: { next: 1, afterHandling: true },
+      });
       const result = await provider().bookExpense(conn, booking());
       expect(purchases()).toHaveLength(1);
       expect(String(purchases()[0].purchaseId)).toBe(result.bookingId);
     });
 
     it('does not resend a purchase whose outcome is unknown', async () => {
-      sandbox.control.addFault({ provider: 'fiken', method: 'POST', path: '/purchases', errorNext: 1, errorStatus: 502 });
-      const error = await provider().bookExpense(conn, booking()).catch((e: unknown) => e);
+      sandbox.control.addFault({
+        provider: 'fiken',
+        method: 'POST',
+        path: '/purchases',
+        errorNext: 1,
+        errorStatus: 502,
+      });
+      const error = await provider()
+        .bookExpense(conn, booking())
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'provider_unavailable', transient: true, status: 502 });
       expect(sandbox.control.calls({ method: 'POST', path: '/purchases' })).toHaveLength(1);
       expect(purchases()).toHaveLength(0);
@@ -391,7 +440,11 @@ describe('FikenProvider against the Fiken sandbox', () => {
       const fk = provider({ resilience: { retries: 0, breakerThreshold: 2, breakerHalfOpenAfterMs: 30_000 } });
       await expect(fk.fetchContext(conn)).rejects.toMatchObject({ reason: 'unavailable' });
       await expect(fk.fetchContext(conn)).rejects.toMatchObject({ reason: 'unavailable' });
-      await expect(fk.fetchContext(conn)).rejects.toMatchObject({ code: 'provider_unavailable', reason: 'circuit_open', retryAfterSeconds: 30 });
+      await expect(fk.fetchContext(conn)).rejects.toMatchObject({
+        code: 'provider_unavailable',
+        reason: 'circuit_open',
+        retryAfterSeconds: 30,
+      });
       expect(sandbox.control.calls({ path: '/accounts' })).toHaveLength(2);
     });
   });

@@ -68,37 +68,68 @@ export class FikenProvider extends AccountingProvider {
     assertIsoDate(date, 'date');
     const balances: AccountBalance[] = [];
     for await (const line of this.client.list(fiken(conn), '/accountBalances', { date }, recorderOf(options))) {
-      balances.push({ code: asString(line.code), name: asString(line.name), balance: Math.round(asNumber(line.balance)) });
+      balances.push({
+        code: asString(line.code),
+        name: asString(line.name),
+        balance: Math.round(asNumber(line.balance)),
+      });
     }
     return balances;
   }
 
-  async *voucherPages(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncGenerator<LedgerVoucher[]> {
+  async *voucherPages(
+    conn: ProviderConnection,
+    from: string,
+    to?: string,
+    options?: ProviderCallOptions,
+  ): AsyncGenerator<LedgerVoucher[]> {
     assertIsoDate(from, 'from');
     const last = to ?? osloDate(this.clock.now());
     assertIsoDate(last, 'to');
     if (last < from) {
       return;
     }
-    for await (const page of this.client.pages(fiken(conn), '/journalEntries', { dateGe: from, dateLe: last }, recorderOf(options))) {
+    for await (const page of this.client.pages(
+      fiken(conn),
+      '/journalEntries',
+      { dateGe: from, dateLe: last },
+      recorderOf(options),
+    )) {
       yield mapPage(page, (entry) => toLedgerVoucher(entry, from, last));
     }
   }
 
-  async *openInvoicePages(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncGenerator<OpenInvoice[]> {
+  async *openInvoicePages(
+    conn: ProviderConnection,
+    asOf: string,
+    options?: ProviderCallOptions,
+  ): AsyncGenerator<OpenInvoice[]> {
     assertIsoDate(asOf, 'asOf');
-    for await (const page of this.client.pages(fiken(conn), '/invoices', { settled: false, issueDateLe: asOf }, recorderOf(options))) {
+    for await (const page of this.client.pages(
+      fiken(conn),
+      '/invoices',
+      { settled: false, issueDateLe: asOf },
+      recorderOf(options),
+    )) {
       yield mapPage(page, (invoice) => toOpenInvoice(invoice, asOf));
     }
   }
 
-  async bookExpense(conn: ProviderConnection, booking: ExpenseBooking, options?: ProviderCallOptions): Promise<BookingRef> {
+  async bookExpense(
+    conn: ProviderConnection,
+    booking: ExpenseBooking,
+    options?: ProviderCallOptions,
+  ): Promise<BookingRef> {
     const c = fiken(conn);
     const recorder = recorderOf(options);
     const rate = validateBooking('fiken', booking);
     const vatType = fikenVatTypeFor(rate);
     if (!vatType) {
-      throw new ProviderError('fiken', 'unknown_vat_rate', `Fiken has no purchase VAT type with rate ${booking.vatRate} %`);
+      throw new ProviderError(
+        'fiken',
+        'unknown_vat_rate',
+        `Fiken has no purchase VAT type with rate ${booking.vatRate} %`,
+      );
     }
     const { net, vat } = splitGross(booking.grossAmount, rate);
     const paymentAccount = await this.paymentAccount(c, booking.paymentAccount, recorder);
@@ -122,7 +153,11 @@ export class FikenProvider extends AccountingProvider {
     };
     const created = await createOnce(
       async () => {
-        const response = await this.client.request(c, { method: 'POST', path: '/purchases', json: purchase, retryMode: 'not-processed-only' }, recorder);
+        const response = await this.client.request(
+          c,
+          { method: 'POST', path: '/purchases', json: purchase, retryMode: 'not-processed-only' },
+          recorder,
+        );
         const bookingId = idFromLocation(response);
         if (!bookingId) {
           throw new TransportError('fiken', 'rejected', 'Fiken created the purchase without a Location header', {
@@ -140,7 +175,12 @@ export class FikenProvider extends AccountingProvider {
     );
   }
 
-  async attachReceipt(conn: ProviderConnection, bookingId: string, receipt: Receipt, options?: ProviderCallOptions): Promise<void> {
+  async attachReceipt(
+    conn: ProviderConnection,
+    bookingId: string,
+    receipt: Receipt,
+    options?: ProviderCallOptions,
+  ): Promise<void> {
     const c = fiken(conn);
     const recorder = recorderOf(options);
     const purchasePath = `/purchases/${encodeURIComponent(bookingId)}`;
@@ -151,7 +191,13 @@ export class FikenProvider extends AccountingProvider {
         form.append('file', new Blob([new Uint8Array(receipt.bytes)], { type: receipt.contentType }), receipt.filename);
         await this.client.request(
           c,
-          { method: 'POST', path: `${purchasePath}/attachments`, query: { attachToPayment: true }, form, retryMode: 'not-processed-only' },
+          {
+            method: 'POST',
+            path: `${purchasePath}/attachments`,
+            query: { attachToPayment: true },
+            form,
+            retryMode: 'not-processed-only',
+          },
           recorder,
         );
         return true;

@@ -6,7 +6,12 @@ import { nodeGet } from './node-get';
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** A local server whose answer the test sets; it notes each request's headers and socket. */
-async function startServer(): Promise<{ url: string; server: Server; seen: IncomingMessage[]; handle(handler: Handler): void }> {
+async function startServer(): Promise<{
+  url: string;
+  server: Server;
+  seen: IncomingMessage[];
+  handle(handler: Handler): void;
+}> {
   let handler: Handler = (_req, res) => res.end();
   const seen: IncomingMessage[] = [];
   const server = createServer((req, res) => {
@@ -14,7 +19,12 @@ async function startServer(): Promise<{ url: string; server: Server; seen: Incom
     handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, seen, handle: (h) => (handler = h) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+    seen,
+    handle: (h) => (handler = h),
+  };
 }
 
 async function stop(server: Server): Promise<void> {
@@ -55,7 +65,9 @@ describe('nodeGet', () => {
 
   it('asks for gzip and inflates it', async () => {
     a.handle((req, res) => {
-      const body = JSON.stringify({ values: Array.from({ length: 500 }, (_, i) => ({ id: i, text: 'æøå'.repeat(10) })) });
+      const body = JSON.stringify({
+        values: Array.from({ length: 500 }, (_, i) => ({ id: i, text: 'æøå'.repeat(10) })),
+      });
       if (req.headers['accept-encoding']?.includes('gzip')) {
         res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
         res.end(gzipSync(body));

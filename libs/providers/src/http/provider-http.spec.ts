@@ -33,23 +33,35 @@ describe('ProviderHttp', () => {
     handlers = [];
   });
 
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}): Handler => (_req, res) => {
-    res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
+  const json =
+    (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
+    (_req, res) => {
+      res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
   const drop: Handler = (req) => req.socket.destroy();
   const hang: Handler = () => undefined;
 
   function client(overrides: Parameters<typeof resilienceOptions>[0] = {}) {
     const policy = new ResiliencePolicy(
       'fiken',
-      resilienceOptions({ timeoutMs: 200, retries: 2, initialBackoffMs: 5, maxBackoffMs: 20, breakerThreshold: 50, ...overrides }),
+      resilienceOptions({
+        timeoutMs: 200,
+        retries: 2,
+        initialBackoffMs: 5,
+        maxBackoffMs: 20,
+        breakerThreshold: 50,
+        ...overrides,
+      }),
     );
     return new ProviderHttp({
       provider: 'fiken',
       policy,
-      describeError: (status, body) => ({ message: String((body as { message?: string } | null)?.message ?? `HTTP ${status}`) }),
-      rateLimitWaitMs: (response) => (response.headers.get('retry-after') ? Number(response.headers.get('retry-after')) * 1000 : undefined),
+      describeError: (status, body) => ({
+        message: String((body as { message?: string } | null)?.message ?? `HTTP ${status}`),
+      }),
+      rateLimitWaitMs: (response) =>
+        response.headers.get('retry-after') ? Number(response.headers.get('retry-after')) * 1000 : undefined,
     });
   }
 
@@ -69,7 +81,9 @@ describe('ProviderHttp', () => {
   it('gives up after the retries with provider_unavailable (503, transient)', async () => {
     handlers = [json(500, { message: 'Intern feil' })];
     const log = new ApiCallLog();
-    const error = await client().send(get(), { recorder: log }).catch((e: unknown) => e);
+    const error = await client()
+      .send(get(), { recorder: log })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'provider_unavailable', transient: true, status: 500 });
     expect((error as Error).message).toContain('Intern feil');
@@ -79,7 +93,9 @@ describe('ProviderHttp', () => {
   it('does not retry a 4xx and keeps the provider message (provider_error, permanent)', async () => {
     handlers = [json(400, { message: 'Ugyldig konto' })];
     const log = new ApiCallLog();
-    const error = await client().send(get(), { recorder: log }).catch((e: unknown) => e);
+    const error = await client()
+      .send(get(), { recorder: log })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'provider_error', transient: false, status: 400 });
     expect((error as Error).message).toContain('Ugyldig konto');
     expect(hits).toBe(1);
@@ -88,7 +104,9 @@ describe('ProviderHttp', () => {
   it('times out a silent provider with provider_timeout (504), recording status 0', async () => {
     handlers = [hang];
     const log = new ApiCallLog();
-    const error = await client({ retries: 1, timeoutMs: 100 }).send(get(), { recorder: log }).catch((e: unknown) => e);
+    const error = await client({ retries: 1, timeoutMs: 100 })
+      .send(get(), { recorder: log })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'provider_timeout', transient: true });
     expect(log.calls).toEqual([
       { method: 'GET', path: '/things', status: 0 },
@@ -114,22 +132,33 @@ describe('ProviderHttp', () => {
   it('reports 429 that outlasts the retries as provider_unavailable with retryAfterSeconds', async () => {
     handlers = [json(429, { message: 'slow down' }, { 'Retry-After': '0' })];
     const log = new ApiCallLog();
-    const error = await client().send(get(), { recorder: log }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'provider_unavailable', reason: 'rate_limited', transient: true, retryAfterSeconds: 1 });
+    const error = await client()
+      .send(get(), { recorder: log })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'provider_unavailable',
+      reason: 'rate_limited',
+      transient: true,
+      retryAfterSeconds: 1,
+    });
   });
 
   it('does not resend a create whose outcome is unknown, but does resend one refused with 429', async () => {
     const log = new ApiCallLog();
     const post = { method: 'POST' as const, url: `${baseUrl}/purchases`, recordedPath: '/purchases', body: '{}' };
     handlers = [json(500, {})];
-    const error = await client().send(post, { recorder: log, retryMode: 'not-processed-only' }).catch((e: unknown) => e);
+    const error = await client()
+      .send(post, { recorder: log, retryMode: 'not-processed-only' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ outcomeUnknown: true });
     expect(hits).toBe(1);
 
     hits = 0;
     handlers = [json(429, {}, { 'Retry-After': '0' }), json(201, null)];
-    await expect(client().send(post, { recorder: log, retryMode: 'not-processed-only' })).resolves.toMatchObject({ status: 201 });
+    await expect(client().send(post, { recorder: log, retryMode: 'not-processed-only' })).resolves.toMatchObject({
+      status: 201,
+    });
     expect(hits).toBe(2);
   });
 
@@ -141,7 +170,12 @@ describe('ProviderHttp', () => {
       await expect(http.send(get(), { recorder: log })).rejects.toMatchObject({ code: 'provider_unavailable' });
     }
     const error = await http.send(get(), { recorder: log }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'provider_unavailable', reason: 'circuit_open', transient: true, retryAfterSeconds: 60 });
+    expect(error).toMatchObject({
+      code: 'provider_unavailable',
+      reason: 'circuit_open',
+      transient: true,
+      retryAfterSeconds: 60,
+    });
     expect(hits).toBe(3);
   });
 

@@ -146,9 +146,14 @@ export class ProviderHttp {
   private transportFailure(error: unknown, signal: AbortSignal, beforeResponse: boolean): TransportError {
     const { provider } = this.options;
     if (signal.aborted) {
-      return new TransportError(provider, 'timeout', `${provider} did not answer within ${this.options.policy.options.timeoutMs} ms`, {
-        outcomeUnknown: true,
-      });
+      return new TransportError(
+        provider,
+        'timeout',
+        `${provider} did not answer within ${this.options.policy.options.timeoutMs} ms`,
+        {
+          outcomeUnknown: true,
+        },
+      );
     }
     const code = errorCode(error);
     const notProcessed = beforeResponse && code !== undefined && NOT_PROCESSED_CODES.has(code);
@@ -161,7 +166,12 @@ export class ProviderHttp {
 /** An exchange through `fetch`: its status, headers and body text. */
 function fetchExchange(fetchFn: typeof fetch): Exchange {
   return async (request, signal) => {
-    const response = await fetchFn(request.url, { method: request.method, headers: request.headers, body: request.body, signal });
+    const response = await fetchFn(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal,
+    });
     return { status: response.status, headers: response.headers, text: () => response.text() };
   };
 }

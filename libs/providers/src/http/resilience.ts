@@ -80,7 +80,11 @@ export class ResiliencePolicy {
    * Runs `attempt` (given an AbortSignal that fires at the timeout) under the policies.
    * `beforeAttempt` (a rate-limit pause) runs before every attempt, outside its timeout.
    */
-  async execute<T>(mode: RetryMode, attempt: (signal: AbortSignal) => Promise<T>, beforeAttempt?: () => Promise<void>): Promise<T> {
+  async execute<T>(
+    mode: RetryMode,
+    attempt: (signal: AbortSignal) => Promise<T>,
+    beforeAttempt?: () => Promise<void>,
+  ): Promise<T> {
     const retryPolicy = mode === 'idempotent' ? this.retryIdempotent : this.retryNotProcessed;
     const perAttempt = timeout(this.options.timeoutMs, TimeoutStrategy.Cooperative);
     try {

@@ -24,7 +24,8 @@ export class TransportError extends ProviderError {
     super(provider, reason, message, {
       status: details.status,
       fieldErrors: details.fieldErrors,
-      retryAfterSeconds: details.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(details.retryAfterMs / 1000)),
+      retryAfterSeconds:
+        details.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(details.retryAfterMs / 1000)),
     });
     this.outcomeUnknown = details.outcomeUnknown;
     this.retryAfterMs = details.retryAfterMs;

@@ -9,7 +9,11 @@ import { sleep } from '../http/sleep';
  * create is NOT sent again here: the caller's reconciliation (the executor looks the booking up by
  * reference before any retry) decides later, when the provider has had time to settle.
  */
-export async function createOnce<T>(create: () => Promise<T>, lookup: () => Promise<T | null>, settleMs: number): Promise<T> {
+export async function createOnce<T>(
+  create: () => Promise<T>,
+  lookup: () => Promise<T | null>,
+  settleMs: number,
+): Promise<T> {
   try {
     return await create();
   } catch (error) {

@@ -18,12 +18,16 @@ describe('splitGross', () => {
 
   it('always sums exactly to the gross amount, with VAT within half an øre of the rate', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10_000_000_000 }), fc.constantFrom(0, 1_111, 1_200, 1_500, 2_500), (gross, rate) => {
-        const { net, vat } = splitGross(gross, rate);
-        expect(net + vat).toBe(gross);
-        expect(Number.isInteger(net) && Number.isInteger(vat)).toBe(true);
-        expect(Math.abs(net * (10_000 + rate) - gross * 10_000)).toBeLessThanOrEqual((10_000 + rate) / 2);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000_000 }),
+        fc.constantFrom(0, 1_111, 1_200, 1_500, 2_500),
+        (gross, rate) => {
+          const { net, vat } = splitGross(gross, rate);
+          expect(net + vat).toBe(gross);
+          expect(Number.isInteger(net) && Number.isInteger(vat)).toBe(true);
+          expect(Math.abs(net * (10_000 + rate) - gross * 10_000)).toBeLessThanOrEqual((10_000 + rate) / 2);
+        },
+      ),
     );
   });
 

@@ -11,7 +11,8 @@ export function minorToKroner(minor: number): number {
 
 /** A VAT percentage (`"25"`, `"11.11"`, 12) in hundredths of a percent, or null when it is not one. */
 export function percentToHundredths(value: unknown): number | null {
-  const percent = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  const percent =
+    typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   if (!Number.isFinite(percent) || percent < 0 || percent > 100) {
     return null;
   }

@@ -9,13 +9,20 @@ export interface TokenStoreHarness {
   close?(): Promise<void>;
 }
 
-const tokens = (n: number): OAuthTokens => ({ accessToken: `access-${n}`, refreshToken: `refresh-${n}`, expiresAt: 1_000_000 + n });
+const tokens = (n: number): OAuthTokens => ({
+  accessToken: `access-${n}`,
+  refreshToken: `refresh-${n}`,
+  expiresAt: 1_000_000 + n,
+});
 
 /**
  * The behaviour every ProviderTokenStore must have (see the port's contract). Call it from a spec:
  * `describeProviderTokenStoreContract('TypeOrmProviderTokenStore', async () => harness)`.
  */
-export function describeProviderTokenStoreContract(name: string, createHarness: () => Promise<TokenStoreHarness>): void {
+export function describeProviderTokenStoreContract(
+  name: string,
+  createHarness: () => Promise<TokenStoreHarness>,
+): void {
   describe(`${name} (ProviderTokenStore contract)`, () => {
     let harness: TokenStoreHarness;
 
@@ -43,7 +50,9 @@ export function describeProviderTokenStoreContract(name: string, createHarness: 
 
     it('changes nothing on keep', async () => {
       await harness.seed('acme', tokens(1));
-      await expect(harness.store.withRefreshLock('acme', 'fiken', async () => ({ outcome: 'keep' }))).resolves.toEqual(tokens(1));
+      await expect(harness.store.withRefreshLock('acme', 'fiken', async () => ({ outcome: 'keep' }))).resolves.toEqual(
+        tokens(1),
+      );
       await expect(harness.store.current('acme', 'fiken')).resolves.toEqual(tokens(1));
     });
 
@@ -66,7 +75,9 @@ export function describeProviderTokenStoreContract(name: string, createHarness: 
           throw new Error('token endpoint down');
         }),
       ).rejects.toThrow('token endpoint down');
-      await expect(harness.store.withRefreshLock('acme', 'fiken', async () => ({ outcome: 'keep' }))).resolves.toEqual(tokens(1));
+      await expect(harness.store.withRefreshLock('acme', 'fiken', async () => ({ outcome: 'keep' }))).resolves.toEqual(
+        tokens(1),
+      );
     });
 
     it('runs lock holders one at a time, each seeing what the previous one stored, across handles', async () => {

@@ -56,7 +56,11 @@ export class TripletexClient {
     });
   }
 
-  async request(conn: TripletexConnection, request: TripletexRequest, recorder: ApiCallRecorder): Promise<HttpResponse> {
+  async request(
+    conn: TripletexConnection,
+    request: TripletexRequest,
+    recorder: ApiCallRecorder,
+  ): Promise<HttpResponse> {
     let session = await this.session(conn, recorder);
     try {
       return await this.send(conn, request, session.token, recorder);
@@ -71,7 +75,11 @@ export class TripletexClient {
       } catch (retryError) {
         if (isUnauthorized(retryError)) {
           this.forget(conn, session);
-          throw new ProviderReauthorizationRequired('tripletex', `Tripletex refused a fresh session: ${retryError.message}`, 401);
+          throw new ProviderReauthorizationRequired(
+            'tripletex',
+            `Tripletex refused a fresh session: ${retryError.message}`,
+            401,
+          );
         }
         throw retryError;
       }
@@ -91,9 +99,14 @@ export class TripletexClient {
   }
 
   /** The pages of a list endpoint (`count` elements each, the last one shorter), as parsed. */
-  async *pages(conn: TripletexConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<unknown[]> {
+  async *pages(
+    conn: TripletexConnection,
+    path: string,
+    query: Query,
+    recorder: ApiCallRecorder,
+  ): AsyncGenerator<unknown[]> {
     const count = this.config.pageSize;
-    for (let from = 0; ; ) {
+    for (let from = 0; ;) {
       const response = await this.request(conn, { method: 'GET', path, query: { ...query, from, count } }, recorder);
       const values = asArray(asObject(response.body).values);
       const size = values.length;
@@ -105,7 +118,12 @@ export class TripletexClient {
     }
   }
 
-  private send(conn: TripletexConnection, request: TripletexRequest, sessionToken: string, recorder: ApiCallRecorder): Promise<HttpResponse> {
+  private send(
+    conn: TripletexConnection,
+    request: TripletexRequest,
+    sessionToken: string,
+    recorder: ApiCallRecorder,
+  ): Promise<HttpResponse> {
     const headers: Record<string, string> = {
       Authorization: `Basic ${Buffer.from(`0:${sessionToken}`).toString('base64')}`,
       Accept: 'application/json',
@@ -119,7 +137,13 @@ export class TripletexClient {
     }
     const gateKey = sessionKey(conn);
     return this.http.send(
-      { method: request.method, url: buildUrl(conn.baseUrl, request.path, request.query), recordedPath: request.path, headers, body },
+      {
+        method: request.method,
+        url: buildUrl(conn.baseUrl, request.path, request.query),
+        recordedPath: request.path,
+        headers,
+        body,
+      },
       {
         recorder,
         retryMode: request.retryMode,
@@ -172,7 +196,11 @@ export class TripletexClient {
       );
     } catch (error) {
       if (error instanceof TransportError && (error.status === 401 || error.status === 403)) {
-        throw new ProviderReauthorizationRequired('tripletex', `Tripletex refused the employee token: ${error.message}`, error.status);
+        throw new ProviderReauthorizationRequired(
+          'tripletex',
+          `Tripletex refused the employee token: ${error.message}`,
+          error.status,
+        );
       }
       throw error;
     }

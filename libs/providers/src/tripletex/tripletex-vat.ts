@@ -11,7 +11,11 @@ const INPUT_VAT_NAME = /inng[aå]ende|fradrag|input/i;
  * the rate, otherwise an input (deductible) VAT type with the rate, otherwise any with the rate.
  * Rate 0 prefers VAT code 0 ("no VAT treatment").
  */
-export function chooseExpenseVatType(vatTypes: Json[], rateHundredths: number, accountVatTypeId: string | null): Json | undefined {
+export function chooseExpenseVatType(
+  vatTypes: Json[],
+  rateHundredths: number,
+  accountVatTypeId: string | null,
+): Json | undefined {
   const withRate = vatTypes.filter((v) => percentToHundredths(v.percentage) === rateHundredths);
   if (withRate.length === 0) {
     return undefined;

@@ -39,7 +39,14 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
 
   beforeAll(async () => {
     clock = new ManualClock();
-    sandbox = createSandbox({ seed: 11, ledgerEndDate: TODAY, now: () => clock.now(), companies: 2, entriesPerCompany: 240, invoicesPerCompany: 60 });
+    sandbox = createSandbox({
+      seed: 11,
+      ledgerEndDate: TODAY,
+      now: () => clock.now(),
+      companies: 2,
+      entriesPerCompany: 240,
+      invoicesPerCompany: 60,
+    });
     running = await sandbox.start(0, '127.0.0.1');
   });
 
@@ -54,7 +61,12 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
   });
 
   function connection(employeeToken: string, companyId = 'demo', version = 'connected-1'): TripletexConnection {
-    return { provider: 'tripletex', companyId, baseUrl: running.tripletexApi, credentials: { version, employeeToken: async () => employeeToken } };
+    return {
+      provider: 'tripletex',
+      companyId,
+      baseUrl: running.tripletexApi,
+      credentials: { version, employeeToken: async () => employeeToken },
+    };
   }
 
   function provider(overrides: Partial<TripletexConfig> = {}): TripletexProvider {
@@ -88,11 +100,24 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     it("fetches the company's context: accounts, departments, VAT types with rates, employees", async () => {
       const log = new ApiCallLog();
       const context = await provider().fetchContext(conn, { recorder: log });
-      expect(context.accounts.map((a) => a.code)).toEqual(expect.arrayContaining(['1920', '2400', '2710', '6540', '7140']));
+      expect(context.accounts.map((a) => a.code)).toEqual(
+        expect.arrayContaining(['1920', '2400', '2710', '6540', '7140']),
+      );
       expect(context.accounts.every((a) => a.name.length > 0)).toBe(true);
-      expect(context.vatTypes).toEqual(expect.arrayContaining([expect.objectContaining({ ratePercent: '25' }), expect.objectContaining({ ratePercent: '15' })]));
+      expect(context.vatTypes).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ ratePercent: '25' }),
+          expect.objectContaining({ ratePercent: '15' }),
+        ]),
+      );
       expect(context.departments.length).toBeGreaterThan(0);
-      expect(context.employees[0]).toEqual(expect.objectContaining({ id: expect.any(String), firstName: expect.any(String), lastName: expect.any(String) }));
+      expect(context.employees[0]).toEqual(
+        expect.objectContaining({
+          id: expect.any(String),
+          firstName: expect.any(String),
+          lastName: expect.any(String),
+        }),
+      );
       expect(log.calls[0]).toEqual({ method: 'PUT', path: '/token/session/:create', status: 200 });
       expect(log.calls.slice(1).map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual([
         'GET /ledger/account 200',
@@ -159,7 +184,9 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       expect(invoices.length).toBeGreaterThan(0);
       expect(invoices.every((i) => i.outstanding > 0 && i.outstanding <= i.amount && i.issueDate <= TODAY)).toBe(true);
       expect(invoices.some((i) => i.dueDate < TODAY)).toBe(true);
-      expect(invoices[0]).toEqual(expect.objectContaining({ customerName: expect.any(String), currency: 'NOK', number: expect.any(String) }));
+      expect(invoices[0]).toEqual(
+        expect.objectContaining({ customerName: expect.any(String), currency: 'NOK', number: expect.any(String) }),
+      );
     });
   });
 
@@ -234,14 +261,18 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     });
 
     it('refuses a revoked employee token as provider_not_connected, without retrying', async () => {
-      const error = await provider().balances(connection('not-an-employee-token'), TODAY).catch((e: unknown) => e);
+      const error = await provider()
+        .balances(connection('not-an-employee-token'), TODAY)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
       expect(error).toMatchObject({ code: 'provider_not_connected', transient: false });
       expect(sessionCreates()).toBe(1);
     });
 
     it("keeps Tripletex's message when the consumer token is refused (422 → provider_error)", async () => {
-      const error = await provider({ consumerToken: 'wrong' }).balances(conn, TODAY).catch((e: unknown) => e);
+      const error = await provider({ consumerToken: 'wrong' })
+        .balances(conn, TODAY)
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'provider_error', transient: false, status: 422 });
       expect((error as Error).message).toContain('Ugyldig consumer token');
       expect((error as ProviderError).fieldErrors).toEqual([expect.objectContaining({ field: 'consumerToken' })]);
@@ -251,9 +282,13 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
   describe('booking', () => {
     it('books a balanced voucher with the VAT type looked up by rate, our reference and the receipt', async () => {
       const log = new ApiCallLog();
-      const result = await provider().bookExpense(conn, booking({ receipt: { filename: 'kvittering.pdf', contentType: 'application/pdf', bytes: PDF } }), {
-        recorder: log,
-      });
+      const result = await provider().bookExpense(
+        conn,
+        booking({ receipt: { filename: 'kvittering.pdf', contentType: 'application/pdf', bytes: PDF } }),
+        {
+          recorder: log,
+        },
+      );
       expect(result).toEqual({ bookingId: expect.any(String), hasAttachment: true });
       const [voucher] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(String(voucher.id)).toBe(result.bookingId);
@@ -282,26 +317,45 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     });
 
     it('refuses an account missing from the chart with unknown_account_code, booking nothing', async () => {
-      await expect(provider().bookExpense(conn, booking({ accountCode: '6999' }))).rejects.toMatchObject({ code: 'unknown_account_code', transient: false });
+      await expect(provider().bookExpense(conn, booking({ accountCode: '6999' }))).rejects.toMatchObject({
+        code: 'unknown_account_code',
+        transient: false,
+      });
       expect(sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
     });
 
     it('refuses a rate with no VAT type with unknown_vat_rate', async () => {
-      await expect(provider().bookExpense(conn, booking({ vatRate: '7' }))).rejects.toMatchObject({ code: 'unknown_vat_rate' });
+      await expect(provider().bookExpense(conn, booking({ vatRate: '7' }))).rejects.toMatchObject({
+        code: 'unknown_vat_rate',
+      });
     });
 
     it('finds the voucher when the connection drops after Tripletex booked it, and books it once', async () => {
-      sandbox.control.addFault({ provider: 'tripletex', method: 'POST', path: '/ledger/voucher', dropConnections: { next: 1, afterHandling: true } });
+      sandbox.control.addFault({
+        provider: 'tripletex',
+        method: 'POST',
+        path: '/ledger/voucher',
+        dropConnections: { next: 1, afterHandling: true },
+      });
       const log = new ApiCallLog();
       const result = await provider().bookExpense(conn, booking(), { recorder: log });
       const bookings = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(bookings).toHaveLength(1);
       expect(String(bookings[0].id)).toBe(result.bookingId);
-      expect(log.calls.find((c) => c.method === 'POST')).toEqual({ method: 'POST', path: '/ledger/voucher', status: 0 });
+      expect(log.calls.find((c) => c.method === 'POST')).toEqual({
+        method: 'POST',
+        path: '/ledger/voucher',
+        status: 0,
+      });
     });
 
     it('never resends a create whose outcome is unknown: a dropped request stays unbooked and transient', async () => {
-      sandbox.control.addFault({ provider: 'tripletex', method: 'POST', path: '/ledger/voucher', dropConnections: { next: 1 } });
+      sandbox.control.addFault({
+        provider: 'tripletex',
+        method: 'POST',
+        path: '/ledger/voucher',
+        dropConnections: { next: 1 },
+      });
       const tx = provider();
       const error = await tx.bookExpense(conn, booking()).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'provider_unavailable', transient: true });
@@ -312,17 +366,29 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     });
 
     it('reports a failed receipt upload with the booking id, and attaches it later', async () => {
-      sandbox.control.addFault({ provider: 'tripletex', method: 'POST', path: '/attachment', errorRate: 1, errorStatus: 500 });
+      sandbox.control.addFault({
+        provider: 'tripletex',
+        method: 'POST',
+        path: '/attachment',
+        errorRate: 1,
+        errorStatus: 500,
+      });
       const tx = provider({ resilience: { retries: 0 } });
       const receipt = { filename: 'r.pdf', contentType: 'application/pdf', bytes: PDF };
       const error = await tx.bookExpense(conn, booking({ receipt })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
       const bookingId = (error as ProviderError).bookingId;
       expect(bookingId).toBeDefined();
-      await expect(tx.findBookingByReference(conn, booking().reference, TODAY)).resolves.toEqual({ bookingId, hasAttachment: false });
+      await expect(tx.findBookingByReference(conn, booking().reference, TODAY)).resolves.toEqual({
+        bookingId,
+        hasAttachment: false,
+      });
       sandbox.control.clearFaults();
       await tx.attachReceipt(conn, bookingId as string, receipt);
-      await expect(tx.findBookingByReference(conn, booking().reference, TODAY)).resolves.toEqual({ bookingId, hasAttachment: true });
+      await expect(tx.findBookingByReference(conn, booking().reference, TODAY)).resolves.toEqual({
+        bookingId,
+        hasAttachment: true,
+      });
       expect(sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(1);
     });
   });
@@ -337,7 +403,9 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
 
     it('gives up on a provider that keeps failing with provider_unavailable (503), keeping its message', async () => {
       sandbox.control.addFault({ provider: 'tripletex', path: '/balanceSheet', errorRate: 1 });
-      const error = await provider().balances(conn, TODAY).catch((e: unknown) => e);
+      const error = await provider()
+        .balances(conn, TODAY)
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'provider_unavailable', transient: true, status: 500 });
       expect((error as Error).message).toContain('En uventet feil oppstod');
     });
@@ -345,7 +413,9 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     it('times out a slow provider with provider_timeout (504)', async () => {
       sandbox.control.addFault({ provider: 'tripletex', path: '/balanceSheet', latencyMs: 1_000 });
       const log = new ApiCallLog();
-      const error = await provider({ resilience: { timeoutMs: 150, retries: 1 } }).balances(conn, TODAY, { recorder: log }).catch((e: unknown) => e);
+      const error = await provider({ resilience: { timeoutMs: 150, retries: 1 } })
+        .balances(conn, TODAY, { recorder: log })
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'provider_timeout', transient: true });
       expect(log.calls.filter((c) => c.path === '/balanceSheet').map((c) => c.status)).toEqual([0, 0]);
     });
@@ -363,7 +433,11 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     });
 
     it('waits about 2 s after a 429 without a reset header', async () => {
-      sandbox.control.addFault({ provider: 'tripletex', path: '/balanceSheet', rateLimit: { next: 1, omitRetryHeader: true } });
+      sandbox.control.addFault({
+        provider: 'tripletex',
+        path: '/balanceSheet',
+        rateLimit: { next: 1, omitRetryHeader: true },
+      });
       const log = new ApiCallLog();
       const started = Date.now();
       await provider().balances(conn, TODAY, { recorder: log });
@@ -372,11 +446,19 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     });
 
     it('pauses when X-Rate-Limit-Remaining reaches 0 instead of running into 429', async () => {
-      const limited = createSandbox({ seed: 11, ledgerEndDate: TODAY, companies: 1, tripletex: { rateLimit: { limit: 3, windowSeconds: 1 } } });
+      const limited = createSandbox({
+        seed: 11,
+        ledgerEndDate: TODAY,
+        companies: 1,
+        tripletex: { rateLimit: { limit: 3, windowSeconds: 1 } },
+      });
       const server = await limited.start(0, '127.0.0.1');
       try {
         const limitedConn: TripletexConnection = { ...conn, baseUrl: server.tripletexApi };
-        const tx = new TripletexProvider({ consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, resilience: { ...FAST, retries: 0 } });
+        const tx = new TripletexProvider({
+          consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+          resilience: { ...FAST, retries: 0 },
+        });
         for (let i = 0; i < 4; i++) {
           await tx.balances(limitedConn, TODAY);
         }
@@ -394,7 +476,11 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         await expect(tx.balances(conn, TODAY)).rejects.toMatchObject({ reason: 'unavailable' });
       }
       const before = sandbox.control.calls({ path: '/balanceSheet' }).length;
-      await expect(tx.balances(conn, TODAY)).rejects.toMatchObject({ code: 'provider_unavailable', reason: 'circuit_open', retryAfterSeconds: 60 });
+      await expect(tx.balances(conn, TODAY)).rejects.toMatchObject({
+        code: 'provider_unavailable',
+        reason: 'circuit_open',
+        retryAfterSeconds: 60,
+      });
       expect(sandbox.control.calls({ path: '/balanceSheet' }).length).toBe(before);
     });
   });

@@ -49,15 +49,29 @@ export class TripletexProvider extends AccountingProvider {
     const c = tripletex(conn);
     const recorder = recorderOf(options);
     const accounts = [];
-    for await (const account of this.client.list(c, '/ledger/account', { isInactive: false, fields: 'id,number,name,type,vatType,isInactive' }, recorder)) {
+    for await (const account of this.client.list(
+      c,
+      '/ledger/account',
+      { isInactive: false, fields: 'id,number,name,type,vatType,isInactive' },
+      recorder,
+    )) {
       if (account.isInactive === true) {
         continue;
       }
       const vatTypeId = asOptionalString(asObject(account.vatType).id);
-      accounts.push({ code: asString(account.number), name: asString(account.name), ...(vatTypeId ? { vatTypeId } : {}) });
+      accounts.push({
+        code: asString(account.number),
+        name: asString(account.name),
+        ...(vatTypeId ? { vatTypeId } : {}),
+      });
     }
     const departments = [];
-    for await (const department of this.client.list(c, '/department', { fields: 'id,name,departmentNumber' }, recorder)) {
+    for await (const department of this.client.list(
+      c,
+      '/department',
+      { fields: 'id,name,departmentNumber' },
+      recorder,
+    )) {
       departments.push({
         id: asString(department.id),
         name: asString(department.name),
@@ -65,7 +79,12 @@ export class TripletexProvider extends AccountingProvider {
       });
     }
     const vatTypes = [];
-    for await (const vatType of this.client.list(c, '/ledger/vatType', { fields: 'id,number,name,percentage' }, recorder)) {
+    for await (const vatType of this.client.list(
+      c,
+      '/ledger/vatType',
+      { fields: 'id,number,name,percentage' },
+      recorder,
+    )) {
       const rate = percentToHundredths(vatType.percentage) ?? 0;
       vatTypes.push({
         id: asString(vatType.id),
@@ -75,7 +94,12 @@ export class TripletexProvider extends AccountingProvider {
       });
     }
     const employees = [];
-    for await (const employee of this.client.list(c, '/employee', { fields: 'id,firstName,lastName,email' }, recorder)) {
+    for await (const employee of this.client.list(
+      c,
+      '/employee',
+      { fields: 'id,firstName,lastName,email' },
+      recorder,
+    )) {
       employees.push({
         id: asString(employee.id),
         firstName: asString(employee.firstName),
@@ -97,12 +121,21 @@ export class TripletexProvider extends AccountingProvider {
     const balances: AccountBalance[] = [];
     for await (const line of this.client.list(c, '/balanceSheet', query, recorderOf(options))) {
       const account = asObject(line.account);
-      balances.push({ code: asString(account.number), name: asString(account.name), balance: kronerToMinor(line.balanceOut) });
+      balances.push({
+        code: asString(account.number),
+        name: asString(account.name),
+        balance: kronerToMinor(line.balanceOut),
+      });
     }
     return balances;
   }
 
-  async *voucherPages(conn: ProviderConnection, from: string, to?: string, options?: ProviderCallOptions): AsyncGenerator<LedgerVoucher[]> {
+  async *voucherPages(
+    conn: ProviderConnection,
+    from: string,
+    to?: string,
+    options?: ProviderCallOptions,
+  ): AsyncGenerator<LedgerVoucher[]> {
     assertIsoDate(from, 'from');
     const last = to ?? osloDate(this.clock.now());
     assertIsoDate(last, 'to');
@@ -120,7 +153,11 @@ export class TripletexProvider extends AccountingProvider {
     }
   }
 
-  async *openInvoicePages(conn: ProviderConnection, asOf: string, options?: ProviderCallOptions): AsyncGenerator<OpenInvoice[]> {
+  async *openInvoicePages(
+    conn: ProviderConnection,
+    asOf: string,
+    options?: ProviderCallOptions,
+  ): AsyncGenerator<OpenInvoice[]> {
     assertIsoDate(asOf, 'asOf');
     const query = {
       invoiceDateFrom: addDays(asOf, -this.config.invoiceHistoryDays),
@@ -132,7 +169,11 @@ export class TripletexProvider extends AccountingProvider {
     }
   }
 
-  async bookExpense(conn: ProviderConnection, booking: ExpenseBooking, options?: ProviderCallOptions): Promise<BookingRef> {
+  async bookExpense(
+    conn: ProviderConnection,
+    booking: ExpenseBooking,
+    options?: ProviderCallOptions,
+  ): Promise<BookingRef> {
     const c = tripletex(conn);
     const recorder = recorderOf(options);
     const rate = validateBooking('tripletex', booking);
@@ -142,12 +183,21 @@ export class TripletexProvider extends AccountingProvider {
     const expenseAccount = await this.accountByNumber(c, booking.accountCode, recorder);
     const paymentAccount = await this.accountByNumber(c, booking.paymentAccount.split(':')[0], recorder);
     const vatTypes = [];
-    for await (const vatType of this.client.list(c, '/ledger/vatType', { fields: 'id,number,name,percentage' }, recorder)) {
+    for await (const vatType of this.client.list(
+      c,
+      '/ledger/vatType',
+      { fields: 'id,number,name,percentage' },
+      recorder,
+    )) {
       vatTypes.push(vatType);
     }
     const vatType = chooseExpenseVatType(vatTypes, rate, asOptionalString(asObject(expenseAccount.vatType).id));
     if (!vatType) {
-      throw new ProviderError('tripletex', 'unknown_vat_rate', `Tripletex has no VAT type with rate ${booking.vatRate} %`);
+      throw new ProviderError(
+        'tripletex',
+        'unknown_vat_rate',
+        `Tripletex has no VAT type with rate ${booking.vatRate} %`,
+      );
     }
     const gross = minorToKroner(booking.grossAmount);
     const text = `${booking.merchant}: ${booking.description}`;
@@ -179,7 +229,13 @@ export class TripletexProvider extends AccountingProvider {
       async () => {
         const response = await this.client.request(
           c,
-          { method: 'POST', path: VOUCHER_PATH, query: { sendToLedger: true }, json: voucher, retryMode: 'not-processed-only' },
+          {
+            method: 'POST',
+            path: VOUCHER_PATH,
+            query: { sendToLedger: true },
+            json: voucher,
+            retryMode: 'not-processed-only',
+          },
           recorder,
         );
         return { bookingId: asString(asObject(asObject(response.body).value).id), hasAttachment: false };
@@ -192,7 +248,12 @@ export class TripletexProvider extends AccountingProvider {
     );
   }
 
-  async attachReceipt(conn: ProviderConnection, bookingId: string, receipt: Receipt, options?: ProviderCallOptions): Promise<void> {
+  async attachReceipt(
+    conn: ProviderConnection,
+    bookingId: string,
+    receipt: Receipt,
+    options?: ProviderCallOptions,
+  ): Promise<void> {
     const c = tripletex(conn);
     const recorder = recorderOf(options);
     const path = `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}/attachment`;
@@ -204,7 +265,12 @@ export class TripletexProvider extends AccountingProvider {
         return true;
       },
       async () => {
-        const voucher = await this.client.getValue(c, `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}`, { fields: 'id,attachment' }, recorder);
+        const voucher = await this.client.getValue(
+          c,
+          `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}`,
+          { fields: 'id,attachment' },
+          recorder,
+        );
         return hasDocument(voucher.attachment) ? true : null;
       },
       this.config.settleBeforeLookupMs,
@@ -222,7 +288,12 @@ export class TripletexProvider extends AccountingProvider {
     const recorder = recorderOf(options);
     const fields = 'id,date,description,externalVoucherNumber,attachment';
     try {
-      for await (const voucher of this.client.list(c, `${VOUCHER_PATH}/>externalVoucherNumber`, { externalVoucherNumber: reference, fields }, recorder)) {
+      for await (const voucher of this.client.list(
+        c,
+        `${VOUCHER_PATH}/>externalVoucherNumber`,
+        { externalVoucherNumber: reference, fields },
+        recorder,
+      )) {
         if (asString(voucher.externalVoucherNumber) === reference) {
           return toBookingRef(voucher);
         }
@@ -245,7 +316,12 @@ export class TripletexProvider extends AccountingProvider {
   }
 
   private async accountByNumber(conn: TripletexConnection, code: string, recorder: ApiCallRecorder): Promise<Json> {
-    for await (const account of this.client.list(conn, '/ledger/account', { number: code, fields: 'id,number,name,vatType' }, recorder)) {
+    for await (const account of this.client.list(
+      conn,
+      '/ledger/account',
+      { number: code, fields: 'id,number,name,vatType' },
+      recorder,
+    )) {
       if (asString(account.number) === code) {
         return account;
       }

@@ -49,7 +49,13 @@ function approved(company: string, correlationId: string, sequence: number, at?:
     type: 'Approved',
     status: 'APPROVED',
     ...(at && { occurredAt: at }),
-    data: { auto: false, corrections: { accountCode: '6540' }, accountCode: '6540', vatRate: '25', executeAfter: '2026-11-20T10:00:00.000Z' },
+    data: {
+      auto: false,
+      corrections: { accountCode: '6540' },
+      accountCode: '6540',
+      vatRate: '25',
+      executeAfter: '2026-11-20T10:00:00.000Z',
+    },
   });
 }
 
@@ -82,7 +88,9 @@ export function describeEventStoreContract(
 
     it('stores events and reads a chain back oldest first, with every field intact', async () => {
       const chain = uniqueId();
-      const first = aChainEvent(company, chain, 1, { api_calls: [{ method: 'POST', path: '/ledger/voucher', status: 201 }] });
+      const first = aChainEvent(company, chain, 1, {
+        api_calls: [{ method: 'POST', path: '/ledger/voucher', status: 201 }],
+      });
       const second = approved(company, chain, 2);
       await store.append([first]);
       await store.append([second]);
@@ -103,8 +111,14 @@ export function describeEventStoreContract(
         confidence: null,
         data: {
           pattern: {
-            id: chain, merchantKey: 'spotify', merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25',
-            approvals: 2, verified: true, amountStats: { count: 2, mean: 11950.5, m2: 0.5, min: 11900, max: 12001 },
+            id: chain,
+            merchantKey: 'spotify',
+            merchantName: 'Spotify AB',
+            accountCode: '6540',
+            vatRate: '25',
+            approvals: 2,
+            verified: true,
+            amountStats: { count: 2, mean: 11950.5, m2: 0.5, min: 11900, max: 12001 },
           },
         },
       });
@@ -135,7 +149,10 @@ export function describeEventStoreContract(
     it('lets exactly one of two concurrent appends at the same position win', async () => {
       const chain = uniqueId();
       await store.append([aChainEvent(company, chain, 1)]);
-      const contenders = [approved(company, chain, 2), withStatus(aChainEvent(company, chain, 2), 'Rejected', 'REJECTED')];
+      const contenders = [
+        approved(company, chain, 2),
+        withStatus(aChainEvent(company, chain, 2), 'Rejected', 'REJECTED'),
+      ];
 
       const results = await Promise.allSettled(contenders.map((event) => store.append([event])));
 

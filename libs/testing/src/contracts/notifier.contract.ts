@@ -50,7 +50,9 @@ export function describeNotifierContract(
     });
 
     it('keeps companies apart', async () => {
-      await subject.notifier.notify([{ companyId: company, target: 'invoices', kind: 'daily_check', payload: { missingReceipts: [] } }]);
+      await subject.notifier.notify([
+        { companyId: company, target: 'invoices', kind: 'daily_check', payload: { missingReceipts: [] } },
+      ]);
 
       expect(await subject.pending(otherCompany)).toEqual([]);
     });

@@ -71,10 +71,16 @@ export function describePatternStoreContract(
       await store.save(pattern, null);
       await store.save(patternOf(company, { accountCode: '6300' }), null);
 
-      const found = await store.findActiveByKey(company, { merchantKey: 'spotify', accountCode: '6540', vatRate: '25' });
+      const found = await store.findActiveByKey(company, {
+        merchantKey: 'spotify',
+        accountCode: '6540',
+        vatRate: '25',
+      });
 
       expect(found?.id).toBe(pattern.id);
-      expect(await store.findActiveByKey(company, { merchantKey: 'spotify', accountCode: '6540', vatRate: '15' })).toBeNull();
+      expect(
+        await store.findActiveByKey(company, { merchantKey: 'spotify', accountCode: '6540', vatRate: '15' }),
+      ).toBeNull();
     });
 
     it('refuses a second active pattern with the same key, account and VAT rate', async () => {
@@ -128,7 +134,9 @@ export function describePatternStoreContract(
         await expect(store.expectActive(company, 'spotify', [strengthened, added])).resolves.toBeUndefined();
 
         await store.save({ ...added, retiredAt: new Date(T0), version: 2 }, 1);
-        await expect(store.expectActive(company, 'spotify', [strengthened, added])).rejects.toBeInstanceOf(PatternsChanged);
+        await expect(store.expectActive(company, 'spotify', [strengthened, added])).rejects.toBeInstanceOf(
+          PatternsChanged,
+        );
         await expect(store.expectActive(company, 'spotify', [strengthened])).resolves.toBeUndefined();
       });
 
@@ -144,9 +152,16 @@ export function describePatternStoreContract(
 
     it('lists patterns oldest first, page by page, retired ones only when asked', async () => {
       const patterns = [0, 1, 2].map((i) =>
-        patternOf(company, { merchantName: `Merchant ${String.fromCharCode(97 + i)}`, createdAt: new Date(T0 + i * 1000) }),
+        patternOf(company, {
+          merchantName: `Merchant ${String.fromCharCode(97 + i)}`,
+          createdAt: new Date(T0 + i * 1000),
+        }),
       );
-      const retired = patternOf(company, { merchantName: 'Gone', createdAt: new Date(T0 + 5000), retiredAt: new Date(T0 + 6000) });
+      const retired = patternOf(company, {
+        merchantName: 'Gone',
+        createdAt: new Date(T0 + 5000),
+        retiredAt: new Date(T0 + 6000),
+      });
       for (const pattern of [...patterns, retired].reverse()) await store.save(pattern, null);
 
       const first = await store.list(company, { limit: 2 });

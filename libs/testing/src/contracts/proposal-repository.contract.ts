@@ -71,7 +71,13 @@ export function describeProposalRepositoryContract(
     it('updates when the stored version is the expected one', async () => {
       const proposal = proposalOf(company);
       await repository.insert(proposal);
-      const approved: Proposal = { ...proposal, status: 'APPROVED', version: 2, approvedBy: 'kari@example.no', executeAfter: new Date(T0) };
+      const approved: Proposal = {
+        ...proposal,
+        status: 'APPROVED',
+        version: 2,
+        approvedBy: 'kari@example.no',
+        executeAfter: new Date(T0),
+      };
 
       await repository.update(approved, 1);
 

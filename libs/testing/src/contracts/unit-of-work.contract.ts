@@ -1,4 +1,11 @@
-import { EventStore, OutboundMessage, PatternsChanged, PatternStore, ProposalRepository, UnitOfWork } from '@app/domain';
+import {
+  EventStore,
+  OutboundMessage,
+  PatternsChanged,
+  PatternStore,
+  ProposalRepository,
+  UnitOfWork,
+} from '@app/domain';
 import { aPattern } from '../mothers/pattern.mother';
 import { aProposalHistory } from '../mothers/proposal.mother';
 import { companies, ContractOptions, uniqueId } from './contract-support';
@@ -38,7 +45,12 @@ export function describeUnitOfWorkContract(
       const proposal = { ...template, id, correlationId: id };
       const events = templateEvents.map((event) => ({ ...event, id: uniqueId(), proposalId: id, correlationId: id }));
       const pattern = aPattern({ id: uniqueId(), companyId: company });
-      const message: OutboundMessage = { companyId: company, target: 'review', kind: 'proposal_needs_review', payload: { proposalId: id } };
+      const message: OutboundMessage = {
+        companyId: company,
+        target: 'review',
+        kind: 'proposal_needs_review',
+        payload: { proposalId: id },
+      };
       return {
         proposal,
         pattern,
@@ -111,18 +123,21 @@ export function describeUnitOfWorkContract(
       it.each([
         ['only writes', false],
         ['reads first', true],
-      ])('commits none of a unit that %s when the patterns changed, and fails with PatternsChanged', async (_, readFirst) => {
-        const pattern = aPattern({ id: uniqueId(), companyId: company, merchantName: 'Spotify' });
-        await subject.patterns.save(pattern, null);
-        await subject.patterns.save({ ...pattern, approvals: pattern.approvals + 1, version: 2 }, 1);
-        const { proposal, run } = submission([pattern], readFirst);
+      ])(
+        'commits none of a unit that %s when the patterns changed, and fails with PatternsChanged',
+        async (_, readFirst) => {
+          const pattern = aPattern({ id: uniqueId(), companyId: company, merchantName: 'Spotify' });
+          await subject.patterns.save(pattern, null);
+          await subject.patterns.save({ ...pattern, approvals: pattern.approvals + 1, version: 2 }, 1);
+          const { proposal, run } = submission([pattern], readFirst);
 
-        await expect(run()).rejects.toBeInstanceOf(PatternsChanged);
+          await expect(run()).rejects.toBeInstanceOf(PatternsChanged);
 
-        expect(await subject.proposals.findById(company, proposal.id)).toBeNull();
-        expect(await subject.events.readChain(company, proposal.correlationId)).toEqual([]);
-        expect(await subject.pendingMessages(company)).toEqual([]);
-      });
+          expect(await subject.proposals.findById(company, proposal.id)).toBeNull();
+          expect(await subject.events.readChain(company, proposal.correlationId)).toEqual([]);
+          expect(await subject.pendingMessages(company)).toEqual([]);
+        },
+      );
     });
   });
 }

@@ -14,7 +14,9 @@ export function decodeCursor(cursor: string): (string | number)[] {
   } catch {
     // falls through to the validation error
   }
-  throw new ValidationFailed('cursor is not a cursor this service issued', [{ field: 'cursor', message: 'cursor is invalid' }]);
+  throw new ValidationFailed('cursor is not a cursor this service issued', [
+    { field: 'cursor', message: 'cursor is invalid' },
+  ]);
 }
 
 /** Compares two sort-key tuples element by element. */

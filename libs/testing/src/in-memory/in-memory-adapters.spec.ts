@@ -39,7 +39,9 @@ describe('InMemoryUnitOfWork', () => {
     const slow = adapters.unitOfWork.run(async (ports) => {
       order.push('slow:start');
       await new Promise((resolve) => setTimeout(resolve, 5));
-      await ports.notifier.notify([{ companyId: 'acme', target: 'review', kind: 'proposal_needs_review', payload: {} }]);
+      await ports.notifier.notify([
+        { companyId: 'acme', target: 'review', kind: 'proposal_needs_review', payload: {} },
+      ]);
       order.push('slow:end');
       throw new Error('rolled back');
     });

@@ -12,7 +12,10 @@ export class InMemoryNotifier extends Notifier implements Snapshottable {
   private counter = 0;
 
   async notify(messages: readonly OutboundMessage[]): Promise<string[]> {
-    const added = messages.map((message) => ({ id: `message-${String(++this.counter).padStart(6, '0')}`, message: copy(message) }));
+    const added = messages.map((message) => ({
+      id: `message-${String(++this.counter).padStart(6, '0')}`,
+      message: copy(message),
+    }));
     this.queued.push(...added);
     return added.map(({ id }) => id);
   }

@@ -64,7 +64,10 @@ export class InMemoryPatternStore extends PatternStore implements Snapshottable 
     if (expectedVersion === null && stored) {
       throw new ConcurrencyConflict(`pattern ${pattern.id} already exists`);
     }
-    if (expectedVersion !== null && (!stored || stored.companyId !== pattern.companyId || stored.version !== expectedVersion)) {
+    if (
+      expectedVersion !== null &&
+      (!stored || stored.companyId !== pattern.companyId || stored.version !== expectedVersion)
+    ) {
       throw new ConcurrencyConflict(
         `pattern ${pattern.id} changed meanwhile: expected version ${expectedVersion}, found ${stored ? stored.version : 'none'}`,
       );
@@ -99,7 +102,11 @@ export class InMemoryPatternStore extends PatternStore implements Snapshottable 
 }
 
 function sameKey(pattern: Pattern, key: PatternKey): boolean {
-  return pattern.merchantKey === key.merchantKey && pattern.accountCode === key.accountCode && sameVatRate(pattern.vatRate, key.vatRate);
+  return (
+    pattern.merchantKey === key.merchantKey &&
+    pattern.accountCode === key.accountCode &&
+    sameVatRate(pattern.vatRate, key.vatRate)
+  );
 }
 
 /** The same patterns (by id) at the same versions, in any order. */

@@ -36,7 +36,10 @@ export function anExpense(overrides: Partial<ExpenseDetails> = {}): ExpenseDetai
 }
 
 /** An engine verdict with the given score (route derived from it). */
-export function anAssessment(score: number, reasons: string[] = ['test assessment']): Pick<ConfidenceAssessment, 'score' | 'route' | 'reasons'> {
+export function anAssessment(
+  score: number,
+  reasons: string[] = ['test assessment'],
+): Pick<ConfidenceAssessment, 'score' | 'route' | 'reasons'> {
   return { score, route: routeFor(score), reasons };
 }
 

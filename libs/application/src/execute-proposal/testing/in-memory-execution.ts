@@ -32,7 +32,11 @@ export class InMemoryExecutions extends ExecutionLedger {
   readonly rows = new Map<string, Row>();
   private tokens = 0;
 
-  constructor(private readonly proposals: ProposalRepository & { listDueForExecution(now: Date, limit: number): Promise<{ id: string; companyId: string }[]> }) {
+  constructor(
+    private readonly proposals: ProposalRepository & {
+      listDueForExecution(now: Date, limit: number): Promise<{ id: string; companyId: string }[]>;
+    },
+  ) {
     super();
   }
 
@@ -57,7 +61,10 @@ export class InMemoryExecutions extends ExecutionLedger {
       const claims: ExecutionClaim[] = [];
       for (const row of this.rows.values()) {
         if (claims.length >= limit) break;
-        const due = ['pending', 'in_flight', 'retry_wait'].includes(row.state) && row.nextAttemptAt !== null && row.nextAttemptAt <= now;
+        const due =
+          ['pending', 'in_flight', 'retry_wait'].includes(row.state) &&
+          row.nextAttemptAt !== null &&
+          row.nextAttemptAt <= now;
         const proposal = await this.proposals.findById(row.companyId, row.proposalId);
         if (!due || proposal?.status !== 'APPROVED') continue;
         row.state = 'in_flight';
@@ -79,11 +86,23 @@ export class InMemoryExecutions extends ExecutionLedger {
   } as ExecutionQueue;
 
   async markExecuted(claim: ExecutionClaim, bookingId: string): Promise<void> {
-    Object.assign(this.held(claim), { state: 'executed', nextAttemptAt: null, token: null, bookingId, mayBeBooked: false });
+    Object.assign(this.held(claim), {
+      state: 'executed',
+      nextAttemptAt: null,
+      token: null,
+      bookingId,
+      mayBeBooked: false,
+    });
   }
 
   async markFailed(claim: ExecutionClaim, error: string): Promise<void> {
-    Object.assign(this.held(claim), { state: 'failed', nextAttemptAt: null, token: null, lastError: error, mayBeBooked: false });
+    Object.assign(this.held(claim), {
+      state: 'failed',
+      nextAttemptAt: null,
+      token: null,
+      lastError: error,
+      mayBeBooked: false,
+    });
   }
 
   async scheduleRetry(claim: ExecutionClaim, plan: RetryPlan): Promise<void> {
