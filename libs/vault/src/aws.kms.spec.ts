@@ -73,6 +73,17 @@ describe('AwsKms against a local fake KMS endpoint', () => {
     await expect(kms.unwrap(wrapped, 'globex')).rejects.toThrow(SecretUnreadable);
   });
 
+  it('wraps an event chain key under its own encryption context, which a DEK unwrap cannot use', async () => {
+    const kms = awsKms();
+    const key = randomBytes(32);
+    const wrapped = await kms.wrap(key, 'v1', 'event-chain');
+    expect(fake.requests[0].body).toMatchObject({
+      EncryptionContext: { purpose: 'event-chain-wrap', key_version: 'v1' },
+    });
+    expect((await kms.unwrap(wrapped, 'v1', 'event-chain')).equals(key)).toBe(true);
+    await expect(kms.unwrap(wrapped, 'v1')).rejects.toThrow(SecretUnreadable);
+  });
+
   it('refuses a tampered wrapped DEK or one attributed to another key', async () => {
     const kms = awsKms();
     const wrapped = await kms.wrap(randomBytes(32), 'acme');

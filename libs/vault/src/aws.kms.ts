@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { DecryptCommand, DescribeKeyCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { SecretUnreadable } from '@app/domain';
 import { KEY_BYTES } from './aes-gcm';
-import { Kms, KmsError, WrappedDek } from './kms.port';
+import { Kms, KmsError, WrapPurpose, WrappedDek } from './kms.port';
 
 export interface AwsKmsSettings {
   /** Key id, ARN or alias of a symmetric KMS key that wraps new DEKs. */
@@ -24,8 +24,9 @@ export interface AwsKmsSettings {
 
 /**
  * Key encryption keys held by AWS KMS. A DEK is wrapped with `Encrypt` under the configured key,
- * with encryption context `{purpose: "dek-wrap", company_id}`; it is unwrapped with `Decrypt`
- * naming the key that wrapped it (`kekId` is the key ARN KMS answers with) and the same context.
+ * with encryption context `{purpose: "dek-wrap", company_id}` (an event chain key with
+ * `{purpose: "event-chain-wrap", key_version}`); it is unwrapped with `Decrypt` naming the key that
+ * wrapped it (`kekId` is the key ARN KMS answers with) and the same context.
  * Rotation happens in KMS: automatic key rotation needs no re-wrap; a new key id in the
  * configuration is followed by `rewrapAll`, which moves every DEK under the new key.
  */
@@ -44,13 +45,13 @@ export class AwsKms extends Kms {
     });
   }
 
-  async wrap(dek: Uint8Array, companyId: string): Promise<WrappedDek> {
+  async wrap(key: Uint8Array, subject: string, purpose: WrapPurpose = 'dek'): Promise<WrappedDek> {
     const answer = await this.client
       .send(
         new EncryptCommand({
           KeyId: this.settings.keyId,
-          Plaintext: dek,
-          EncryptionContext: encryptionContext(companyId),
+          Plaintext: key,
+          EncryptionContext: encryptionContext(subject, purpose),
         }),
       )
       .catch((error: unknown) => {
@@ -60,13 +61,13 @@ export class AwsKms extends Kms {
     return { wrapped: Buffer.from(answer.CiphertextBlob), kekId: answer.KeyId ?? this.settings.keyId };
   }
 
-  async unwrap(wrapped: WrappedDek, companyId: string): Promise<Buffer> {
+  async unwrap(wrapped: WrappedDek, subject: string, purpose: WrapPurpose = 'dek'): Promise<Buffer> {
     const answer = await this.client
       .send(
         new DecryptCommand({
           KeyId: wrapped.kekId,
           CiphertextBlob: wrapped.wrapped,
-          EncryptionContext: encryptionContext(companyId),
+          EncryptionContext: encryptionContext(subject, purpose),
         }),
       )
       .catch((error: unknown) => {
@@ -127,6 +128,8 @@ function kmsFailure(operation: string, error: unknown): KmsError {
   return new KmsError(`AWS KMS ${operation} failed: ${errorName(error)}: ${message}`);
 }
 
-function encryptionContext(companyId: string): Record<string, string> {
-  return { purpose: 'dek-wrap', company_id: companyId };
+function encryptionContext(subject: string, purpose: WrapPurpose): Record<string, string> {
+  return purpose === 'dek'
+    ? { purpose: 'dek-wrap', company_id: subject }
+    : { purpose: `${purpose}-wrap`, key_version: subject };
 }

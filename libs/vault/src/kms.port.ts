@@ -10,16 +10,23 @@ export interface WrappedDek {
 }
 
 /**
- * Key encryption keys. Wrapping is bound to the company, so a wrapped DEK copied to another
- * company's row cannot be unwrapped there. Key material never leaves an adapter except as the
- * unwrapped DEK returned to the caller, who wipes it after use.
+ * What a wrapped key is for. `dek`: a company's data encryption key, the subject being the company
+ * id. `event-chain`: a version of the key that keys the event store's hash chain, the subject being
+ * `v<version>`. A key wrapped for one purpose or subject cannot be unwrapped as another.
+ */
+export type WrapPurpose = 'dek' | 'event-chain';
+
+/**
+ * Key encryption keys. Wrapping is bound to its purpose and subject (the company, for a DEK), so a
+ * wrapped DEK copied to another company's row cannot be unwrapped there. Key material never leaves
+ * an adapter except as the unwrapped key returned to the caller, who wipes it after use.
  */
 export abstract class Kms {
-  /** Wraps a DEK under the current key encryption key. */
-  abstract wrap(dek: Uint8Array, companyId: string): Promise<WrappedDek>;
+  /** Wraps a key under the current key encryption key, bound to `purpose` and `subject`. */
+  abstract wrap(key: Uint8Array, subject: string, purpose?: WrapPurpose): Promise<WrappedDek>;
 
-  /** Unwraps a DEK wrapped for this company; throws if it was wrapped for another one or altered. */
-  abstract unwrap(wrapped: WrappedDek, companyId: string): Promise<Buffer>;
+  /** Unwraps a key wrapped for this purpose and subject; throws if it was wrapped for another one or altered. */
+  abstract unwrap(wrapped: WrappedDek, subject: string, purpose?: WrapPurpose): Promise<Buffer>;
 
   /** The KEK that `wrap` uses now; DEKs wrapped under another one are re-wrapped by `rewrapAll`. */
   abstract currentKekId(): Promise<string>;

@@ -71,6 +71,16 @@ describe('LocalKeyringKms', () => {
     await expect(kms.unwrap(wrapped, 'globex')).rejects.toThrow(SecretUnreadable);
   });
 
+  it('binds the purpose: an event chain key cannot be unwrapped as a DEK of a company of that name, nor back', async () => {
+    const kms = new LocalKeyringKms(path);
+    const key = randomBytes(32);
+    const chainKey = await kms.wrap(key, 'v1', 'event-chain');
+    expect((await kms.unwrap(chainKey, 'v1', 'event-chain')).equals(key)).toBe(true);
+    await expect(kms.unwrap(chainKey, 'v1')).rejects.toThrow(SecretUnreadable);
+    await expect(kms.unwrap(chainKey, 'v2', 'event-chain')).rejects.toThrow(SecretUnreadable);
+    await expect(kms.unwrap(await kms.wrap(key, 'v1'), 'v1', 'event-chain')).rejects.toThrow(SecretUnreadable);
+  });
+
   it('binds the KEK version: a wrapped DEK relabelled with another version is refused', async () => {
     const kms = new LocalKeyringKms(path);
     const wrapped = await kms.wrap(randomBytes(32), 'acme');

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { inspect } from 'node:util';
 import { KEY_BYTES, decrypt, encrypt, packBox, unpackBox } from './aes-gcm';
 import { encodeAdditionalData } from './additional-data';
-import { Kms, KmsError, RotatableKms, WrappedDek } from './kms.port';
+import { Kms, KmsError, RotatableKms, WrapPurpose, WrappedDek } from './kms.port';
 
 /** The keyring file: `{"current": 2, "keys": {"1": "<base64 32 bytes>", "2": "…"}}`. */
 interface KeyringFile {
@@ -26,31 +26,32 @@ const KEK_ID = /^local:v([1-9][0-9]*)$/;
  * KEKs are in memory only during the call.
  *
  * A DEK is wrapped with AES-256-GCM under the current KEK, additional data
- * `["dek-wrap:v<version>", companyId]` (length-prefixed); stored as `IV ‖ ciphertext ‖ tag`.
+ * `["dek-wrap:v<version>", companyId]` (length-prefixed); stored as `IV ‖ ciphertext ‖ tag`. An
+ * event chain key likewise, with `["event-chain-wrap:v<version>", "v<key version>"]`.
  */
 export class LocalKeyringKms extends Kms implements RotatableKms {
   constructor(private readonly path: string) {
     super();
   }
 
-  async wrap(dek: Uint8Array, companyId: string): Promise<WrappedDek> {
+  async wrap(key: Uint8Array, subject: string, purpose: WrapPurpose = 'dek'): Promise<WrappedDek> {
     const keyring = await this.load();
     try {
       const kek = keyring.keys.get(keyring.current)!;
-      const box = encrypt(kek, dek, wrapAdditionalData(keyring.current, companyId));
+      const box = encrypt(kek, key, wrapAdditionalData(keyring.current, subject, purpose));
       return { wrapped: packBox(box), kekId: kekIdOf(keyring.current) };
     } finally {
       wipe(keyring);
     }
   }
 
-  async unwrap(wrapped: WrappedDek, companyId: string): Promise<Buffer> {
+  async unwrap(wrapped: WrappedDek, subject: string, purpose: WrapPurpose = 'dek'): Promise<Buffer> {
     const version = versionOf(wrapped.kekId);
     const keyring = await this.load();
     try {
       const kek = keyring.keys.get(version);
       if (!kek) throw new KmsError(`the keyring has no KEK ${wrapped.kekId}`);
-      return decrypt(kek, unpackBox(wrapped.wrapped), wrapAdditionalData(version, companyId));
+      return decrypt(kek, unpackBox(wrapped.wrapped), wrapAdditionalData(version, subject, purpose));
     } finally {
       wipe(keyring);
     }
@@ -201,8 +202,8 @@ function wipe(keyring: Keyring): void {
   for (const kek of keyring.keys.values()) kek.fill(0);
 }
 
-function wrapAdditionalData(version: number, companyId: string): Buffer {
-  return encodeAdditionalData([`dek-wrap:v${version}`, companyId]);
+function wrapAdditionalData(version: number, subject: string, purpose: WrapPurpose): Buffer {
+  return encodeAdditionalData([`${purpose}-wrap:v${version}`, subject]);
 }
 
 function kekIdOf(version: number): string {
