@@ -3,7 +3,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DataDirLocked, Database, readLiveLock } from '@app/persistence';
+import { randomUUID } from 'node:crypto';
+import { EventStore } from '@app/domain';
+import { DataDirLocked, Database, EventSealer, readLiveLock } from '@app/persistence';
+import { aChainEvent } from '@app/testing';
 import { createApp } from '../apps/accounting-api/src/bootstrap';
 import { buildCli } from '../apps/accounting-api/src/cli';
 import { loadConfig, type AppConfig } from '../apps/accounting-api/src/config/app-config';
@@ -88,6 +91,20 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
       channel: 'web',
       permissions: ['solve', 'query', 'facts'],
     });
+  });
+
+  it("keys the audit trail under DATA_DIR's keyring: the service seals, the CLI verifies, kek rotate re-wraps the chain key", async () => {
+    const chain = randomUUID();
+    await app!.get(EventStore).append([aChainEvent('demo', chain, 1)]);
+    expect(await app!.get(EventSealer).sealPending()).toMatchObject({ sealed: 1 });
+    expect(await cli('events', 'verify', '--company', 'demo')).toEqual(['ok: 1 event(s) of 1 company(ies), no break']);
+
+    const rotated = await cli('kek', 'rotate');
+    expect(rotated[1]).toBe('event chain key: 1 version(s) re-wrapped, 0 already current, 0 failed (of 1)');
+    // The service keeps sealing with the key it holds; a fresh process unwraps it under the new KEK.
+    await app!.get(EventStore).append([aChainEvent('demo', chain, 2)]);
+    expect(await app!.get(EventSealer).sealPending()).toMatchObject({ sealed: 1 });
+    expect(await cli('events', 'verify', '--company', 'demo')).toEqual(['ok: 2 event(s) of 1 company(ies), no break']);
   });
 
   it('rotates the dev keys: the new key signs, a token of the old key is still accepted', async () => {

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { aChainEvent } from '@app/testing';
 import { Database, TypeOrmEventStore } from '@app/persistence';
+import { testKekSource } from '../libs/persistence/src/testing/test-keyring';
 import { buildCli, ChainBroken } from '../apps/accounting-api/src/cli';
 import { loadConfig, type AppConfig } from '../apps/accounting-api/src/config/app-config';
 
@@ -18,7 +19,13 @@ describe('npm run cli -- events verify', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-verify-'));
-    config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    config = loadConfig({
+      DATABASE_URL: process.env.DATABASE_URL,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      // The shared test database's chain key is wrapped under the test keyring.
+      KEK_SOURCE: testKekSource(),
+    });
     database = await Database.open({ url: config.databaseUrl, dataDir, role: 'client', poolSize: 2 });
   });
   afterAll(async () => {

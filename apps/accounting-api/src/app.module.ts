@@ -6,7 +6,9 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { Clock, IdGenerator } from '@app/domain';
-import { PersistenceModule } from '@app/persistence';
+import { EventChainKeys, EventSealer, PersistenceModule } from '@app/persistence';
+import { Kms } from '@app/vault';
+import { DataSource } from 'typeorm';
 import { AppConfig } from './config/app-config';
 import { loggerParams } from './platform/logging';
 import { SystemClock } from './platform/system-clock';
@@ -81,6 +83,9 @@ export class AppModule {
             poolSize: config.dbPoolSize,
             preparedStatements: config.dbPreparedStatements,
             runMigrations: config.migrateOnBoot,
+            migrationUrl: config.migrationDatabaseUrl,
+            // Production never runs as a role that could rewrite the audit trail (exit 78).
+            refuseUnsafeRole: config.production,
           }),
           companyCacheTtlMs: config.companyCacheTtlMs,
         }),
@@ -107,6 +112,18 @@ export class AppModule {
       ],
       providers: [
         ...platform,
+        // The hash chain's keys (wrapped by the KMS) and the sealer; one each per process: the keys
+        // keep the unwrapped versions, the sealer the low-water mark of its incremental scan.
+        {
+          provide: EventChainKeys,
+          inject: [DataSource, Kms],
+          useFactory: (dataSource: DataSource, kms: Kms) => new EventChainKeys(dataSource.manager, kms),
+        },
+        {
+          provide: EventSealer,
+          inject: [DataSource, EventChainKeys],
+          useFactory: (dataSource: DataSource, keys: EventChainKeys) => new EventSealer(dataSource.manager, keys),
+        },
         GatewayKeyStore,
         GatewayJwtStrategy,
         KnownCompanies,

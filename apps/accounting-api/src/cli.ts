@@ -13,9 +13,13 @@ import {
 } from '@app/domain';
 import {
   Database,
+  EventChainKeys,
   EventSealer,
   TypeOrmCompanyRepository,
   TypeOrmWrappedDekRepository,
+  grantAppRole,
+  migrateAsOwner,
+  roleOfUrl,
   runMigrations,
   verifyChain,
 } from '@app/persistence';
@@ -42,6 +46,16 @@ async function withDatabase<T>(config: AppConfig, work: (db: Database) => Promis
   } finally {
     await db.close();
   }
+}
+
+/**
+ * Runs pending migrations as the schema's owner: over MIGRATION_DATABASE_URL when it is set (which
+ * then re-applies the grants of DATABASE_URL's role), else over the open database (one role, as in
+ * development). Returns the migrations it ran.
+ */
+async function migrate(config: AppConfig, db: Database): Promise<string[]> {
+  if (config.migrationDatabaseUrl === undefined) return runMigrations(db.dataSource);
+  return migrateAsOwner(config.migrationDatabaseUrl, config.databaseUrl);
 }
 
 function refuseWithRealJwks(config: AppConfig, what: string): void {
@@ -81,8 +95,9 @@ export function buildCli(
     .action(async (id: string, options: { name: string }) => {
       assertCompanyId(id);
       assertCompanyName(options.name);
-      await withDatabase(config(), async (db) => {
-        await runMigrations(db.dataSource);
+      const cfg = config();
+      await withDatabase(cfg, async (db) => {
+        await migrate(cfg, db);
         const created = await new TypeOrmCompanyRepository(db.dataSource).create({ id, name: options.name });
         if (!created) throw new Error(`a company "${id}" already exists`);
         out(`created company ${id} (${options.name})`);
@@ -93,8 +108,9 @@ export function buildCli(
     .description('list the registered companies')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      await withDatabase(config(), async (db) => {
-        await runMigrations(db.dataSource);
+      const cfg = config();
+      await withDatabase(cfg, async (db) => {
+        await migrate(cfg, db);
         const companies = await new TypeOrmCompanyRepository(db.dataSource).list();
         if (options.json) out(JSON.stringify(companies));
         else for (const c of companies) out(`${c.id}\t${c.name}\t${c.createdAt.toISOString()}`);
@@ -112,7 +128,7 @@ export function buildCli(
       assertCompanyId(id);
       const cfg = config();
       await withDatabase(cfg, async (db) => {
-        await runMigrations(db.dataSource);
+        await migrate(cfg, db);
         if (!(await new TypeOrmCompanyRepository(db.dataSource).findById(id))) throw new Error(`no company "${id}"`);
         const vault = new EnvelopeTokenVault(
           createKms(cfg.kek),
@@ -197,13 +213,18 @@ export function buildCli(
     .option('--company <id>', 'only this company')
     .option('--seal', 'seal pending events first (when no service runs the sealer); otherwise verify only reads')
     .action(async (options: { company?: string; seal?: boolean }) => {
-      await withDatabase(config(), async (db) => {
+      const cfg = config();
+      await withDatabase(cfg, async (db) => {
+        const keys = new EventChainKeys(db.dataSource.manager, createKms(cfg.kek));
         if (options.seal) {
-          const sealed = await new EventSealer(db.dataSource.manager).sealPending({ companyId: options.company });
+          const sealed = await new EventSealer(db.dataSource.manager, keys).sealPending({ companyId: options.company });
           out(`sealed ${sealed.sealed} event(s) of ${sealed.companies} company(ies)`);
         }
-        const report = await verifyChain(db.dataSource, options.company);
+        const report = await verifyChain(db.dataSource, keys, options.company);
         const pending = report.pending > 0 ? `; ${report.pending} recent event(s) not sealed yet` : '';
+        if (!report.keyed) {
+          out('note: the chain is not keyed yet (the first sealer pass keys it): its links are checked unkeyed');
+        }
         if (report.ok) {
           out(`ok: ${report.eventsChecked} event(s) of ${report.companiesChecked} company(ies), no break${pending}`);
           return;
@@ -225,16 +246,48 @@ export function buildCli(
       out(webhookSecretText(config(), options.company));
     });
 
-  program
-    .command('db')
-    .description('the database')
-    .command('migrate')
-    .description('run pending migrations (under the advisory lock)')
+  const db = program.command('db').description('the database');
+  db.command('migrate')
+    .description('run pending migrations (under the advisory lock), as MIGRATION_DATABASE_URL’s role when it is set')
     .action(async () => {
-      await withDatabase(config(), async (db) => {
-        const ran = await runMigrations(db.dataSource);
+      const cfg = config();
+      await withDatabase(cfg, async (database) => {
+        const ran = await migrate(cfg, database);
         out(ran.length ? `ran ${ran.length} migration(s): ${ran.join(', ')}` : 'the database is up to date');
       });
+    });
+  db.command('grant-app-role')
+    .description(
+      "create DATABASE_URL's role if it does not exist and grant it what the service needs: read and append on the " +
+        'audit trail, read and write elsewhere (run as MIGRATION_DATABASE_URL, the owner; again after migrations)',
+    )
+    .action(async () => {
+      const cfg = config();
+      if (cfg.databaseUrl === undefined || cfg.migrationDatabaseUrl === undefined) {
+        throw new Error(
+          'grant-app-role needs DATABASE_URL (the service’s role) and MIGRATION_DATABASE_URL (the owner)',
+        );
+      }
+      const role = roleOfUrl(cfg.databaseUrl);
+      if (role === null) throw new Error('DATABASE_URL names no user: the role to grant is its user name');
+      const owner = await Database.open({
+        url: cfg.migrationDatabaseUrl,
+        dataDir: cfg.dataDir,
+        role: 'client',
+        poolSize: 1,
+      });
+      try {
+        const grant = await grantAppRole(owner.dataSource, role, {
+          password: decodeURIComponent(new URL(cfg.databaseUrl).password) || undefined,
+        });
+        out(
+          `${grant.created ? 'created the role' : 'the role'} ${role}${grant.created ? '' : ' exists (its password is left as it is)'}; ` +
+            'granted: read and append on events, event_seals, event_chain_anchors; read, append and re-wrap on ' +
+            'event_chain_keys; read on migrations; read and write on every other table, now and in later migrations',
+        );
+      } finally {
+        await owner.close();
+      }
     });
 
   program
@@ -247,13 +300,23 @@ export function buildCli(
     .action(async () => {
       const cfg = config();
       await withDatabase(cfg, async (db) => {
-        await runMigrations(db.dataSource);
-        const result = await rotateKek(createKms(cfg.kek), new TypeOrmWrappedDekRepository(db.dataSource.manager));
+        await migrate(cfg, db);
+        const kms = createKms(cfg.kek);
+        const result = await rotateKek(kms, new TypeOrmWrappedDekRepository(db.dataSource.manager));
         out(
           `KEK ${result.kekId}: ${result.rewrapped} re-wrapped, ${result.alreadyCurrent} already current, ` +
             `${result.skipped} changed meanwhile, ${result.failed.length} failed (of ${result.total})`,
         );
-        if (result.failed.length > 0) throw new Error(`could not re-wrap the DEK of ${result.failed.join(', ')}`);
+        const chain = await new EventChainKeys(db.dataSource.manager, kms).rewrap();
+        out(
+          `event chain key: ${chain.rewrapped} version(s) re-wrapped, ${chain.alreadyCurrent} already current, ` +
+            `${chain.failed.length} failed (of ${chain.total})`,
+        );
+        const failures = [
+          ...(result.failed.length > 0 ? [`the DEK of ${result.failed.join(', ')}`] : []),
+          ...(chain.failed.length > 0 ? [`the event chain key version(s) ${chain.failed.join(', ')}`] : []),
+        ];
+        if (failures.length > 0) throw new Error(`could not re-wrap ${failures.join('; ')}`);
       });
     });
 

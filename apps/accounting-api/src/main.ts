@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { DatabaseRefused } from '@app/persistence';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 import { applyHeapTuning } from './platform/heap-tuning';
@@ -15,7 +16,19 @@ async function main(): Promise<void> {
     throw error;
   }
   applyHeapTuning(config);
-  const app = await createApp(config);
+  let app;
+  try {
+    app = await createApp(config);
+  } catch (error) {
+    if (error instanceof DatabaseRefused) {
+      process.stderr.write(
+        `${error.message}\nRun the service as a role that may only read and append to the audit trail ` +
+          '(`npm run cli -- db grant-app-role`, docs/operations.md).\n',
+      );
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
   await app.listen(config.port);
   const origin = config.publicUrl;
   const lines = [

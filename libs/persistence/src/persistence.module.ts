@@ -28,8 +28,6 @@ import { DailyCheckRuns, ExecutionQueue, ExecutionUnitOfWork } from '@app/applic
 import { Database, type DatabaseOptions } from './database/database';
 import { TypeOrmCompanyRepository } from './company/typeorm-company.repository';
 import { TypeOrmEventStore } from './event-store/typeorm-event-store';
-import { EventChainVerifier } from './event-store/event-chain-verifier';
-import { EventSealer } from './event-store/event-sealer';
 import { TypeOrmProposalRepository } from './proposal/typeorm-proposal.repository';
 import { TypeOrmPatternStore } from './pattern/typeorm-pattern.store';
 import { TypeOrmCompanySettingsStore } from './settings/typeorm-company-settings.store';
@@ -79,6 +77,7 @@ class DatabaseLifecycle implements OnApplicationShutdown {
  * transaction-bound instances. The unit of work's outbox notifier takes Clock and IdGenerator from
  * the application when it provides them (system time and random UUIDs otherwise). Company settings
  * and context, read by every proposal, go through a per-process cache of `companyCacheTtlMs`.
+ * The event sealer needs the KMS for the chain key: the application wires it (EventChainKeys).
  */
 @Global()
 @Module({})
@@ -116,9 +115,6 @@ export class PersistenceModule {
         },
         overManager(OutboxRepository, TypeOrmOutboxRepository),
         overManager(WrappedDekRepository, TypeOrmWrappedDekRepository),
-        overManager(EventChainVerifier, EventChainVerifier),
-        // One per process: it keeps the low-water mark of its incremental scan.
-        overManager(EventSealer, EventSealer),
         overManager(AuthorizationRequestStore, TypeOrmAuthorizationRequestStore),
         {
           provide: CompanyContextStore,
@@ -170,8 +166,6 @@ export class PersistenceModule {
         CompanySettingsStore,
         OutboxRepository,
         WrappedDekRepository,
-        EventChainVerifier,
-        EventSealer,
         UnitOfWork,
         AuthorizationRequestStore,
         CompanyContextStore,

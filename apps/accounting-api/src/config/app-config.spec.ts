@@ -75,4 +75,39 @@ describe('configuration', () => {
       loadConfig({ NODE_ENV: 'production', GATEWAY_JWKS: '/keys.json', DATABASE_URL: 'postgres://u@h/db' }),
     ).not.toThrow();
   });
+
+  describe('the migration role (MIGRATION_DATABASE_URL) and MIGRATE_ON_BOOT', () => {
+    const production = { NODE_ENV: 'production', GATEWAY_JWKS: '/keys.json', DATABASE_URL: 'postgres://app@h/db' };
+
+    it('migrates at start by default in development, as the one role there is', () => {
+      expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' })).toMatchObject({
+        migrateOnBoot: true,
+        migrationDatabaseUrl: undefined,
+      });
+    });
+
+    it('does not migrate at start in production unless a migration role is configured', () => {
+      expect(loadConfig(production).migrateOnBoot).toBe(false);
+      expect(loadConfig({ ...production, MIGRATION_DATABASE_URL: 'postgres://owner@h/db' })).toMatchObject({
+        migrateOnBoot: true,
+        migrationDatabaseUrl: 'postgres://owner@h/db',
+      });
+      expect(
+        loadConfig({ ...production, MIGRATION_DATABASE_URL: 'postgres://owner@h/db', MIGRATE_ON_BOOT: 'false' })
+          .migrateOnBoot,
+      ).toBe(false);
+    });
+
+    it('refuses MIGRATE_ON_BOOT=true in production without a migration role, and a migration role without DATABASE_URL', () => {
+      expect(() => loadConfig({ ...production, MIGRATE_ON_BOOT: 'true' })).toThrow(
+        /MIGRATE_ON_BOOT=true needs MIGRATION_DATABASE_URL/,
+      );
+      expect(() => loadConfig({ MIGRATION_DATABASE_URL: 'postgres://owner@h/db' })).toThrow(
+        /MIGRATION_DATABASE_URL needs DATABASE_URL/,
+      );
+      expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db', MIGRATION_DATABASE_URL: 'mysql://x' })).toThrow(
+        /MIGRATION_DATABASE_URL must be a postgres: or postgresql: URL/,
+      );
+    });
+  });
 });

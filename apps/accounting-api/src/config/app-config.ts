@@ -23,10 +23,16 @@ export class AppConfig {
   publicUrl!: string;
   /** PostgreSQL URL; undefined → embedded PostgreSQL (PGlite) under dataDir. */
   databaseUrl?: string;
+  /**
+   * PostgreSQL URL of the role that owns the schema and runs the migrations (at boot, and
+   * `db migrate`); undefined → they run as `databaseUrl`'s role, which production refuses.
+   */
+  migrationDatabaseUrl?: string;
   dataDir!: string;
   dbPoolSize!: number;
   /** Hot statements as named (prepared) statements; off behind a transaction-pooling proxy. */
   dbPreparedStatements!: boolean;
+  /** Run pending migrations at start (as `migrationDatabaseUrl`'s role when set). */
   migrateOnBoot!: boolean;
   /** Create the `demo` company on start when it does not exist (default: on with embedded PostgreSQL). */
   seedDemoCompany!: boolean;
@@ -151,6 +157,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.port = int('PORT', 3000, 0, 65535);
   config.publicUrl = url('PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${config.port}`;
   config.databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  config.migrationDatabaseUrl = url('MIGRATION_DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (config.migrationDatabaseUrl !== undefined && config.databaseUrl === undefined) {
+    problems.push('MIGRATION_DATABASE_URL needs DATABASE_URL (the embedded database has a single role)');
+  }
   config.dataDir = path.resolve(str('DATA_DIR') ?? './data');
   // Embedded PGlite serves every connection on one session, and pglite-socket can interleave the
   // protocol messages of concurrent connections (seen as failed statements under load): the
@@ -159,7 +169,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.dbPreparedStatements = bool('DB_PREPARED_STATEMENTS', true);
   config.v8AllocationSitePretenuring = bool('V8_ALLOCATION_SITE_PRETENURING', false);
   config.v8HeapGrowingPercent = int('V8_HEAP_GROWING_PERCENT', 50, 0, 1_000);
-  config.migrateOnBoot = bool('MIGRATE_ON_BOOT', true);
+  // In production the service's role must not own the tables (it could rewrite the audit trail), so
+  // it migrates at start only as MIGRATION_DATABASE_URL's role; without that, `db migrate` runs as a
+  // release step.
+  config.migrateOnBoot = bool('MIGRATE_ON_BOOT', !config.production || config.migrationDatabaseUrl !== undefined);
   config.seedDemoCompany = bool('SEED_DEMO_COMPANY', config.databaseUrl === undefined);
   config.gatewayIssuer = str('GATEWAY_ISSUER') ?? 'agent-gateway';
   config.gatewayAudience = str('GATEWAY_AUDIENCE');
@@ -231,6 +244,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
     if (config.usesDevKeys)
       problems.push('GATEWAY_JWKS is required when NODE_ENV=production (dev keys are for development)');
     if (config.databaseUrl === undefined) problems.push('DATABASE_URL is required when NODE_ENV=production');
+    if (config.migrateOnBoot && config.migrationDatabaseUrl === undefined) {
+      problems.push(
+        'MIGRATE_ON_BOOT=true needs MIGRATION_DATABASE_URL when NODE_ENV=production: the role in DATABASE_URL may ' +
+          'only read and append to the audit trail, so it cannot migrate. Set MIGRATION_DATABASE_URL to the owning ' +
+          'role, or MIGRATE_ON_BOOT=false and run `npm run cli -- db migrate` with it as a release step',
+      );
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -3,6 +3,13 @@ import { EmbeddedPostgres, readLiveLock, connectionFor, type EmbeddedConnection 
 import { ENTITIES } from '../entities';
 import { PreparedStatements } from '../shared/prepared-statements';
 import { MIGRATIONS } from '../migrations';
+import {
+  auditTrailPrivilegeProblems,
+  DatabaseRefused,
+  grantAppRole,
+  pendingMigrations,
+  roleOfUrl,
+} from './database-roles';
 
 /** One fixed key for the migration advisory lock, so that instances starting together take turns. */
 export const MIGRATION_LOCK_KEY = 7305_0001;
@@ -18,6 +25,18 @@ export interface DatabaseOptions {
   role: 'service' | 'client';
   poolSize?: number;
   runMigrations?: boolean;
+  /**
+   * The URL of the role that owns the schema: migrations then run over a short-lived connection of
+   * that role, which then re-applies the grants of `url`'s role (grantAppRole), and the data source
+   * uses `url`'s. Unset → they run as `url`'s role.
+   */
+  migrationUrl?: string;
+  /**
+   * Refuse to open (DatabaseRefused) when `url`'s role could rewrite the audit trail (owns an
+   * audit table, or may UPDATE, DELETE, TRUNCATE or add triggers to it) or when migrations are
+   * pending (production). Real PostgreSQL only: the embedded database has one role.
+   */
+  refuseUnsafeRole?: boolean;
   logQueries?: boolean;
   /**
    * Hot statements go as named (prepared) statements (default true). Set false behind a proxy that
@@ -41,8 +60,12 @@ export class Database {
   ) {}
 
   static async open(options: DatabaseOptions): Promise<Database> {
+    const migrateHere = (options.runMigrations ?? false) && options.migrationUrl === undefined;
+    if (options.runMigrations && options.migrationUrl !== undefined) {
+      await migrateAsOwner(options.migrationUrl, options.url);
+    }
     // Migrating holds one connection for the advisory lock while TypeORM migrates on another.
-    const poolSize = Math.max(options.poolSize ?? 10, options.runMigrations ? 2 : 1);
+    const poolSize = Math.max(options.poolSize ?? 10, migrateHere ? 2 : 1);
     let server: EmbeddedPostgres | undefined;
     let target: { url: string } | EmbeddedConnection;
     if (options.url) {
@@ -60,7 +83,8 @@ export class Database {
     let statements: PreparedStatements;
     try {
       await dataSource.initialize();
-      if (options.runMigrations) await runMigrations(dataSource);
+      if (migrateHere) await runMigrations(dataSource);
+      if (options.refuseUnsafeRole && options.url) await refuseUnsafeRole(dataSource);
       statements = await PreparedStatements.for(dataSource, options.preparedStatements ?? true);
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
@@ -91,6 +115,38 @@ export function dataSourceOptions(
     logging,
     extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
   };
+}
+
+/**
+ * Runs the migrations over a connection of their own, as the schema's owner (`ownerUrl`), then
+ * re-applies the grants of the application's role (`appUrl`'s user) when it is another role that
+ * exists, so that tables added by the migrations carry exactly the application's privileges.
+ * Returns the migrations it ran.
+ */
+export async function migrateAsOwner(ownerUrl: string, appUrl?: string): Promise<string[]> {
+  const owner = new DataSource(dataSourceOptions({ url: ownerUrl }, 2, false));
+  await owner.initialize();
+  try {
+    const ran = await runMigrations(owner);
+    const appRole = appUrl === undefined ? null : roleOfUrl(appUrl);
+    if (appRole !== null && appRole !== roleOfUrl(ownerUrl)) await grantAppRole(owner, appRole, { create: false });
+    return ran;
+  } finally {
+    await owner.destroy();
+  }
+}
+
+/** Throws DatabaseRefused listing every reason the connected role must not run the service. */
+async function refuseUnsafeRole(dataSource: DataSource): Promise<void> {
+  const problems = await auditTrailPrivilegeProblems(dataSource.manager);
+  const pending = await pendingMigrations(dataSource.manager);
+  if (pending.length > 0) {
+    problems.push(
+      `the database lacks ${pending.length} migration(s) of this release (${pending.join(', ')}): run ` +
+        '`npm run cli -- db migrate` with MIGRATION_DATABASE_URL, or set MIGRATE_ON_BOOT=true with it',
+    );
+  }
+  if (problems.length > 0) throw new DatabaseRefused(problems);
 }
 
 /**

@@ -2,7 +2,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { select, toNumber } from '../shared/sql';
 import { eventColumnsOf, type EventRecord } from './event.entity';
 import { eventFromRecord } from './event.mapper';
-import { eventHash, GENESIS_HASH } from './event-hash';
+import type { EventChainKeys } from './event-chain-keys';
+import { anchorMac, GENESIS_HASH, linkHash } from './event-hash';
 
 /** The first place where a company's hash chain does not hold. */
 export interface ChainBreak {
@@ -27,6 +28,11 @@ export interface ChainVerification {
   readonly breaks: readonly ChainBreak[];
   /** Events not sealed yet but recorded within the grace period: on their way, not a break. */
   readonly pending: number;
+  /**
+   * False while the database has no chain key yet (every link predates keying; the first sealer
+   * pass creates the key): its links are then checked unkeyed, as anyone could recompute them.
+   */
+  readonly keyed: boolean;
 }
 
 export interface VerifyOptions {
@@ -47,7 +53,19 @@ type SealedRow = { [K in keyof EventRecord]: EventRecord[K] | null } & {
   event_id: string;
   prev_hash: string;
   hash: string;
+  key_version: number;
 };
+
+/** Where a walk is: the last link, and the company's unkeyed links seen so far (a prefix of the chain). */
+interface WalkState {
+  chainIndex: number;
+  hash: string;
+  keyVersion: number;
+  /** The last unkeyed (version 0) link, if any: its chain index is the count of unkeyed links. */
+  lastUnkeyed: { chainIndex: number; hash: string; eventId: string; position: number | null } | null;
+  /** Whether the unkeyed links have been checked against the company's anchor. */
+  anchorChecked: boolean;
+}
 
 /**
  * Checks each company's hash chain (or one company's), reading only:
@@ -55,7 +73,13 @@ type SealedRow = { [K in keyof EventRecord]: EventRecord[K] | null } & {
  * - walks the company's seals by `chain_index`, which must run 1, 2, 3, … without a gap (a removed
  *   seal), each `prev_hash` being the previous seal's `hash` (GENESIS_HASH at 1; else a seal was
  *   removed, inserted or reordered), each sealed event existing and belonging to the company, and
- *   each `hash` recomputed from the event row *as it is now* matching (else the event was altered);
+ *   each `hash` recomputed from the event row *as it is now* matching (else the event was altered)
+ *   — with the chain key of the link's `key_version` (EventChainKeys), or unkeyed SHA-256 for the
+ *   version-0 links sealed before the chain was keyed;
+ * - key versions never go back along a chain, so unkeyed links can only be a prefix; once the
+ *   database has a chain key, that prefix must be exactly the one anchored when the key was made
+ *   (same count, same last hash, the anchor's MAC valid). Rewriting events and re-sealing them
+ *   unkeyed, or extending or shortening the unkeyed prefix, is a break;
  * - then counts the company's events without a seal: those recorded longer ago than the grace
  *   period are a break (the sealer should have reached them: it is not running, or a seal was
  *   removed); younger ones are reported as `pending`.
@@ -69,7 +93,10 @@ type SealedRow = { [K in keyof EventRecord]: EventRecord[K] | null } & {
  * Used by the CLI: `events verify [--company <id>] [--seal]` prints the breaks and exits non-zero.
  */
 export class EventChainVerifier {
-  constructor(private readonly manager: EntityManager) {}
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly keys: EventChainKeys,
+  ) {}
 
   async verify(companyId?: string, options: VerifyOptions = {}): Promise<ChainVerification> {
     const graceMs = options.unsealedGraceMs ?? DEFAULT_UNSEALED_GRACE_MS;
@@ -77,8 +104,9 @@ export class EventChainVerifier {
     let companies = 0;
     let events = 0;
     let pending = 0;
+    const keyed = await this.keys.exist();
     for await (const company of this.companies(companyId)) {
-      const chain = await this.walkSeals(company);
+      const chain = await this.walkSeals(company, keyed);
       const unsealed = await this.unsealed(company, graceMs);
       const checked = chain.sealed + unsealed.pending + unsealed.overdue;
       if (checked === 0) continue;
@@ -95,6 +123,7 @@ export class EventChainVerifier {
       firstBreak: breaks[0] ?? null,
       breaks,
       pending,
+      keyed,
     };
   }
 
@@ -117,46 +146,58 @@ export class EventChainVerifier {
     }
   }
 
-  private async walkSeals(companyId: string): Promise<{ sealed: number; firstBreak: ChainBreak | null }> {
+  private async walkSeals(
+    companyId: string,
+    keyed: boolean,
+  ): Promise<{ sealed: number; firstBreak: ChainBreak | null }> {
     let sealed = 0;
     let firstBreak: ChainBreak | null = null;
-    let previous = { chainIndex: 0, hash: GENESIS_HASH };
+    const state: WalkState = {
+      chainIndex: 0,
+      hash: GENESIS_HASH,
+      keyVersion: 0,
+      lastUnkeyed: null,
+      anchorChecked: !keyed,
+    };
     for (;;) {
       const rows = await select<SealedRow>(
         this.manager,
-        `SELECT s.chain_index, s.event_id, s.prev_hash, s.hash, ${eventColumnsOf('e')}
+        `SELECT s.chain_index, s.event_id, s.prev_hash, s.hash, s.key_version, ${eventColumnsOf('e')}
            FROM event_seals s LEFT JOIN events e ON e.id = s.event_id
           WHERE s.company_id = $1 AND s.chain_index > $2
           ORDER BY s.chain_index LIMIT ${BATCH}`,
-        [companyId, previous.chainIndex],
+        [companyId, state.chainIndex],
       );
       for (const row of rows) {
         sealed++;
         const chainIndex = toNumber(row.chain_index);
-        if (firstBreak === null) {
-          const reason = this.check(companyId, row, chainIndex, previous);
-          if (reason) {
-            firstBreak = {
-              companyId,
-              eventId: row.event_id,
-              position: row.position === null ? null : toNumber(row.position),
-              chainIndex,
-              reason,
-            };
-          }
+        const position = row.position === null ? null : toNumber(row.position);
+        if (firstBreak === null && row.key_version > 0 && !state.anchorChecked) {
+          firstBreak = await this.checkAnchor(companyId, state);
         }
-        previous = { chainIndex, hash: row.hash };
+        if (firstBreak === null) {
+          const reason = await this.check(companyId, row, chainIndex, state);
+          if (reason) firstBreak = { companyId, eventId: row.event_id, position, chainIndex, reason };
+        }
+        if (row.key_version === 0) {
+          state.lastUnkeyed = { chainIndex, hash: row.hash, eventId: row.event_id, position };
+        }
+        state.chainIndex = chainIndex;
+        state.hash = row.hash;
+        state.keyVersion = Math.max(state.keyVersion, row.key_version);
       }
-      if (rows.length < BATCH) return { sealed, firstBreak };
+      if (rows.length < BATCH) break;
     }
+    if (firstBreak === null && !state.anchorChecked) firstBreak = await this.checkAnchor(companyId, state);
+    return { sealed, firstBreak };
   }
 
-  private check(
+  private async check(
     companyId: string,
     row: SealedRow,
     chainIndex: number,
-    previous: { chainIndex: number; hash: string },
-  ): string | null {
+    previous: WalkState,
+  ): Promise<string | null> {
     if (chainIndex !== previous.chainIndex + 1) {
       const missing =
         chainIndex === previous.chainIndex + 2
@@ -167,19 +208,69 @@ export class EventChainVerifier {
     if (row.prev_hash !== previous.hash) {
       return `prev_hash ${row.prev_hash} is not the previous seal's hash ${previous.hash}: a seal was removed, inserted or reordered before it`;
     }
+    if (row.key_version < previous.keyVersion) {
+      return `the link has key version ${row.key_version} after links keyed with version ${previous.keyVersion}: it was sealed again without the current key`;
+    }
     if (row.id === null) {
       return `the sealed event ${row.event_id} no longer exists: it was removed`;
     }
     if (row.company_id !== companyId) {
       return `the sealed event belongs to company ${row.company_id}, not to this chain's company`;
     }
+    let key: Buffer | null = null;
+    if (row.key_version > 0) {
+      key = await this.keys.version(row.key_version);
+      if (key === null) return `the link names the chain key version ${row.key_version}, which does not exist`;
+    }
     let recomputed: string;
     try {
-      recomputed = eventHash(row.prev_hash, eventFromRecord(row as EventRecord));
+      recomputed = linkHash(key, row.prev_hash, eventFromRecord(row as EventRecord));
     } catch (error) {
       return `the event cannot be hashed: ${(error as Error).message}`;
     }
     return recomputed === row.hash ? null : 'the stored event does not match its seal: the event was altered';
+  }
+
+  /**
+   * Once the database has a chain key, a company's unkeyed links must be exactly those its anchor
+   * pinned when the key was made; a company without unkeyed links must have no anchor.
+   */
+  private async checkAnchor(companyId: string, state: WalkState): Promise<ChainBreak | null> {
+    state.anchorChecked = true;
+    const anchor = await this.keys.anchorOf(companyId);
+    const unkeyed = state.lastUnkeyed;
+    if (unkeyed === null) {
+      if (anchor === null) return null;
+      return {
+        companyId,
+        eventId: '-',
+        position: null,
+        chainIndex: anchor.chainIndex,
+        reason: `the ${anchor.chainIndex} unkeyed link(s) anchored when the chain was keyed are gone: the chain was sealed again`,
+      };
+    }
+    const broken = (reason: string): ChainBreak => ({
+      companyId,
+      eventId: unkeyed.eventId,
+      position: unkeyed.position,
+      chainIndex: unkeyed.chainIndex,
+      reason,
+    });
+    if (anchor === null) {
+      return broken(
+        `the unkeyed links 1–${unkeyed.chainIndex} have no anchor: they were sealed without the chain key after it was made`,
+      );
+    }
+    if (anchor.chainIndex !== unkeyed.chainIndex || anchor.hash !== unkeyed.hash) {
+      return broken(
+        `the unkeyed links end at chain index ${unkeyed.chainIndex}, but the anchor pinned ${anchor.chainIndex} with another hash: they were sealed again`,
+      );
+    }
+    const key = await this.keys.version(anchor.keyVersion);
+    if (key === null || anchorMac(key, companyId, anchor.chainIndex, anchor.hash) !== anchor.mac) {
+      return broken('the anchor of the unkeyed links does not verify under the chain key: it was forged');
+    }
+    return null;
   }
 
   /** The company's events without a seal: how many are within the grace period, how many not, the first overdue. */
@@ -222,8 +313,12 @@ export class EventChainVerifier {
 /** Verifies the hash chain of one company, or of all of them. */
 export function verifyChain(
   source: DataSource | EntityManager,
+  keys: EventChainKeys,
   companyId?: string,
   options?: VerifyOptions,
 ): Promise<ChainVerification> {
-  return new EventChainVerifier(source instanceof DataSource ? source.manager : source).verify(companyId, options);
+  return new EventChainVerifier(source instanceof DataSource ? source.manager : source, keys).verify(
+    companyId,
+    options,
+  );
 }

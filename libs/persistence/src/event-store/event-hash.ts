@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { DomainEvent } from '@app/domain';
 
 /** The `prev_hash` of a company's first event. */
@@ -55,10 +55,42 @@ export function hashedContent(event: DomainEvent): Record<string, unknown> {
   };
 }
 
-/** hash = hex(sha256(prev_hash bytes ‖ UTF-8 canonical JSON of the event)). */
+/**
+ * The unkeyed link of the chains sealed before they were keyed (key version 0):
+ * hash = hex(sha256(prev_hash bytes ‖ UTF-8 canonical JSON of the event)). Anyone who can write to
+ * the database can recompute it, which is why new links are keyed (`keyedEventHash`).
+ */
 export function eventHash(prevHash: string, event: DomainEvent): string {
   return createHash('sha256')
     .update(Buffer.from(prevHash, 'hex'))
     .update(canonicalJson(hashedContent(event)), 'utf8')
+    .digest('hex');
+}
+
+/**
+ * A keyed link: hash = hex(HMAC-SHA256(chain key, prev_hash bytes ‖ UTF-8 canonical JSON of the
+ * event)). The chain key is wrapped by the KMS and never stored in the clear, so whoever rewrites
+ * an event in the database cannot compute the hash that would cover the change.
+ */
+export function keyedEventHash(key: Uint8Array, prevHash: string, event: DomainEvent): string {
+  return createHmac('sha256', key)
+    .update(Buffer.from(prevHash, 'hex'))
+    .update(canonicalJson(hashedContent(event)), 'utf8')
+    .digest('hex');
+}
+
+/** A link's hash under its key version: 0 is the unkeyed legacy link, 1… a chain key. */
+export function linkHash(key: Uint8Array | null, prevHash: string, event: DomainEvent): string {
+  return key === null ? eventHash(prevHash, event) : keyedEventHash(key, prevHash, event);
+}
+
+/**
+ * The MAC of an anchor: it pins a company's unkeyed links (those sealed before the chain was keyed)
+ * by their count and the last one's hash, so that they can be neither extended, shortened nor
+ * recomputed without the key.
+ */
+export function anchorMac(key: Uint8Array, companyId: string, chainIndex: number, hash: string): string {
+  return createHmac('sha256', key)
+    .update(canonicalJson({ anchor: 'accounting-api/event-chain-anchor/v1', companyId, chainIndex, hash }), 'utf8')
     .digest('hex');
 }

@@ -3,8 +3,10 @@ import type { DomainEvent } from '@app/domain';
 import { aChainEvent } from '@app/testing';
 import type { Database } from '../database/database';
 import { createCompany, isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
+import { testEventChainKeys } from '../testing/test-keyring';
+import type { EventChainKeys } from './event-chain-keys';
 import { verifyChain } from './event-chain-verifier';
-import { eventHash, GENESIS_HASH } from './event-hash';
+import { eventHash, GENESIS_HASH, keyedEventHash } from './event-hash';
 import { eventParameters } from './event.mapper';
 import { EventSealer } from './event-sealer';
 import { TypeOrmEventStore } from './typeorm-event-store';
@@ -13,10 +15,15 @@ import { TypeOrmEventStore } from './typeorm-event-store';
 // the tampering below stays out of the shared database.
 let isolated: IsolatedDatabase;
 let database: Database;
+let keys: EventChainKeys;
+/** The chain key the sealer keys new links with. */
+let chainKey: Buffer;
 
 beforeAll(async () => {
   isolated = await openIsolatedDatabase('seal');
   database = isolated.database;
+  keys = testEventChainKeys(database.dataSource.manager);
+  chainKey = (await keys.current()).key;
 });
 
 afterAll(async () => {
@@ -28,6 +35,7 @@ interface SealRow {
   event_id: string;
   prev_hash: string;
   hash: string;
+  key_version: number;
 }
 
 describe('EventSealer and the chain verifier', () => {
@@ -37,7 +45,7 @@ describe('EventSealer and the chain verifier', () => {
 
   beforeEach(async () => {
     store = new TypeOrmEventStore(database.dataSource.manager);
-    sealer = new EventSealer(database.dataSource.manager);
+    sealer = new EventSealer(database.dataSource.manager, keys);
     company = await createCompany(database);
   });
 
@@ -51,7 +59,7 @@ describe('EventSealer and the chain verifier', () => {
 
   async function sealsOf(companyId = company): Promise<SealRow[]> {
     return database.dataSource.query(
-      'SELECT chain_index, event_id, prev_hash, hash FROM event_seals WHERE company_id = $1 ORDER BY chain_index',
+      'SELECT chain_index, event_id, prev_hash, hash, key_version FROM event_seals WHERE company_id = $1 ORDER BY chain_index',
       [companyId],
     );
   }
@@ -73,7 +81,7 @@ describe('EventSealer and the chain verifier', () => {
   }
 
   describe('sealing', () => {
-    it('appends without a hash, and seals each company’s events into a chain: prev_hash is the previous seal’s hash, hash covers the canonical event', async () => {
+    it('appends without a hash, and seals each company’s events into a keyed chain: prev_hash is the previous seal’s hash, hash is the chain key’s HMAC of it and the canonical event', async () => {
       const events = await aStoredChain(3);
       expect(await sealsOf()).toEqual([]);
 
@@ -84,8 +92,11 @@ describe('EventSealer and the chain verifier', () => {
       expect(seals[0].prev_hash).toBe(GENESIS_HASH);
       expect(seals[1].prev_hash).toBe(seals[0].hash);
       expect(seals[2].prev_hash).toBe(seals[1].hash);
-      expect(seals[0].hash).toBe(eventHash(GENESIS_HASH, events[0]));
-      expect(seals[2].hash).toBe(eventHash(seals[1].hash, events[2]));
+      expect(seals.map((s) => s.key_version)).toEqual([1, 1, 1]);
+      expect(seals[0].hash).toBe(keyedEventHash(chainKey, GENESIS_HASH, events[0]));
+      expect(seals[2].hash).toBe(keyedEventHash(chainKey, seals[1].hash, events[2]));
+      // Not the unkeyed SHA-256 anyone with the rows could recompute.
+      expect(seals[0].hash).not.toBe(eventHash(GENESIS_HASH, events[0]));
     });
 
     it('is idempotent: a second pass seals nothing and changes no seal', async () => {
@@ -94,7 +105,10 @@ describe('EventSealer and the chain verifier', () => {
       const before = await sealsOf();
 
       expect(await sealer.sealPending()).toEqual({ sealed: 0, companies: 0 });
-      expect(await new EventSealer(database.dataSource.manager).sealPending()).toEqual({ sealed: 0, companies: 0 });
+      expect(await new EventSealer(database.dataSource.manager, keys).sealPending()).toEqual({
+        sealed: 0,
+        companies: 0,
+      });
       expect(await sealsOf()).toEqual(before);
     });
 
@@ -108,7 +122,11 @@ describe('EventSealer and the chain verifier', () => {
       const seals = await sealsOf();
       expect(seals.map((s) => s.event_id)).toEqual([...first, ...second].map((e) => e.id));
       expect(seals.map((s) => Number(s.chain_index))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-      expect(await verifyChain(database.dataSource, company)).toMatchObject({ ok: true, eventsChecked: 8, pending: 0 });
+      expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({
+        ok: true,
+        eventsChecked: 8,
+        pending: 0,
+      });
     });
 
     it('keeps companies’ chains apart', async () => {
@@ -120,7 +138,7 @@ describe('EventSealer and the chain verifier', () => {
 
       expect((await sealsOf(other))[0]).toMatchObject({ chain_index: '1', prev_hash: GENESIS_HASH });
       expect((await sealsOf(company))[0]).toMatchObject({ chain_index: '1', prev_hash: GENESIS_HASH });
-      expect((await verifyChain(database.dataSource, other)).ok).toBe(true);
+      expect((await verifyChain(database.dataSource, keys, other)).ok).toBe(true);
     });
 
     it('seals in one chain an event committed later with a lower position than events already sealed', async () => {
@@ -142,7 +160,7 @@ describe('EventSealer and the chain verifier', () => {
       expect(await sealer.sealPending()).toEqual({ sealed: 1, companies: 1 });
 
       expect((await sealsOf()).map((s) => s.event_id)).toEqual([early.id, late.id]);
-      expect(await verifyChain(database.dataSource, company)).toMatchObject({ ok: true, eventsChecked: 2 });
+      expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({ ok: true, eventsChecked: 2 });
     });
 
     (isRealPostgres() ? it : it.skip)(
@@ -176,7 +194,7 @@ describe('EventSealer and the chain verifier', () => {
         )) as { id: string }[];
         expect(positions.map((p) => p.id)).toEqual([late.id, early.id]);
         expect((await sealsOf()).map((s) => s.event_id)).toEqual([early.id, late.id]);
-        expect(await verifyChain(database.dataSource, company)).toMatchObject({ ok: true, eventsChecked: 2 });
+        expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({ ok: true, eventsChecked: 2 });
       },
     );
 
@@ -202,7 +220,10 @@ describe('EventSealer and the chain verifier', () => {
     (isRealPostgres() ? it : it.skip)(
       'makes two sealers in different instances, racing with appends, build one unbroken chain',
       async () => {
-        const sealers = [new EventSealer(database.dataSource.manager), new EventSealer(database.dataSource.manager)];
+        const sealers = [
+          new EventSealer(database.dataSource.manager, keys),
+          new EventSealer(database.dataSource.manager, keys),
+        ];
         for (let round = 0; round < 8; round++) {
           await Promise.all([
             aStoredChain(2),
@@ -215,7 +236,7 @@ describe('EventSealer and the chain verifier', () => {
 
         const seals = await sealsOf();
         expect(seals.map((s) => Number(s.chain_index))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-        expect(await verifyChain(database.dataSource, company)).toMatchObject({
+        expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({
           ok: true,
           eventsChecked: 40,
           pending: 0,
@@ -230,7 +251,7 @@ describe('EventSealer and the chain verifier', () => {
       await sealer.sealPending();
       await aStoredChain(3);
 
-      expect(await verifyChain(database.dataSource, company)).toMatchObject({
+      expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({
         ok: true,
         companiesChecked: 1,
         eventsChecked: 5,
@@ -250,7 +271,7 @@ describe('EventSealer and the chain verifier', () => {
         eventParameters(old),
       );
 
-      const result = await verifyChain(database.dataSource, company);
+      const result = await verifyChain(database.dataSource, keys, company);
 
       expect(result.ok).toBe(false);
       expect(result.firstBreak).toMatchObject({
@@ -260,7 +281,7 @@ describe('EventSealer and the chain verifier', () => {
         reason: expect.stringMatching(/not sealed/),
       });
       expect(result.firstBreak?.position).toEqual(expect.any(Number));
-      expect((await verifyChain(database.dataSource, company, { unsealedGraceMs: 60 * 60_000 })).ok).toBe(true);
+      expect((await verifyChain(database.dataSource, keys, company, { unsealedGraceMs: 60 * 60_000 })).ok).toBe(true);
     });
 
     it('detects an event altered behind the triggers’ back after it was sealed', async () => {
@@ -272,7 +293,7 @@ describe('EventSealer and the chain verifier', () => {
         [events[1].id],
       );
 
-      const result = await verifyChain(database.dataSource, company);
+      const result = await verifyChain(database.dataSource, keys, company);
 
       expect(result.ok).toBe(false);
       expect(result.firstBreak).toMatchObject({
@@ -289,13 +310,13 @@ describe('EventSealer and the chain verifier', () => {
       await sealer.sealPending();
       await asOwnerWithoutTriggers('event_seals', 'DELETE FROM event_seals WHERE event_id = $1', [events[1].id]);
 
-      expect((await verifyChain(database.dataSource, company)).firstBreak).toMatchObject({
+      expect((await verifyChain(database.dataSource, keys, company)).firstBreak).toMatchObject({
         eventId: events[2].id,
         chainIndex: 3,
         reason: expect.stringMatching(/seal\(s\) 2 were removed/),
       });
-      await new EventSealer(database.dataSource.manager).sealPending({ companyId: company });
-      expect((await verifyChain(database.dataSource, company)).firstBreak).toMatchObject({ chainIndex: 3 });
+      await new EventSealer(database.dataSource.manager, keys).sealPending({ companyId: company });
+      expect((await verifyChain(database.dataSource, keys, company)).firstBreak).toMatchObject({ chainIndex: 3 });
     });
 
     it('detects a removed event, at its seal', async () => {
@@ -307,7 +328,7 @@ describe('EventSealer and the chain verifier', () => {
         await tx.query('DELETE FROM events WHERE id = $1', [events[1].id]);
       });
 
-      const result = await verifyChain(database.dataSource, company);
+      const result = await verifyChain(database.dataSource, keys, company);
 
       expect(result.firstBreak).toMatchObject({
         eventId: events[1].id,
@@ -324,11 +345,11 @@ describe('EventSealer and the chain verifier', () => {
       const [event] = await aStoredChain(1);
       const claimed = { ...event, data: { ...(event.data as object), amount: '1.00' } } as DomainEvent;
       await database.dataSource.query(
-        'INSERT INTO event_seals (company_id, chain_index, event_id, prev_hash, hash) VALUES ($1, 3, $2, $3, $4)',
-        [company, event.id, head.hash, eventHash(head.hash, claimed)],
+        'INSERT INTO event_seals (company_id, chain_index, event_id, prev_hash, hash, key_version) VALUES ($1, 3, $2, $3, $4, 1)',
+        [company, event.id, head.hash, keyedEventHash(chainKey, head.hash, claimed)],
       );
 
-      expect((await verifyChain(database.dataSource, company)).firstBreak).toMatchObject({
+      expect((await verifyChain(database.dataSource, keys, company)).firstBreak).toMatchObject({
         eventId: event.id,
         chainIndex: 3,
         reason: expect.stringMatching(/altered/),
@@ -340,18 +361,18 @@ describe('EventSealer and the chain verifier', () => {
       await sealer.sealPending();
       const [event] = await aStoredChain(1);
       await database.dataSource.query(
-        'INSERT INTO event_seals (company_id, chain_index, event_id, prev_hash, hash) VALUES ($1, 3, $2, $3, $4)',
-        [company, event.id, GENESIS_HASH, eventHash(GENESIS_HASH, event)],
+        'INSERT INTO event_seals (company_id, chain_index, event_id, prev_hash, hash, key_version) VALUES ($1, 3, $2, $3, $4, 1)',
+        [company, event.id, GENESIS_HASH, keyedEventHash(chainKey, GENESIS_HASH, event)],
       );
 
-      expect((await verifyChain(database.dataSource, company)).firstBreak).toMatchObject({
+      expect((await verifyChain(database.dataSource, keys, company)).firstBreak).toMatchObject({
         eventId: event.id,
         chainIndex: 3,
         reason: expect.stringMatching(/removed, inserted or reordered/),
       });
     });
 
-    it('detects a rewritten event whose seal was recomputed, at the seal after it', async () => {
+    it('detects a rewritten event whose seal the owner recomputed: without the chain key the hash cannot match', async () => {
       const events = await aStoredChain(3);
       await sealer.sealPending();
       const seals = await sealsOf();
@@ -362,9 +383,57 @@ describe('EventSealer and the chain verifier', () => {
         eventHash(seals[1].prev_hash, forged),
       ]);
 
-      expect((await verifyChain(database.dataSource, company)).firstBreak).toMatchObject({
+      expect((await verifyChain(database.dataSource, keys, company)).firstBreak).toMatchObject({
+        eventId: events[1].id,
+        chainIndex: 2,
+        reason: expect.stringMatching(/altered/),
+      });
+    });
+
+    it('detects a rewritten event whose whole chain the owner re-sealed unkeyed (key version 0)', async () => {
+      const events = await aStoredChain(3);
+      await sealer.sealPending();
+      const forged = { ...events[1], actor: 'eve@example.no' } as DomainEvent;
+      await asOwnerWithoutTriggers('events', 'UPDATE events SET actor = $2 WHERE id = $1', [forged.id, forged.actor]);
+      let prev = GENESIS_HASH;
+      for (const event of [events[0], forged, events[2]]) {
+        const hash = eventHash(prev, event);
+        await asOwnerWithoutTriggers(
+          'event_seals',
+          'UPDATE event_seals SET prev_hash = $2, hash = $3, key_version = 0 WHERE event_id = $1',
+          [event.id, prev, hash],
+        );
+        prev = hash;
+      }
+
+      expect((await verifyChain(database.dataSource, keys, company)).firstBreak).toMatchObject({
         eventId: events[2].id,
         chainIndex: 3,
+        reason: expect.stringMatching(/no anchor/),
+      });
+    });
+
+    it('detects a chain re-sealed with a key of the owner’s own', async () => {
+      const events = await aStoredChain(2);
+      await sealer.sealPending();
+      const ownKey = Buffer.alloc(32, 7);
+      const forged = { ...events[0], actor: 'eve@example.no' } as DomainEvent;
+      await asOwnerWithoutTriggers('events', 'UPDATE events SET actor = $2 WHERE id = $1', [forged.id, forged.actor]);
+      let prev = GENESIS_HASH;
+      for (const event of [forged, events[1]]) {
+        const hash = keyedEventHash(ownKey, prev, event);
+        await asOwnerWithoutTriggers(
+          'event_seals',
+          'UPDATE event_seals SET prev_hash = $2, hash = $3 WHERE event_id = $1',
+          [event.id, prev, hash],
+        );
+        prev = hash;
+      }
+
+      expect((await verifyChain(database.dataSource, keys, company)).firstBreak).toMatchObject({
+        eventId: events[0].id,
+        chainIndex: 1,
+        reason: expect.stringMatching(/altered/),
       });
     });
 
@@ -385,7 +454,7 @@ describe('EventSealer and the chain verifier', () => {
     it('never writes: verifying leaves pending events unsealed', async () => {
       await aStoredChain(2);
 
-      await verifyChain(database.dataSource, company);
+      await verifyChain(database.dataSource, keys, company);
 
       expect(await sealsOf()).toEqual([]);
     });

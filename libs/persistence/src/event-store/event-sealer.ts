@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { select } from '../shared/sql';
 import { EVENT_COLUMNS, type EventRecord } from './event.entity';
 import { eventFromRecord } from './event.mapper';
-import { eventHash, GENESIS_HASH } from './event-hash';
+import type { ChainKey, EventChainKeys } from './event-chain-keys';
+import { GENESIS_HASH, keyedEventHash } from './event-hash';
 
 /**
  * First key of the two-key advisory lock that serialises the sealing of one company's chain (the
@@ -31,7 +32,9 @@ const MAX_BATCH = 10_000;
  * Chains committed events into each company's tamper-evident hash chain, after the fact: appending
  * an event (TypeOrmEventStore) takes no lock; the sealer then gives it its seal in `event_seals`:
  * `chain_index` = the company's head + 1, `prev_hash` = the head's hash (GENESIS_HASH for the
- * first) and `hash = sha256(prev_hash ‖ canonical JSON of the event as stored)`.
+ * first), `key_version` = the current chain key's version and
+ * `hash = HMAC-SHA256(chain key, prev_hash ‖ canonical JSON of the event as stored)` (EventChainKeys;
+ * the first pass after the chain was keyed creates the key and anchors the unkeyed links).
  *
  * One company's batch is one short transaction that takes the company's chain lock
  * (pg_advisory_xact_lock), reads the head seal, selects the company's unsealed events in position
@@ -56,7 +59,10 @@ export class EventSealer {
   /** Transaction id (xid8) from which on events may still be unsealed; null before the first full pass. */
   private lowWaterXid: bigint | null = null;
 
-  constructor(private readonly manager: EntityManager) {}
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly keys: EventChainKeys,
+  ) {}
 
   async sealPending(options: SealOptions = {}): Promise<SealResult> {
     const batchSize = options.batchSize ?? 1000;
@@ -71,13 +77,15 @@ export class EventSealer {
     );
     const oldestRunning = BigInt(xmin);
     const since = this.lowWaterXid;
+    // Outside any transaction: the first call may create the key, and unwrapping may ask a remote KMS.
+    const key = await this.keys.current();
     const companies =
       options.companyId !== undefined ? [options.companyId] : await this.companiesWithUnsealedEvents(since);
 
     let sealed = 0;
     let touched = 0;
     for (const companyId of companies) {
-      const count = await this.sealCompany(companyId, since, batchSize);
+      const count = await this.sealCompany(companyId, since, batchSize, key);
       sealed += count;
       if (count > 0) touched++;
     }
@@ -102,10 +110,15 @@ export class EventSealer {
   }
 
   /** Seals the company's pending events batch by batch, one transaction each. */
-  private async sealCompany(companyId: string, since: bigint | null, batchSize: number): Promise<number> {
+  private async sealCompany(
+    companyId: string,
+    since: bigint | null,
+    batchSize: number,
+    key: ChainKey,
+  ): Promise<number> {
     let total = 0;
     for (;;) {
-      const count = await this.manager.transaction((tx) => this.sealBatch(tx, companyId, since, batchSize));
+      const count = await this.manager.transaction((tx) => this.sealBatch(tx, companyId, since, batchSize, key));
       total += count;
       if (count < batchSize) return total;
     }
@@ -116,6 +129,7 @@ export class EventSealer {
     companyId: string,
     since: bigint | null,
     batchSize: number,
+    key: ChainKey,
   ): Promise<number> {
     await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [EVENT_CHAIN_LOCK_NAMESPACE, companyId]);
     // Read committed: these statements start after the lock was granted, so they see every seal of
@@ -144,14 +158,14 @@ export class EventSealer {
     for (const event of events) {
       chainIndex++;
       // Hashed as read back from the row, which is what the verifier recomputes from.
-      const hash = eventHash(prevHash, eventFromRecord(event));
+      const hash = keyedEventHash(key.key, prevHash, eventFromRecord(event));
       const base = values.length;
-      values.push(companyId, chainIndex.toString(), event.id, prevHash, hash);
-      tuples.push(`($${base + 1}, $${base + 2}::bigint, $${base + 3}, $${base + 4}, $${base + 5})`);
+      values.push(companyId, chainIndex.toString(), event.id, prevHash, hash, key.version);
+      tuples.push(`($${base + 1}, $${base + 2}::bigint, $${base + 3}, $${base + 4}, $${base + 5}, $${base + 6})`);
       prevHash = hash;
     }
     await tx.query(
-      `INSERT INTO event_seals (company_id, chain_index, event_id, prev_hash, hash) VALUES ${tuples.join(', ')}`,
+      `INSERT INTO event_seals (company_id, chain_index, event_id, prev_hash, hash, key_version) VALUES ${tuples.join(', ')}`,
       values,
     );
     return events.length;

@@ -3,6 +3,7 @@ import { ConcurrencyConflict, DomainEvent, ValidationFailed } from '@app/domain'
 import { aChainEvent, describeEventStoreContract } from '@app/testing';
 import type { Database } from '../database/database';
 import { createCompany, isRealPostgres, openTestDatabase } from '../testing/test-database';
+import { testEventChainKeys } from '../testing/test-keyring';
 import { verifyChain } from './event-chain-verifier';
 import { canonicalJson } from './event-hash';
 import { EventSealer } from './event-sealer';
@@ -134,8 +135,9 @@ describe('TypeOrmEventStore', () => {
     it('leaves hashing to the sealer: many racing appends, once sealed, form one unbroken chain per company', async () => {
       await Promise.all(Array.from({ length: 12 }, () => aStoredChain(2)));
 
-      await new EventSealer(database.dataSource.manager).sealPending({ companyId: company });
-      const result = await verifyChain(database.dataSource, company);
+      const keys = testEventChainKeys(database.dataSource.manager);
+      await new EventSealer(database.dataSource.manager, keys).sealPending({ companyId: company });
+      const result = await verifyChain(database.dataSource, keys, company);
 
       expect(result).toMatchObject({ ok: true, companiesChecked: 1, eventsChecked: 24, firstBreak: null, pending: 0 });
     });

@@ -49,10 +49,14 @@ export interface IsolatedDatabase {
  * directory. Tests running in parallel against the shared database can then neither see nor
  * disturb these rows.
  */
-export async function openIsolatedDatabase(label: string): Promise<IsolatedDatabase> {
+export async function openIsolatedDatabase(
+  label: string,
+  options: { /** Run the migrations (default); false leaves the database empty. */ migrate?: boolean } = {},
+): Promise<IsolatedDatabase> {
+  const runMigrations = options.migrate ?? true;
   if (!isRealPostgres()) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `acct-${label}-`));
-    const database = await Database.open({ dataDir, role: 'service', poolSize: 4, runMigrations: true });
+    const database = await Database.open({ dataDir, role: 'service', poolSize: 4, runMigrations });
     return {
       database,
       async dispose() {
@@ -72,7 +76,7 @@ export async function openIsolatedDatabase(label: string): Promise<IsolatedDatab
     dataDir: '/nonexistent',
     role: 'client',
     poolSize: 4,
-    runMigrations: true,
+    runMigrations,
   });
   return {
     database,

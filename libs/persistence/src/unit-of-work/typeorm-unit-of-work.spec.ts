@@ -29,6 +29,7 @@ import { TypeOrmPatternStore } from '../pattern/typeorm-pattern.store';
 import { PersistenceModule } from '../persistence.module';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
 import { createCompany, openTestDatabase } from '../testing/test-database';
+import { testEventChainKeys } from '../testing/test-keyring';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
 let database: Database;
@@ -138,8 +139,9 @@ describe('TypeOrmUnitOfWork', () => {
       ),
     );
 
-    await new EventSealer(database.dataSource.manager).sealPending({ companyId: company });
-    expect(await new EventChainVerifier(database.dataSource.manager).verify(company)).toMatchObject({
+    const keys = testEventChainKeys(database.dataSource.manager);
+    await new EventSealer(database.dataSource.manager, keys).sealPending({ companyId: company });
+    expect(await new EventChainVerifier(database.dataSource.manager, keys).verify(company)).toMatchObject({
       ok: true,
       eventsChecked: 12,
       pending: 0,
@@ -167,8 +169,6 @@ describe('PersistenceModule', () => {
         [UnitOfWork, 'TypeOrmUnitOfWork'],
         [OutboxRepository, 'TypeOrmOutboxRepository'],
         [WrappedDekRepository, 'TypeOrmWrappedDekRepository'],
-        [EventChainVerifier, 'EventChainVerifier'],
-        [EventSealer, 'EventSealer'],
       ];
       for (const [port, adapter] of ports) {
         expect((moduleRef.get(port) as object).constructor.name).toBe(adapter);
