@@ -100,6 +100,13 @@ describe('/v1/config/company (contract §5)', () => {
       ['a loopback address', 'https://127.0.0.1:8443/hook'],
       ['a private address', 'https://10.0.0.7/hook'],
       ['localhost', 'https://localhost/hook'],
+      // Forms the URL parser rewrites, or that embed an IPv4 address, which used to be stored.
+      ['an IPv4-mapped loopback address', 'https://[::ffff:127.0.0.1]:8443/hook'],
+      ['an IPv4-mapped metadata address', 'https://[::ffff:a9fe:a9fe]/hook'],
+      ['an IPv4-compatible loopback address', 'https://[::7f00:1]/hook'],
+      ['a NAT64 loopback address', 'https://[64:ff9b::7f00:1]/hook'],
+      ['an IETF protocol assignment', 'https://192.0.0.1/hook'],
+      ['an IPv6 documentation address', 'https://[2001:db8::1]/hook'],
     ])('refuses a notification target on %s', async (_label, url) => {
       const res = await api(prod).put('/v1/config/company', 'admin', { gatewayCallback: { kind: 'webhook', url } });
 

@@ -9,10 +9,13 @@ import { loadConfig } from '../../apps/accounting-api/src/config/app-config';
  * hosted sandbox, EXECUTOR_*). Prints `ready` once its worker runs; the test kills it with SIGKILL.
  */
 async function main(): Promise<void> {
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config: loadConfig() }), {
-    logger: false,
-    abortOnError: false,
-  });
+  const app = await NestFactory.createApplicationContext(
+    AppModule.forRoot({ config: loadConfig(), checkDatabaseRole: false }),
+    {
+      logger: false,
+      abortOnError: false,
+    },
+  );
   await app.init();
   process.stdout.write('ready\n');
   const stop = (): void => {

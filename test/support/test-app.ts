@@ -68,7 +68,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const clock = new ManualClock(new Date());
   const moduleRef = await Test.createTestingModule({
-    imports: [AppModule.forRoot({ config, clock })],
+    // Production mode here runs on the shared test database as its superuser: the role check is
+    // test/database-roles.e2e-spec.ts's subject.
+    imports: [AppModule.forRoot({ config, clock, checkDatabaseRole: false })],
     controllers: options.controllers ?? [],
   }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), {

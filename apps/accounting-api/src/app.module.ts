@@ -47,6 +47,12 @@ export interface AppModuleOptions {
   logDestination?: DestinationStream;
   /** 'client' for the CLI: with embedded PostgreSQL it goes through the running service's socket. Default 'service'. */
   databaseRole?: 'service' | 'client';
+  /**
+   * Refuse a database role that could rewrite the audit trail, or a database with pending
+   * migrations (DatabaseRefused). Default: in production. Tests that run production mode on the
+   * shared test database as its superuser turn it off; test/database-roles.e2e-spec.ts tests it.
+   */
+  checkDatabaseRole?: boolean;
 }
 
 /**
@@ -55,7 +61,7 @@ export interface AppModuleOptions {
  */
 @Module({})
 export class AppModule {
-  static forRoot({ config, clock, logDestination, databaseRole }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, clock, logDestination, databaseRole, checkDatabaseRole }: AppModuleOptions): DynamicModule {
     const logging = loggerParams(config);
     const platform: Provider[] = [
       { provide: AppConfig, useValue: config },
@@ -85,7 +91,7 @@ export class AppModule {
             runMigrations: config.migrateOnBoot,
             migrationUrl: config.migrationDatabaseUrl,
             // Production never runs as a role that could rewrite the audit trail (exit 78).
-            refuseUnsafeRole: config.production,
+            refuseUnsafeRole: checkDatabaseRole ?? config.production,
           }),
           companyCacheTtlMs: config.companyCacheTtlMs,
         }),

@@ -47,7 +47,7 @@ describe('NotificationsModule', () => {
 
   it('wires the notifier and the dispatcher to the chosen adapters', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [NotificationsModule.register({ imports: [adapters()], autoStart: false })],
+      imports: [NotificationsModule.register({ imports: [adapters()], autoStart: false, allowInternalTargets: true })],
     }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
     await app.init();
@@ -70,7 +70,13 @@ describe('NotificationsModule', () => {
 
   it('runs the dispatcher while the application runs', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [NotificationsModule.register({ imports: [adapters()], dispatcher: { pollIntervalMs: 10 } })],
+      imports: [
+        NotificationsModule.register({
+          imports: [adapters()],
+          dispatcher: { pollIntervalMs: 10 },
+          allowInternalTargets: true,
+        }),
+      ],
     }).compile();
     const app = moduleRef.createNestApplication({ logger: false });
     await app.init();

@@ -26,6 +26,11 @@ export interface NotificationsModuleOptions {
   dispatcher?: Pick<OutboxDispatcherOptions, 'batchSize' | 'pollIntervalMs' | 'leaseMs' | 'backoff' | 'deadLetter'>;
   /** Per-attempt HTTP timeout of both senders. Default 10 s. */
   sendTimeoutMs?: number;
+  /**
+   * Deliver to loopback, private and other internal addresses (development). Default false: a
+   * target whose address, literal or resolved when connecting, is not public is refused.
+   */
+  allowInternalTargets?: boolean;
   /** Start the dispatcher's polling loop with the application. Default true. */
   autoStart?: boolean;
 }
@@ -50,6 +55,8 @@ export class NotificationsLifecycle implements OnApplicationBootstrap, OnApplica
   constructor(
     private readonly dispatcher: OutboxDispatcher,
     private readonly config: NotificationsConfig,
+    private readonly webhook: WebhookSender,
+    private readonly slack: SlackWebhookSender,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -58,6 +65,7 @@ export class NotificationsLifecycle implements OnApplicationBootstrap, OnApplica
 
   async onApplicationShutdown(): Promise<void> {
     await this.dispatcher.stop();
+    await Promise.all([this.webhook.close(), this.slack.close()]);
   }
 }
 
@@ -69,7 +77,10 @@ export class NotificationsLifecycle implements OnApplicationBootstrap, OnApplica
 @Module({})
 export class NotificationsModule {
   static register(options: NotificationsModuleOptions = {}): DynamicModule {
-    const senderOptions = options.sendTimeoutMs === undefined ? {} : { timeoutMs: options.sendTimeoutMs };
+    const senderOptions = {
+      ...(options.sendTimeoutMs === undefined ? {} : { timeoutMs: options.sendTimeoutMs }),
+      allowInternalTargets: options.allowInternalTargets ?? false,
+    };
     return {
       module: NotificationsModule,
       imports: options.imports ?? [],

@@ -57,6 +57,8 @@ export class OutboxDeliveryModule {
           imports: [channels],
           autoStart: config.outboxDispatch,
           dispatcher: { pollIntervalMs: config.outboxPollMs },
+          // Development may deliver to local receivers; production only to public addresses.
+          allowInternalTargets: !config.production,
         }),
       ],
       exports: [NotificationsModule],

@@ -51,6 +51,18 @@ describe('company settings', () => {
       ['IPv6 loopback', 'https://[::1]/hook'],
       ['localhost', 'https://localhost:8443/hook'],
       ['credentials in the URL', 'https://user:secret@gateway.example.com/hook'],
+      // Address forms the URL parser rewrites or that embed an IPv4 address.
+      ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]:8443/hook'],
+      ['IPv4-mapped metadata', 'https://[::ffff:a9fe:a9fe]/latest'],
+      ['IPv4-compatible loopback', 'https://[::7f00:1]/hook'],
+      ['NAT64 loopback', 'https://[64:ff9b::7f00:1]/hook'],
+      ['NAT64 local-use prefix', 'https://[64:ff9b:1::a00:1]/hook'],
+      ['6to4 private network', 'https://[2002:a00:1::1]/hook'],
+      ['Teredo', 'https://[2001::1]/hook'],
+      ['IETF protocol assignments', 'https://192.0.0.1/hook'],
+      ['IPv6 documentation', 'https://[2001:db8::1]/hook'],
+      ['the unspecified address', 'https://0.0.0.0/hook'],
+      ['a decimal IPv4 loopback', 'https://2130706433/hook'],
     ])('refuse a notification target on %s', async (_label, url) => {
       expect(
         await fieldsOf(
@@ -91,10 +103,27 @@ describe('company settings', () => {
     ['fe80::1', true],
     ['metadata.internal', true],
     ['printer.local', true],
+    ['[::ffff:7f00:1]', true],
+    ['::ffff:a9fe:a9fe', true],
+    ['::7f00:1', true],
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b::a9fe:a9fe', true],
+    ['2002:7f00:1::1', true],
+    ['2001::1', true],
+    ['192.0.0.1', true],
+    ['198.18.0.1', true],
+    ['2001:db8::1', true],
+    ['::', true],
+    ['ff02::1', true],
     ['8.8.8.8', false],
     ['172.32.0.1', false],
     ['hooks.slack.com', false],
     ['2001:4860:4860::8888', false],
+    ['::ffff:8.8.8.8', false],
+    ['64:ff9b::808:808', false],
+    ['2002:808:808::1', false],
+    // A name is judged by what it resolves to, when the delivery connects.
+    ['localtest.me', false],
   ])('knows whether %s is internal (%s)', (host, internal) => {
     expect(isInternalHost(host)).toBe(internal);
   });

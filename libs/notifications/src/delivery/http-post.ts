@@ -1,11 +1,21 @@
+import { isIP } from 'node:net';
+import { fetch, type Dispatcher, type Response } from 'undici';
+import { isPublicAddress } from '@app/application';
 import { type DeliveryResult, delivered, permanentFailure, transientFailure } from './delivery-result';
+import { INTERNAL_TARGET } from './public-egress';
 
 export interface HttpPostOptions {
   /** Total time for connecting, sending and receiving the response. */
   timeoutMs: number;
   /** The Slack-style short error code in a failed response's body is worth keeping (`no_service`). */
   keepErrorCode?: boolean;
+  /** The agent the request goes through (`deliveryAgent`): in production it refuses internal addresses. */
+  dispatcher: Dispatcher;
+  /** Refuse a URL whose host is a literal address that is not public (production). */
+  publicOnly: boolean;
 }
+
+const NOT_PUBLIC = 'channel url points to an address that is not public';
 
 /** 408 Request Timeout, 425 Too Early, 429 Too Many Requests: the receiver asks us to come back. */
 const RETRYABLE_4XX = new Set([408, 425, 429]);
@@ -23,6 +33,11 @@ export function parseRetryAfter(value: string | null, now: Date): number | undef
 
 function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** Whether the connection was refused because the host resolved to an internal address. */
+function refusedAsInternal(error: unknown): boolean {
+  return field(field(error, 'cause'), 'code') === INTERNAL_TARGET || field(error, 'code') === INTERNAL_TARGET;
 }
 
 /**
@@ -63,7 +78,9 @@ async function discard(response: Response): Promise<void> {
 /**
  * POSTs bytes and classifies the answer: 2xx delivered; 408/425/429, 5xx, timeouts and network
  * errors transient; other statuses (including redirects, which are not followed so that a signed
- * body never travels to a host nobody configured) permanent.
+ * body never travels to a host nobody configured) permanent. With `publicOnly`, a target whose
+ * address (literal, or resolved when connecting) is not public is a permanent failure, and nothing
+ * is sent.
  */
 export async function postBytes(
   url: string,
@@ -81,6 +98,9 @@ export async function postBytes(
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     return permanentFailure(`unsupported channel url scheme ${parsed.protocol}`);
   }
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  // A literal address is connected to without a lookup, so it is checked here.
+  if (options.publicOnly && isIP(host) !== 0 && !isPublicAddress(host)) return permanentFailure(NOT_PUBLIC);
 
   let response: Response;
   try {
@@ -90,8 +110,10 @@ export async function postBytes(
       body,
       redirect: 'manual',
       signal: AbortSignal.timeout(options.timeoutMs),
+      dispatcher: options.dispatcher,
     });
   } catch (error) {
+    if (refusedAsInternal(error)) return permanentFailure(NOT_PUBLIC);
     return transientFailure(describeNetworkError(error, options.timeoutMs));
   }
 

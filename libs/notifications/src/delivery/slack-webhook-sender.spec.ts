@@ -16,7 +16,10 @@ describe('SlackWebhookSender', () => {
   });
 
   it('posts { text, blocks } as JSON to the incoming-webhook URL, unsigned', async () => {
-    const result = await new SlackWebhookSender().send({ url: receiver.url('/services/T000/B000/XXXX'), message });
+    const result = await new SlackWebhookSender({ allowInternalTargets: true }).send({
+      url: receiver.url('/services/T000/B000/XXXX'),
+      message,
+    });
 
     expect(result).toEqual({ ok: true, status: 200 });
     const [request] = receiver.requests;
@@ -33,7 +36,7 @@ describe('SlackWebhookSender', () => {
   it("keeps Slack's error code, never the URL", async () => {
     receiver.otherwise(respond(404, 'no_service'));
 
-    const result = await new SlackWebhookSender().send({
+    const result = await new SlackWebhookSender({ allowInternalTargets: true }).send({
       url: receiver.url('/services/T000/B000/SECRETPART'),
       message,
     });
@@ -45,7 +48,7 @@ describe('SlackWebhookSender', () => {
   it('ignores a response body that is not a short code', async () => {
     receiver.otherwise(respond(500, '<html>Internal error at /services/T000/B000/SECRETPART</html>'));
 
-    const result = await new SlackWebhookSender().send({
+    const result = await new SlackWebhookSender({ allowInternalTargets: true }).send({
       url: receiver.url('/services/T000/B000/SECRETPART'),
       message,
     });
@@ -56,7 +59,10 @@ describe('SlackWebhookSender', () => {
   it('times out on a hanging Slack', async () => {
     receiver.otherwise({ type: 'hang' });
 
-    const result = await new SlackWebhookSender({ timeoutMs: 100 }).send({ url: receiver.url(), message });
+    const result = await new SlackWebhookSender({ timeoutMs: 100, allowInternalTargets: true }).send({
+      url: receiver.url(),
+      message,
+    });
 
     expect(result).toEqual({ ok: false, permanent: false, error: 'timed out after 100 ms' });
   });

@@ -38,7 +38,11 @@ describe('WebhookSender', () => {
   });
 
   it('signs the exact raw body bytes with HMAC-SHA256 of the company secret', async () => {
-    const result = await new WebhookSender().send({ url: receiver.url(), envelope: envelope(), secret });
+    const result = await new WebhookSender({ allowInternalTargets: true }).send({
+      url: receiver.url(),
+      envelope: envelope(),
+      secret,
+    });
 
     expect(result).toEqual({ ok: true, status: 200 });
     const [request] = receiver.requests;
@@ -53,7 +57,11 @@ describe('WebhookSender', () => {
   });
 
   it('sends the envelope as JSON with delivery id, attempt and timestamp headers', async () => {
-    await new WebhookSender().send({ url: receiver.url('/gateway/callback'), envelope: envelope('msg-42'), secret });
+    await new WebhookSender({ allowInternalTargets: true }).send({
+      url: receiver.url('/gateway/callback'),
+      envelope: envelope('msg-42'),
+      secret,
+    });
 
     const [request] = receiver.requests;
     expect(request.method).toBe('POST');
@@ -72,7 +80,7 @@ describe('WebhookSender', () => {
   });
 
   it('never puts the secret in the body or any header', async () => {
-    await new WebhookSender().send({ url: receiver.url(), envelope: envelope(), secret });
+    await new WebhookSender({ allowInternalTargets: true }).send({ url: receiver.url(), envelope: envelope(), secret });
 
     const [request] = receiver.requests;
     expect(request.rawBody.toString('utf8')).not.toContain(SECRET_TEXT);
@@ -96,7 +104,11 @@ describe('WebhookSender', () => {
   ])('treats HTTP %p as a failure, permanent: %p', async (status, permanent) => {
     receiver.otherwise(respond(status, 'nope', status === 301 ? { location: 'http://127.0.0.1:1/elsewhere' } : {}));
 
-    const result = await new WebhookSender().send({ url: receiver.url(), envelope: envelope(), secret });
+    const result = await new WebhookSender({ allowInternalTargets: true }).send({
+      url: receiver.url(),
+      envelope: envelope(),
+      secret,
+    });
 
     expect(result).toEqual({ ok: false, permanent, error: `http ${status}`, status });
     expect(receiver.requests).toHaveLength(1);
@@ -105,7 +117,11 @@ describe('WebhookSender', () => {
   it('passes on Retry-After from a 429', async () => {
     receiver.otherwise(respond(429, '', { 'retry-after': '30' }));
 
-    const result = await new WebhookSender().send({ url: receiver.url(), envelope: envelope(), secret });
+    const result = await new WebhookSender({ allowInternalTargets: true }).send({
+      url: receiver.url(),
+      envelope: envelope(),
+      secret,
+    });
 
     expect(result).toMatchObject({ ok: false, permanent: false, retryAfterMs: 30_000 });
   });
@@ -114,7 +130,7 @@ describe('WebhookSender', () => {
     receiver.otherwise({ type: 'hang' });
     const started = Date.now();
 
-    const result = await new WebhookSender({ timeoutMs: 150 }).send({
+    const result = await new WebhookSender({ timeoutMs: 150, allowInternalTargets: true }).send({
       url: receiver.url(),
       envelope: envelope(),
       secret,
@@ -127,7 +143,7 @@ describe('WebhookSender', () => {
   it('treats a reset connection as a transient network error without quoting the address', async () => {
     receiver.otherwise({ type: 'reset' });
 
-    const result = await new WebhookSender().send({
+    const result = await new WebhookSender({ allowInternalTargets: true }).send({
       url: receiver.url('/hook?token=abc'),
       envelope: envelope(),
       secret,
@@ -143,13 +159,17 @@ describe('WebhookSender', () => {
     const url = receiver.url();
     await receiver.close();
 
-    const result = await new WebhookSender().send({ url, envelope: envelope(), secret });
+    const result = await new WebhookSender({ allowInternalTargets: true }).send({ url, envelope: envelope(), secret });
 
     expect(result).toEqual({ ok: false, permanent: false, error: 'network error: ECONNREFUSED' });
   });
 
   it('refuses a url that is not http(s) without sending', async () => {
-    const result = await new WebhookSender().send({ url: 'file:///etc/passwd', envelope: envelope(), secret });
+    const result = await new WebhookSender({ allowInternalTargets: true }).send({
+      url: 'file:///etc/passwd',
+      envelope: envelope(),
+      secret,
+    });
     expect(result).toEqual({ ok: false, permanent: true, error: 'unsupported channel url scheme file:' });
   });
 });

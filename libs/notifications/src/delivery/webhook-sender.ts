@@ -1,6 +1,8 @@
+import type { Agent } from 'undici';
 import type { WebhookEnvelope } from '../rendering/webhook-envelope.renderer';
 import type { DeliveryResult } from './delivery-result';
 import { postBytes } from './http-post';
+import { deliveryAgent, type Resolver } from './public-egress';
 import {
   ATTEMPT_HEADER,
   DELIVERY_ID_HEADER,
@@ -14,6 +16,13 @@ export interface WebhookSenderOptions {
   /** Per attempt, connect to last response byte. Default 10 s. */
   timeoutMs?: number;
   userAgent?: string;
+  /**
+   * Deliver to loopback, private and other internal addresses too (development, tests). Default
+   * false: a target whose address, literal or resolved, is not public is refused.
+   */
+  allowInternalTargets?: boolean;
+  /** How host names are resolved (tests inject one). Default: the system resolver. */
+  resolve?: Resolver;
 }
 
 export interface WebhookRequest {
@@ -40,10 +49,19 @@ export const USER_AGENT = 'accounting-api-notifications/1';
 export class WebhookSender {
   private readonly timeoutMs: number;
   private readonly userAgent: string;
+  private readonly publicOnly: boolean;
+  private readonly agent: Agent;
 
   constructor(options: WebhookSenderOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SEND_TIMEOUT_MS;
     this.userAgent = options.userAgent ?? USER_AGENT;
+    this.publicOnly = !(options.allowInternalTargets ?? false);
+    this.agent = deliveryAgent({ publicOnly: this.publicOnly, resolve: options.resolve });
+  }
+
+  /** Closes the connections kept open to receivers. */
+  async close(): Promise<void> {
+    await this.agent.close();
   }
 
   async send(request: WebhookRequest): Promise<DeliveryResult> {
@@ -57,6 +75,10 @@ export class WebhookSender {
       [ATTEMPT_HEADER]: String(envelope.attempt),
       [TIMESTAMP_HEADER]: String(Math.floor(Date.parse(envelope.sentAt) / 1000)),
     };
-    return postBytes(request.url, body, headers, { timeoutMs: this.timeoutMs });
+    return postBytes(request.url, body, headers, {
+      timeoutMs: this.timeoutMs,
+      dispatcher: this.agent,
+      publicOnly: this.publicOnly,
+    });
   }
 }

@@ -79,8 +79,8 @@ describe('OutboxDispatcher', () => {
       {
         repository,
         channels,
-        webhook: new WebhookSender({ timeoutMs: sendTimeoutMs }),
-        slack: new SlackWebhookSender({ timeoutMs: sendTimeoutMs }),
+        webhook: new WebhookSender({ timeoutMs: sendTimeoutMs, allowInternalTargets: true }),
+        slack: new SlackWebhookSender({ timeoutMs: sendTimeoutMs, allowInternalTargets: true }),
       },
       { clock, logger, random: () => 0.5, backoff: BACKOFF, leaseMs: LEASE_MS, ...options },
     );
