@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 /**
  * The database the e2e tests use. With DATABASE_URL set (CI) it is that real PostgreSQL, whose
  * database name must contain "test" so a suite can never run against a real one. Without it, an
@@ -19,13 +20,13 @@ export interface EphemeralPostgres {
 export async function startEphemeralPostgres(): Promise<EphemeralPostgres> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const { servePGlite } = await import('../../libs/persistence/src/database/embedded-postgres');
   const db = await PGlite.create({ extensions: { pg_trgm } });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
-  await server.start();
-  const [host, port] = server.getServerConn().split(':');
+  // The service's own server: connections take turns on PGlite's one session by whole exchanges.
+  const server = await servePGlite(db, { host: '127.0.0.1', port: 0 }, 64);
+  const { address, port } = server.address as AddressInfo;
   return {
-    url: `postgres://postgres@${host}:${port}/test`,
+    url: `postgres://postgres@${address}:${port}/test`,
     async stop() {
       await server.stop();
       await db.close();

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
+import { SessionScheduler, type SingleSessionDatabase } from './session-scheduler';
 
 /** The PostgreSQL port number in the socket file name (`.s.PGSQL.<port>`), as the pg driver expects. */
 const SOCKET_PORT = 5432;
@@ -73,8 +75,69 @@ export class DataDirLocked extends Error {
   }
 }
 
+/** A running socket server in front of a PGlite database. */
+export interface PGliteServer {
+  /** The unix socket path, or the TCP address it listens on. */
+  readonly address: string | net.AddressInfo;
+  stop(): Promise<void>;
+}
+
 /**
- * Embedded PostgreSQL: PGlite persisted under DATA_DIR, served on a unix socket by pglite-socket so
+ * Serves a PGlite database to `pg` clients on a unix socket or TCP: pglite-socket's per-connection
+ * handler (startup, SSL refusal, message framing) with a SessionScheduler as its queue, so that
+ * the connections take turns by whole exchanges on PGlite's one session (see SessionScheduler).
+ * pglite-socket's own server offers no such option: its `maxConnections` of 1 refuses a second
+ * client outright (the CLI beside the service), and more lets protocol messages interleave.
+ */
+export async function servePGlite(
+  db: SingleSessionDatabase,
+  listen: { path: string } | { host: string; port: number },
+  maxConnections: number,
+): Promise<PGliteServer> {
+  const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
+  type HandlerOptions = ConstructorParameters<typeof PGLiteSocketHandler>[0];
+  const scheduler = new SessionScheduler(db);
+  const handlers = new Set<InstanceType<typeof PGLiteSocketHandler>>();
+  const server = net.createServer((socket) => {
+    if (handlers.size >= maxConnections) {
+      socket.destroy();
+      return;
+    }
+    const handler = new PGLiteSocketHandler({
+      // The handler calls enqueue / clearQueueForHandler / clearTransactionIfNeeded, which the scheduler implements.
+      queryQueue: scheduler as unknown as HandlerOptions['queryQueue'],
+      closeOnDetach: true,
+    });
+    handlers.add(handler);
+    handler.addEventListener('close', () => handlers.delete(handler));
+    handler.addEventListener('error', () => handlers.delete(handler));
+    handler.attach(socket).catch(() => {
+      handlers.delete(handler);
+      socket.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    const ready = () => {
+      server.off('error', reject);
+      resolve();
+    };
+    if ('path' in listen) server.listen(listen.path, ready);
+    else server.listen(listen.port, listen.host, ready);
+  });
+  const address = server.address();
+  return {
+    address: address ?? '',
+    async stop() {
+      for (const handler of handlers) await handler.detach(true).catch(() => undefined);
+      handlers.clear();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * Embedded PostgreSQL: PGlite persisted under DATA_DIR, served on a unix socket (servePGlite) so
  * that the ordinary `pg` driver and TypeORM's postgres dialect work unchanged.
  *
  * PGlite has no file lock of its own and two processes opening one directory corrupt it, so the
@@ -83,7 +146,7 @@ export class DataDirLocked extends Error {
  */
 export class EmbeddedPostgres {
   private db?: { close(): Promise<void> };
-  private server?: { start(): Promise<void>; stop(): Promise<void> };
+  private server?: PGliteServer;
   private lock?: ServiceLock;
 
   constructor(
@@ -98,14 +161,11 @@ export class EmbeddedPostgres {
       // ESM-only packages, loaded through Node's require(esm).
       const { PGlite } = await import('@electric-sql/pglite');
       const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-      const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
       const db = await PGlite.create(path.join(this.dataDir, 'pgdata'), { extensions: { pg_trgm } });
       this.db = db;
       const socketFile = path.join(this.lock.socketDir, `.s.PGSQL.${SOCKET_PORT}`);
       fs.rmSync(socketFile, { force: true }); // left by a crashed holder
-      const server = new PGLiteSocketServer({ db, path: socketFile, maxConnections: this.maxConnections });
-      await server.start();
-      this.server = server;
+      this.server = await servePGlite(db, { path: socketFile }, this.maxConnections);
       return connectionFor(this.lock);
     } catch (error) {
       await this.stop();
