@@ -167,6 +167,14 @@ describe('ConfidenceEngine', () => {
       );
     });
 
+    it('names the constant amount of a subscription it departs from', () => {
+      const result = score(input({ amount: 119000 }), [aPattern({ approvals: 3 })]);
+
+      expect(result.reasons).toContain(
+        'amount 1190.00 is far outside the amount seen each time, 119.00 (mean 119.00, 3 observations): never auto-approved',
+      );
+    });
+
     it('auto-approves an ordinary variation of the single amount seen', () => {
       expect(score(input({ amount: 23800 }), [aPattern({ approvals: 1, amounts: [11900] })]).route).toBe(
         'auto_approve',

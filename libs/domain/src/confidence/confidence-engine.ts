@@ -235,9 +235,11 @@ function applyAmountCheck(input: ScoringInput, agreeing: Pattern[], score: numbe
   if (agreeing.some((pattern) => !isAmountOutlier(pattern.amountStats, input.amount))) return score;
   const stats = [...agreeing].sort(byApprovalsDesc)[0].amountStats;
   const range =
-    stats.min === stats.max
-      ? `the only amount seen, ${formatMoney(stats.min ?? 0)}`
-      : `the usual range ${formatMoney(stats.min ?? 0)}–${formatMoney(stats.max ?? 0)}`;
+    stats.min !== stats.max
+      ? `the usual range ${formatMoney(stats.min ?? 0)}–${formatMoney(stats.max ?? 0)}`
+      : stats.count === 1
+        ? `the only amount seen, ${formatMoney(stats.min ?? 0)}`
+        : `the amount seen each time, ${formatMoney(stats.min ?? 0)}`;
   const rule =
     stats.count < MIN_OBSERVATIONS_FOR_SPREAD
       ? `more than ${FAR_FACTOR} times off`
