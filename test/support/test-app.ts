@@ -10,7 +10,6 @@ import type TestAgent from 'supertest/lib/agent';
 import { CompanyRepository } from '@app/domain';
 import { AppModule } from '../../apps/accounting-api/src/app.module';
 import { configureApp } from '../../apps/accounting-api/src/bootstrap';
-import { ExpressServerAdapter } from '../../apps/accounting-api/src/http/express-server.adapter';
 import { loadConfig, type AppConfig } from '../../apps/accounting-api/src/config/app-config';
 import { ManualClock } from './manual-clock';
 import { makeKey, sign, validClaims, writeJwks, type Claims, type TestKey } from './gateway-keys';
@@ -71,7 +70,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     imports: [AppModule.forRoot({ config, clock })],
     controllers: options.controllers ?? [],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), {
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,
     logger: false,
   });
