@@ -18,7 +18,7 @@ import {
   transitionProposal,
   type Proposal,
 } from '@app/domain';
-import { ApplicationUnitOfWork } from '@app/application';
+import { UnitOfWork } from '@app/application';
 import {
   createSandbox,
   SANDBOX_FIKEN_CLIENT_ID,
@@ -201,7 +201,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
       const bytes = Buffer.from(`%PDF-1.7\n% receipt ${randomBytes(6).toString('hex')}\n%%EOF\n`);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       const withReceipt = overrides.receipt ?? true;
-      return app.get(ApplicationUnitOfWork).run(async (ports) => {
+      return app.get(UnitOfWork).run(async (ports) => {
         const submitted = submitProposal(
           {
             companyId: company,

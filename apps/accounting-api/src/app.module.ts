@@ -79,7 +79,6 @@ export class AppModule {
             dataDir: config.dataDir,
             role: databaseRole ?? 'service',
             poolSize: config.dbPoolSize,
-            preparedStatements: config.dbPreparedStatements,
             runMigrations: config.migrateOnBoot,
           }),
           companyCacheTtlMs: config.companyCacheTtlMs,

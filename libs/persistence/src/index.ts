@@ -23,8 +23,6 @@ export * from './context/typeorm-company-context.store';
 export * from './employees/typeorm-employee-mapping.repository';
 export * from './receipts/typeorm-receipt.store';
 export * from './idempotency/typeorm-idempotency.store';
-export * from './idempotency/typeorm-application-unit-of-work';
 export * from './execution/typeorm-execution.queue';
 export * from './execution/typeorm-execution.ledger';
-export * from './execution/typeorm-execution.unit-of-work';
 export * from './daily-check/typeorm-daily-check-runs';

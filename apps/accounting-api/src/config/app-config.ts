@@ -25,8 +25,6 @@ export class AppConfig {
   databaseUrl?: string;
   dataDir!: string;
   dbPoolSize!: number;
-  /** Hot statements as named (prepared) statements; off behind a transaction-pooling proxy. */
-  dbPreparedStatements!: boolean;
   migrateOnBoot!: boolean;
   /** Create the `demo` company on start when it does not exist (default: on with embedded PostgreSQL). */
   seedDemoCompany!: boolean;
@@ -156,7 +154,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // protocol messages of concurrent connections (seen as failed statements under load): the
   // embedded service therefore talks to it over a single connection.
   config.dbPoolSize = int('DB_POOL_SIZE', config.databaseUrl === undefined ? 1 : 10, 1, 200);
-  config.dbPreparedStatements = bool('DB_PREPARED_STATEMENTS', true);
   config.v8AllocationSitePretenuring = bool('V8_ALLOCATION_SITE_PRETENURING', false);
   config.v8HeapGrowingPercent = int('V8_HEAP_GROWING_PERCENT', 50, 0, 1_000);
   config.migrateOnBoot = bool('MIGRATE_ON_BOOT', true);

@@ -22,7 +22,8 @@ import {
 import { ProviderConnections } from '../onboarding/provider-connections';
 import { ReceiptStore } from '../receipts/receipt-store.port';
 import { ApplicationContext } from '../shared/domain-context.provider';
-import { ExecutionQueue, ExecutionUnitOfWork, type ExecutionClaim } from './execution-ledger.port';
+import { UnitOfWork } from '../shared/unit-of-work.port';
+import { ExecutionQueue, type ExecutionClaim } from './execution-ledger.port';
 import { ExecutorOptions } from './executor.options';
 
 /** What one execution ended in. */
@@ -65,7 +66,7 @@ export class ProposalExecutor {
 
   constructor(
     private readonly queue: ExecutionQueue,
-    private readonly unitOfWork: ExecutionUnitOfWork,
+    private readonly unitOfWork: UnitOfWork,
     private readonly proposals: ProposalRepository,
     private readonly settings: CompanySettingsStore,
     private readonly receipts: ReceiptStore,

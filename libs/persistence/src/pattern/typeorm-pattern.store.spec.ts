@@ -25,7 +25,7 @@ describePatternStoreContract('TypeOrmPatternStore', () => new TypeOrmPatternStor
 if (isRealPostgres()) {
   describePatternStoreContract(
     'TypeOrmPatternStore, candidate query as a named statement',
-    () => new TypeOrmPatternStore(database.dataSource.manager, database.statements),
+    () => new TypeOrmPatternStore(database.dataSource.manager),
     {
       prepareCompany: async (companyId) => {
         await createCompany(database, companyId);
