@@ -58,6 +58,8 @@ export class AppConfig {
   /** Retries of transient provider failures. */
   providerRetries!: number;
   rateLimitPerMinute!: number;
+  /** Redis for the rate limit's counters; undefined → they are kept in PostgreSQL. */
+  redisUrl?: string;
   /** How long company settings and context are cached per instance (0: not cached). */
   companyCacheTtlMs!: number;
   bodyLimitBytes!: number;
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.providerTimeoutMs = int('PROVIDER_TIMEOUT_MS', 10_000, 100, 300_000);
   config.providerRetries = int('PROVIDER_RETRIES', 3, 0, 10);
   config.rateLimitPerMinute = int('RATE_LIMIT_PER_MINUTE', 300, 1, 10_000_000);
+  config.redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
   config.companyCacheTtlMs = int('COMPANY_CACHE_TTL_MS', 5_000, 0, 300_000);
   config.bodyLimitBytes = int('BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024);
   config.receiptMaxBytes = int('RECEIPT_MAX_BYTES', 7 * 1024 * 1024, 1024, 100 * 1024 * 1024);

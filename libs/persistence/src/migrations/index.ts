@@ -16,6 +16,7 @@ import { PatternCandidatesFunction1763810000001 } from './1763810000001-pattern-
 import { DailyCheckClaimOrderIndex1763810000002 } from './1763810000002-daily-check-claim-order-index';
 import { ExpectActivePatternsFunction1763820000001 } from './1763820000001-expect-active-patterns-function';
 import { DropExpectActivePatternsFunction1763830000001 } from './1763830000001-drop-expect-active-patterns-function';
+import { CreateRateLimits1763830000002 } from './1763830000002-create-rate-limits';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   DailyCheckClaimOrderIndex1763810000002,
   ExpectActivePatternsFunction1763820000001,
   DropExpectActivePatternsFunction1763830000001,
+  CreateRateLimits1763830000002,
 ];
