@@ -25,8 +25,6 @@ export class AppConfig {
   databaseUrl?: string;
   dataDir!: string;
   dbPoolSize!: number;
-  /** Hot statements as named (prepared) statements; off behind a transaction-pooling proxy. */
-  dbPreparedStatements!: boolean;
   migrateOnBoot!: boolean;
   /** Create the `demo` company on start when it does not exist (default: on with embedded PostgreSQL). */
   seedDemoCompany!: boolean;
@@ -60,6 +58,8 @@ export class AppConfig {
   /** Retries of transient provider failures. */
   providerRetries!: number;
   rateLimitPerMinute!: number;
+  /** Redis for the rate limit's counters; undefined → they are kept in PostgreSQL. */
+  redisUrl?: string;
   /** How long company settings and context are cached per instance (0: not cached). */
   companyCacheTtlMs!: number;
   bodyLimitBytes!: number;
@@ -156,7 +156,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // protocol messages of concurrent connections (seen as failed statements under load): the
   // embedded service therefore talks to it over a single connection.
   config.dbPoolSize = int('DB_POOL_SIZE', config.databaseUrl === undefined ? 1 : 10, 1, 200);
-  config.dbPreparedStatements = bool('DB_PREPARED_STATEMENTS', true);
   config.v8AllocationSitePretenuring = bool('V8_ALLOCATION_SITE_PRETENURING', false);
   config.v8HeapGrowingPercent = int('V8_HEAP_GROWING_PERCENT', 50, 0, 1_000);
   config.migrateOnBoot = bool('MIGRATE_ON_BOOT', true);
@@ -198,6 +197,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.providerTimeoutMs = int('PROVIDER_TIMEOUT_MS', 10_000, 100, 300_000);
   config.providerRetries = int('PROVIDER_RETRIES', 3, 0, 10);
   config.rateLimitPerMinute = int('RATE_LIMIT_PER_MINUTE', 300, 1, 10_000_000);
+  config.redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
   config.companyCacheTtlMs = int('COMPANY_CACHE_TTL_MS', 5_000, 0, 300_000);
   config.bodyLimitBytes = int('BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024);
   config.receiptMaxBytes = int('RECEIPT_MAX_BYTES', 7 * 1024 * 1024, 1024, 100 * 1024 * 1024);

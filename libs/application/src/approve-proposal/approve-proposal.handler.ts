@@ -7,13 +7,13 @@ import {
   NotFound,
   parseCorrections,
   transitionProposal,
-  UnitOfWork,
   type Pattern,
 } from '@app/domain';
 import { originOf, type Caller } from '../shared/caller';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { proposalEvents, type ProposalView } from '../shared/proposal-view';
 import { retryOnConflict } from '../shared/retry-on-conflict';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 export interface ApproveProposalCommand {
   readonly caller: Caller;

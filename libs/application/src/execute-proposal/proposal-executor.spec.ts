@@ -19,10 +19,8 @@ import {
 import { ProviderConnections } from '../onboarding/provider-connections';
 import { ProviderEndpoints } from '../onboarding/provider-endpoints';
 import { ApplicationContext } from '../shared/domain-context.provider';
-import { InMemoryReceiptStore } from '../testing/in-memory-receipt.store';
 import { ExecutorOptions } from './executor.options';
 import { ProposalExecutor } from './proposal-executor';
-import { InMemoryExecutionUnitOfWork, InMemoryExecutions } from './testing/in-memory-execution';
 
 /** A provider that books into a list and fails as told. */
 class FakeProvider {
@@ -69,7 +67,7 @@ const RECORD: ProviderConnectionRecord = {
 
 function aWorld(options: Partial<ExecutorOptions> = {}) {
   const adapters = createInMemoryAdapters('2026-11-20T10:00:00.000Z');
-  const executions = new InMemoryExecutions(adapters.proposals);
+  const { executions } = adapters;
   const provider = new FakeProvider();
   const repository = {
     find: async (companyId: string) => (companyId === 'acme' ? RECORD : null),
@@ -88,10 +86,10 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
   );
   const executor = new ProposalExecutor(
     executions.queue,
-    new InMemoryExecutionUnitOfWork(adapters.unitOfWork, executions),
+    adapters.unitOfWork,
     adapters.proposals,
     adapters.settings,
-    new InMemoryReceiptStore(),
+    adapters.receipts,
     new ProviderConnections(repository, endpoints),
     provider as unknown as AccountingProvider,
     new ApplicationContext(adapters.clock, adapters.ids),

@@ -25,12 +25,8 @@ import { ProviderConnections } from '../onboarding/provider-connections';
 import { ReceiptStore } from '../receipts/receipt-store.port';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { retryOnConflict } from '../shared/retry-on-conflict';
-import {
-  ExecutionQueue,
-  ExecutionUnitOfWork,
-  type ExecutionClaim,
-  type ExecutionTransactionalPorts,
-} from './execution-ledger.port';
+import { UnitOfWork, type TransactionalPorts } from '../shared/unit-of-work.port';
+import { ExecutionQueue, type ExecutionClaim } from './execution-ledger.port';
 import { ExecutorOptions } from './executor.options';
 
 /** What one execution ended in. */
@@ -75,7 +71,7 @@ export class ProposalExecutor {
 
   constructor(
     private readonly queue: ExecutionQueue,
-    private readonly unitOfWork: ExecutionUnitOfWork,
+    private readonly unitOfWork: UnitOfWork,
     private readonly proposals: ProposalRepository,
     private readonly settings: CompanySettingsStore,
     private readonly receipts: ReceiptStore,
@@ -235,11 +231,7 @@ export class ProposalExecutor {
    * bills look like from auto-approvals too. Stored in the unit of work of the Executed event:
    * exactly once per execution. A pattern retired or changed meanwhile is left alone.
    */
-  private async observeAutoApproval(
-    ports: ExecutionTransactionalPorts,
-    executed: Proposal,
-    origin: EventOrigin,
-  ): Promise<void> {
+  private async observeAutoApproval(ports: TransactionalPorts, executed: Proposal, origin: EventOrigin): Promise<void> {
     if (!executed.autoApproved) return;
     const pattern = await ports.patterns.findActiveByKey(executed.companyId, learningKeyOf(executed));
     if (!pattern) return;

@@ -1,7 +1,6 @@
 import { DataSource, type DataSourceOptions, type EntitySchema, type MigrationInterface } from 'typeorm';
 import { EmbeddedPostgres, readLiveLock, connectionFor, type EmbeddedConnection } from './embedded-postgres';
 import { ENTITIES } from '../entities';
-import { PreparedStatements } from '../shared/prepared-statements';
 import { MIGRATIONS } from '../migrations';
 
 /** One fixed key for the migration advisory lock, so that instances starting together take turns. */
@@ -19,24 +18,15 @@ export interface DatabaseOptions {
   poolSize?: number;
   runMigrations?: boolean;
   logQueries?: boolean;
-  /**
-   * Hot statements go as named (prepared) statements (default true). Set false behind a proxy that
-   * pools transactions (PgBouncer's transaction mode). Always off on PGlite: see PreparedStatements.
-   */
-  preparedStatements?: boolean;
 }
 
 type MigrationClass = new () => MigrationInterface;
 
-/**
- * An open database: the TypeORM data source, the named statements it allows, plus the embedded
- * server when this process runs it.
- */
+/** An open database: the TypeORM data source, plus the embedded server when this process runs it. */
 export class Database {
   private constructor(
     readonly dataSource: DataSource,
     readonly embedded: boolean,
-    readonly statements: PreparedStatements,
     private readonly server?: EmbeddedPostgres,
   ) {}
 
@@ -57,17 +47,15 @@ export class Database {
       }
     }
     const dataSource = new DataSource(dataSourceOptions(target, poolSize, options.logQueries ?? false));
-    let statements: PreparedStatements;
     try {
       await dataSource.initialize();
       if (options.runMigrations) await runMigrations(dataSource);
-      statements = await PreparedStatements.for(dataSource, options.preparedStatements ?? true);
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
       await server?.stop();
       throw error;
     }
-    return new Database(dataSource, !options.url, statements, server);
+    return new Database(dataSource, !options.url, server);
   }
 
   async close(): Promise<void> {

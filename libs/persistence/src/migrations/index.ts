@@ -17,6 +17,8 @@ import { DailyCheckClaimOrderIndex1763810000002 } from './1763810000002-daily-ch
 import { ExpectActivePatternsFunction1763820000001 } from './1763820000001-expect-active-patterns-function';
 import { PatternSeparationOfDuties1763830000001 } from './1763830000001-pattern-separation-of-duties';
 import { RekeyMerchantPatterns1763830000002 } from './1763830000002-rekey-merchant-patterns';
+import { DropExpectActivePatternsFunction1763830000003 } from './1763830000003-drop-expect-active-patterns-function';
+import { CreateRateLimits1763830000004 } from './1763830000004-create-rate-limits';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -37,4 +39,6 @@ export const MIGRATIONS = [
   ExpectActivePatternsFunction1763820000001,
   PatternSeparationOfDuties1763830000001,
   RekeyMerchantPatterns1763830000002,
+  DropExpectActivePatternsFunction1763830000003,
+  CreateRateLimits1763830000004,
 ];

@@ -1,4 +1,3 @@
-import { Clock } from '@app/domain';
 import { ResilienceOptions } from '../http/resilience';
 
 export interface FikenConfig {
@@ -15,7 +14,6 @@ export interface FikenConfig {
   readonly referenceSearchDays?: number;
   /** Pause before looking up a create whose outcome is unknown, ms. Default 1 000. */
   readonly settleBeforeLookupMs?: number;
-  readonly clock?: Clock;
   readonly fetch?: typeof fetch;
 }
 

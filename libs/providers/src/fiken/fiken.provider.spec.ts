@@ -94,12 +94,12 @@ describe('FikenProvider against the Fiken sandbox', () => {
       {
         clientId: SANDBOX_FIKEN_CLIENT_ID,
         clientSecret: SANDBOX_FIKEN_CLIENT_SECRET,
-        clock,
         settleBeforeLookupMs: 10,
         ...overrides,
         resilience: { ...FAST, ...overrides.resilience },
       },
       store,
+      clock,
     );
   }
 

@@ -24,7 +24,6 @@ import { attachAfterBooking, createOnce } from '../shared/create-once';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
 import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/json';
 import { splitGross } from '../shared/money';
-import { SystemClock } from '../shared/system-clock';
 import { validateBooking } from '../shared/validate-booking';
 import { FikenClient, idFromLocation } from './fiken-client';
 import { FikenConfig, ResolvedFikenConfig, resolveFikenConfig } from './fiken.config';
@@ -39,10 +38,10 @@ export class FikenProvider extends AccountingProvider {
   private readonly client: FikenClient;
   private readonly clock: Clock;
 
-  constructor(config: FikenConfig, tokenStore: ProviderTokenStore) {
+  constructor(config: FikenConfig, tokenStore: ProviderTokenStore, clock: Clock) {
     super();
     this.config = resolveFikenConfig(config);
-    this.clock = config.clock ?? new SystemClock();
+    this.clock = clock;
     const http = new ProviderHttp({
       provider: 'fiken',
       policy: new ResiliencePolicy('fiken', resilienceOptions(config.resilience)),

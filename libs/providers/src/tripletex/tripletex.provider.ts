@@ -22,7 +22,6 @@ import { attachAfterBooking, createOnce } from '../shared/create-once';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
 import { asArray, asNumber, asObject, asOptionalString, asString, Json, mapPage } from '../shared/json';
 import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
-import { SystemClock } from '../shared/system-clock';
 import { validateBooking } from '../shared/validate-booking';
 import { TripletexClient } from './tripletex-client';
 import { ResolvedTripletexConfig, TripletexConfig, resolveTripletexConfig } from './tripletex.config';
@@ -37,10 +36,10 @@ export class TripletexProvider extends AccountingProvider {
   private readonly client: TripletexClient;
   private readonly clock: Clock;
 
-  constructor(config: TripletexConfig) {
+  constructor(config: TripletexConfig, clock: Clock) {
     super();
     this.config = resolveTripletexConfig(config);
-    this.clock = config.clock ?? new SystemClock();
+    this.clock = clock;
     const policy = new ResiliencePolicy('tripletex', resilienceOptions(config.resilience));
     this.client = new TripletexClient(this.config, policy, this.clock, config.fetch);
   }

@@ -1,9 +1,10 @@
+import type { Snapshottable } from './snapshottable';
 import {
   IdempotencyStore,
   type IdempotencyClaim,
   type IdempotencyRecord,
   type RecordedResponse,
-} from '../idempotency/idempotency-store.port';
+} from '@app/application';
 
 interface Entry {
   readonly requestHash: string;
@@ -17,10 +18,10 @@ function keyOf(record: IdempotencyRecord): string {
 }
 
 /**
- * IdempotencyStore in a map, for use-case tests. The in-memory units of work run one at a time, so a
- * claim needs no lock; a unit that fails puts the map back (snapshot / restore), as a rollback would.
+ * IdempotencyStore in a map. The in-memory units of work run one at a time, so a claim needs no
+ * lock; a unit that fails puts the map back (snapshot / restore), as a rollback would.
  */
-export class InMemoryIdempotencyStore extends IdempotencyStore {
+export class InMemoryIdempotencyStore extends IdempotencyStore implements Snapshottable {
   private entries = new Map<string, Entry>();
 
   async claim(record: IdempotencyRecord): Promise<IdempotencyClaim> {

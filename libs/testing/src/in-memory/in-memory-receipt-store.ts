@@ -1,8 +1,9 @@
 import { ConcurrencyConflict } from '@app/domain';
-import { ReceiptStore, type StoredReceipt } from '../receipts/receipt-store.port';
+import { ReceiptStore, type StoredReceipt } from '@app/application';
+import type { Snapshottable } from './snapshottable';
 
-/** ReceiptStore in a map, for use-case tests. */
-export class InMemoryReceiptStore extends ReceiptStore {
+/** ReceiptStore in a map. */
+export class InMemoryReceiptStore extends ReceiptStore implements Snapshottable {
   private receipts = new Map<string, StoredReceipt>();
 
   async save(receipt: StoredReceipt): Promise<void> {

@@ -1,10 +1,8 @@
 import type { Database } from '../database/database';
-import { TypeOrmReceiptStore } from '../receipts/typeorm-receipt.store';
 import { createCompany, openTestDatabase } from '../testing/test-database';
-// The shared contract lives with the port it checks (libs/application), beside its in-memory run.
-import { describeApplicationUnitOfWorkContract } from '../../../application/src/testing/application-unit-of-work.contract';
-import { TypeOrmApplicationUnitOfWork } from './typeorm-application-unit-of-work';
 import { TypeOrmIdempotencyStore } from './typeorm-idempotency.store';
+
+// The store's claim / replay / conflict rules run in the UnitOfWork contract (typeorm-unit-of-work.spec.ts).
 
 let database: Database;
 
@@ -15,15 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.close();
 });
-
-describeApplicationUnitOfWorkContract(
-  'TypeOrmApplicationUnitOfWork',
-  () => ({
-    unitOfWork: new TypeOrmApplicationUnitOfWork(database.dataSource),
-    receipts: new TypeOrmReceiptStore(database.dataSource.manager),
-  }),
-  { prepareCompany: async (id) => void (await createCompany(database, id)) },
-);
 
 describe('TypeOrmIdempotencyStore.purgeExpired', () => {
   const at = (day: string) => new Date(`${day}T00:00:00.000Z`);

@@ -1,12 +1,6 @@
-import { ConcurrencyConflict, type ProposalRepository, type UnitOfWork } from '@app/domain';
-import {
-  ExecutionLedger,
-  ExecutionQueue,
-  ExecutionUnitOfWork,
-  type ExecutionClaim,
-  type ExecutionTransactionalPorts,
-  type RetryPlan,
-} from '../execution-ledger.port';
+import { ExecutionLedger, ExecutionQueue, type ExecutionClaim, type RetryPlan } from '@app/application';
+import { ConcurrencyConflict, type ProposalRepository } from '@app/domain';
+import { copy, type Snapshottable } from './snapshottable';
 
 type State = 'pending' | 'in_flight' | 'retry_wait' | 'failed' | 'executed';
 
@@ -28,8 +22,8 @@ interface Row {
  * `proposal_executions` (a claim lapses with its lease; only the token holder settles), without
  * the locking a single-threaded map does not need.
  */
-export class InMemoryExecutions extends ExecutionLedger {
-  readonly rows = new Map<string, Row>();
+export class InMemoryExecutions extends ExecutionLedger implements Snapshottable {
+  rows = new Map<string, Row>();
   private tokens = 0;
 
   constructor(
@@ -118,25 +112,19 @@ export class InMemoryExecutions extends ExecutionLedger {
     });
   }
 
+  snapshot(): unknown {
+    return new Map([...this.rows].map(([id, row]) => [id, copy(row)]));
+  }
+
+  restore(snapshot: unknown): void {
+    this.rows = new Map(snapshot as Map<string, Row>);
+  }
+
   private held(claim: ExecutionClaim): Row {
     const row = this.rows.get(claim.proposalId);
     if (!row || row.token !== claim.token || row.state !== 'in_flight') {
       throw new ConcurrencyConflict(`the execution of proposal ${claim.proposalId} is no longer held by this worker`);
     }
     return row;
-  }
-}
-
-/** ExecutionUnitOfWork over the domain's in-memory unit of work, with the in-memory ledger. */
-export class InMemoryExecutionUnitOfWork extends ExecutionUnitOfWork {
-  constructor(
-    private readonly unitOfWork: UnitOfWork,
-    private readonly executions: InMemoryExecutions,
-  ) {
-    super();
-  }
-
-  run<T>(work: (ports: ExecutionTransactionalPorts) => Promise<T>): Promise<T> {
-    return this.unitOfWork.run((ports) => work({ ...ports, executions: this.executions }));
   }
 }
