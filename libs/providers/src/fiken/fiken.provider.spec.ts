@@ -14,6 +14,7 @@ import {
   ProviderError,
   ProviderReauthorizationRequired,
 } from '@app/domain';
+import { checkProviderContract } from '@app/testing';
 import { addDays } from '../shared/dates';
 import { InMemoryProviderTokenStore } from '../testing/in-memory-provider-token-store';
 import { FikenConfig } from './fiken.config';
@@ -43,6 +44,8 @@ const FAST = { timeoutMs: 400, retries: 2, initialBackoffMs: 5, maxBackoffMs: 20
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe('FikenProvider against the Fiken sandbox', () => {
+  checkProviderContract();
+
   let clock: ManualClock;
   let sandbox: Sandbox;
   let running: RunningSandbox;

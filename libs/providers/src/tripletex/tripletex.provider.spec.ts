@@ -6,6 +6,7 @@ import {
   type Sandbox,
 } from '@app/sandbox';
 import { ApiCallLog, Clock, ExpenseBooking, ProviderError, TripletexConnection } from '@app/domain';
+import { checkProviderContract } from '@app/testing';
 import { addDays } from '../shared/dates';
 import { TripletexProvider } from './tripletex.provider';
 import { TripletexConfig } from './tripletex.config';
@@ -32,6 +33,8 @@ const FAST = { timeoutMs: 400, retries: 2, initialBackoffMs: 5, maxBackoffMs: 20
 const PDF = new TextEncoder().encode('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
 describe('TripletexProvider against the Tripletex sandbox', () => {
+  checkProviderContract();
+
   let clock: ManualClock;
   let sandbox: Sandbox;
   let running: RunningSandbox;
