@@ -12,6 +12,7 @@ export const SUBMISSION_FIELDS = {
     'merchant',
     'amount',
     'currency',
+    'amountNok',
     'date',
     'accountCode',
     'vatRate',

@@ -182,6 +182,7 @@ export class SubmitProposalHandler {
         merchant: submission.merchant,
         amount: submission.amount,
         currency: submission.currency,
+        amountNok: submission.amountNok,
         date: submission.date,
         accountCode: submission.accountCode,
         vatRate: submission.vatRate,

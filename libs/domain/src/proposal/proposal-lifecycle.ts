@@ -62,6 +62,7 @@ export function submitProposal(input: SubmitProposalInput, ctx: DomainContext): 
     merchant: details.merchant,
     amount: details.amount,
     currency: details.currency,
+    amountNok: details.amountNok,
     date: details.date,
     accountCode: details.accountCode,
     vatRate: details.vatRate,
@@ -386,6 +387,8 @@ export function proposalContent(proposal: Proposal) {
     merchant: proposal.merchant,
     amount: formatMoney(proposal.amount),
     currency: proposal.currency,
+    // Only for a foreign currency: a NOK expense's content (and its Proposed event) stays as it was.
+    ...(proposal.amountNok === null ? {} : { amountNok: formatMoney(proposal.amountNok) }),
     date: proposal.date,
     accountCode: proposal.accountCode,
     vatRate: proposal.vatRate,

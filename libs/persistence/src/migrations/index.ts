@@ -15,6 +15,7 @@ import { CreateDailyCheckRuns1763800000002 } from './1763800000002-create-daily-
 import { PatternCandidatesFunction1763810000001 } from './1763810000001-pattern-candidates-function';
 import { DailyCheckClaimOrderIndex1763810000002 } from './1763810000002-daily-check-claim-order-index';
 import { ExpectActivePatternsFunction1763820000001 } from './1763820000001-expect-active-patterns-function';
+import { AddProposalAmountNok1763830000001 } from './1763830000001-add-proposal-amount-nok';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   PatternCandidatesFunction1763810000001,
   DailyCheckClaimOrderIndex1763810000002,
   ExpectActivePatternsFunction1763820000001,
+  AddProposalAmountNok1763830000001,
 ];
