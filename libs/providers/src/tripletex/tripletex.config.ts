@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { Clock } from '@app/domain';
 import { ResilienceOptions } from '../http/resilience';
 
@@ -20,7 +21,8 @@ export interface TripletexConfig {
   /** Pause before looking up a create whose outcome is unknown, ms. Default 1 000. */
   readonly settleBeforeLookupMs?: number;
   readonly clock?: Clock;
-  readonly fetch?: typeof fetch;
+  /** The undici dispatcher to send through (tests); by default the process's shared one. */
+  readonly dispatcher?: Dispatcher;
 }
 
 export interface ResolvedTripletexConfig {

@@ -313,12 +313,14 @@ export class OpenApiContract {
     ajv.addFormat('float', { type: 'number', validate: () => true });
     ajv.addFormat('double', { type: 'number', validate: () => true });
     ajv.addFormat('binary', true);
-    // OpenAPI: readOnly properties are not sent in requests, writeOnly ones never come back.
+    // OpenAPI: readOnly properties are not sent in requests, writeOnly ones never come back. Tripletex
+    // marks whole resource types read-only (Currency) that requests still name by reference, `{id}`.
     ajv.removeKeyword(refused);
     ajv.addKeyword({
       keyword: refused,
       schemaType: 'boolean',
-      validate: (flag: boolean) => !flag,
+      validate: (flag: boolean, data: unknown) =>
+        !flag || (refused === 'readOnly' && isObject(data) && Object.keys(data).join() === 'id'),
       error: { message: `must not be present (${refused})` },
     });
     ajv.addSchema(this.document as object, this.provider);
