@@ -55,7 +55,13 @@ function providersOptions(config: AppConfig, clock: Clock): ProvidersModuleOptio
   const resilience = { timeoutMs: config.providerTimeoutMs, retries: config.providerRetries };
   return {
     tripletex: { consumerToken: credentials.tripletexConsumerToken!, resilience, clock },
-    fiken: { clientId: credentials.fikenClientId!, clientSecret: credentials.fikenClientSecret!, resilience, clock },
+    fiken: {
+      clientId: credentials.fikenClientId!,
+      clientSecret: credentials.fikenClientSecret!,
+      maxConcurrentRequests: config.fikenMaxConcurrentRequests,
+      resilience,
+      clock,
+    },
   };
 }
 
