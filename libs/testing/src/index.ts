@@ -12,6 +12,7 @@ export * from './in-memory/in-memory-adapters';
 export * from './mothers/origin.mother';
 export * from './mothers/proposal.mother';
 export * from './mothers/pattern.mother';
+export * from './mothers/merchant-names';
 export * from './contracts';
 // Adapter test kits, re-exported here so that test code has one place to import them from and the
 // production build (which excludes every testing/ folder) never sees jest globals.

@@ -3,6 +3,7 @@ import {
   assertInChart,
   CompanyContextStore,
   learnFromApproval,
+  learningKeyOf,
   NotFound,
   parseCorrections,
   transitionProposal,
@@ -61,8 +62,7 @@ export class ApproveProposalHandler {
         await ports.events.append(approved.events);
         await ports.proposals.update(approved.proposal, current.version);
 
-        const { merchantKey, accountCode, vatRate } = approved.proposal;
-        const existing = await ports.patterns.findActiveByKey(caller.company, { merchantKey, accountCode, vatRate });
+        const existing = await ports.patterns.findActiveByKey(caller.company, learningKeyOf(approved.proposal));
         const learned = learnFromApproval(existing, approved.proposal, origin, this.ctx);
         await ports.patterns.save(learned.pattern, existing ? existing.version : null);
         await ports.events.append(learned.events);

@@ -13,6 +13,7 @@ import {
   PatternStore,
   submitProposal,
   transitionProposal,
+  type AutoApprovalPolicy,
   type CompanyContext,
   type ExpenseDetails,
   type OutboundMessage,
@@ -41,6 +42,7 @@ interface Submission {
   readonly resubmissionOf: string | null;
   readonly context: CompanyContext | null;
   readonly executionDelayMinutes: number;
+  readonly autoApproval: AutoApprovalPolicy;
   readonly merchantKey: string;
   readonly candidates: readonly Pattern[];
   /** The candidates were remembered, not read for this submission: the unit of work expects them unchanged. */
@@ -97,6 +99,7 @@ export class SubmitProposalHandler {
       candidates,
       remembered: known !== undefined,
       executionDelayMinutes: settings.executionDelayMinutes,
+      autoApproval: { autoApproveMaxAmount: settings.autoApproveMaxAmount },
     };
     try {
       return await this.storeOnce(command, stored);
@@ -133,7 +136,12 @@ export class SubmitProposalHandler {
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
 
     const origin = originOf(caller, context);
-    const assessment = this.engine.score(details, submission.candidates);
+    // The submitter, for separation of duties; the details carry the amounts the limit compares.
+    const assessment = this.engine.score(
+      { ...details, submittedBy: caller.actor },
+      submission.candidates,
+      submission.autoApproval,
+    );
     const submitted = submitProposal(
       { companyId: caller.company, origin, details, assessment, resubmissionOf: previous },
       this.ctx,

@@ -117,6 +117,82 @@ describe('SubmitProposal', () => {
     });
   });
 
+  describe('the auto-approval limit', () => {
+    beforeEach(async () => {
+      await world.patterns.save(aPattern({ approvals: 14, amounts: [1_190_000, 1_250_000, 1_300_000] }), null);
+    });
+
+    it('sends an amount above the default limit of NOK 10 000 to review, with the reason', async () => {
+      const { proposal, events } = await submitted(world, aSubmission({ amount: '12500.00' }));
+
+      expect(proposal).toMatchObject({ status: 'PROPOSED', route: 'review_recommended', confidence: 0.85 });
+      expect(proposal.reasons).toContain(
+        "amount NOK 12500.00 is above the company's auto-approval limit of NOK 10000.00: a person must approve it",
+      );
+      expect(events.map((e) => e.type)).toEqual(['Proposed']);
+      expect(world.notifier.messages()[0]).toMatchObject({ target: 'review', kind: 'proposal_needs_review' });
+    });
+
+    it("follows the company's own limit, or none", async () => {
+      await world.updateCompanySettings.execute({
+        caller: { ...ACCOUNTANT, role: 'admin' },
+        changes: { autoApproveMaxAmount: null },
+      });
+      expect((await submitted(world, aSubmission({ amount: '12500.00' }))).proposal.status).toBe('APPROVED');
+
+      await world.updateCompanySettings.execute({
+        caller: { ...ACCOUNTANT, role: 'admin' },
+        changes: { autoApproveMaxAmount: '12499.99' },
+      });
+      expect((await submitted(world, aSubmission({ amount: '12500.00' }))).proposal.status).toBe('PROPOSED');
+    });
+  });
+
+  describe('separation of duties', () => {
+    const spotifyRule = { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' };
+
+    it('never auto-approves a proposal from a rule its submitter wrote, and says why', async () => {
+      await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotifyRule });
+
+      const { proposal } = await submitted(world, aSubmission({ amount: '9900.00' }), ACCOUNTANT);
+
+      expect(proposal).toMatchObject({ status: 'PROPOSED', route: 'review_recommended', autoApproved: false });
+      expect(proposal.reasons).toContain(
+        `separation of duties: ${ACCOUNTANT.actor} wrote the pattern and submitted this proposal, so a second person must approve it`,
+      );
+      expect(world.notifier.messages()[0]).toMatchObject({ target: 'review' });
+    });
+
+    it('auto-approves the same proposal from someone else', async () => {
+      await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotifyRule });
+
+      expect((await submitted(world, aSubmission({ amount: '9900.00' }), EMPLOYEE)).proposal.status).toBe('APPROVED');
+    });
+
+    it('holds for the last person to change a rule', async () => {
+      const other = { ...ACCOUNTANT, actor: 'per@example.no' };
+      const rule = await world.createPattern.execute({ caller: other, pattern: spotifyRule });
+      await world.editPattern.execute({ caller: ACCOUNTANT, patternId: rule.id, changes: { accountCode: '6540' } });
+
+      const { proposal } = await submitted(world, aSubmission(), ACCOUNTANT);
+
+      expect(proposal.status).toBe('PROPOSED');
+      expect(proposal.reasons.join(' ')).toMatch(/last changed the pattern/);
+    });
+
+    it('lets a pattern a reviewer confirmed auto-approve for its submitter, not for the reviewer alone', async () => {
+      const first = await submitted(world, aSubmission());
+      await world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: first.proposal.id });
+
+      expect((await submitted(world, aSubmission(), EMPLOYEE)).proposal.status).toBe('APPROVED');
+      const own = await submitted(world, aSubmission(), ACCOUNTANT);
+      expect(own.proposal.status).toBe('PROPOSED');
+      expect(own.proposal.reasons.join(' ')).toMatch(
+        /only kari@example\.no, who submitted this proposal, has confirmed/,
+      );
+    });
+  });
+
   describe('a merchant met lately (its patterns remembered)', () => {
     const pattern = () => aPattern({ id: 'pattern-spotify', approvals: 14 });
 

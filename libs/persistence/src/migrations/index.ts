@@ -15,7 +15,9 @@ import { CreateDailyCheckRuns1763800000002 } from './1763800000002-create-daily-
 import { PatternCandidatesFunction1763810000001 } from './1763810000001-pattern-candidates-function';
 import { DailyCheckClaimOrderIndex1763810000002 } from './1763810000002-daily-check-claim-order-index';
 import { ExpectActivePatternsFunction1763820000001 } from './1763820000001-expect-active-patterns-function';
-import { AddProposalAmountNok1763830000001 } from './1763830000001-add-proposal-amount-nok';
+import { PatternSeparationOfDuties1763830000001 } from './1763830000001-pattern-separation-of-duties';
+import { RekeyMerchantPatterns1763830000002 } from './1763830000002-rekey-merchant-patterns';
+import { AddProposalAmountNok1763840000001 } from './1763840000001-add-proposal-amount-nok';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -34,5 +36,7 @@ export const MIGRATIONS = [
   PatternCandidatesFunction1763810000001,
   DailyCheckClaimOrderIndex1763810000002,
   ExpectActivePatternsFunction1763820000001,
-  AddProposalAmountNok1763830000001,
+  PatternSeparationOfDuties1763830000001,
+  RekeyMerchantPatterns1763830000002,
+  AddProposalAmountNok1763840000001,
 ];

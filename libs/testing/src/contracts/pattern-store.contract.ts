@@ -33,6 +33,26 @@ export function describePatternStoreContract(
       expect(await store.findById(company, pattern.id)).toEqual(pattern);
     });
 
+    it('keeps who wrote, last changed and confirmed a pattern, through an update and among candidates', async () => {
+      const pattern = patternOf(company, {
+        writtenBy: 'per@example.no',
+        lastChangedBy: null,
+        confirmedBy: ['per@example.no'],
+      });
+      await store.save(pattern, null);
+      const edited = {
+        ...pattern,
+        lastChangedBy: 'kari@example.no',
+        confirmedBy: ['kari@example.no', 'per@example.no'],
+        version: 2,
+      };
+      await store.save(edited, 1);
+
+      expect(await store.findById(company, pattern.id)).toEqual(edited);
+      expect(await store.findCandidates(company, pattern.merchantKey)).toEqual([edited]);
+      expect(await store.findActiveByKey(company, pattern)).toEqual(edited);
+    });
+
     it('does not find another company’s pattern', async () => {
       const pattern = patternOf(company);
       await store.save(pattern, null);

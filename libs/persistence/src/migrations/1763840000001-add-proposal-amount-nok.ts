@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * NOK (minor units), which the providers book; NULL for a NOK expense. The domain requires it for a
  * foreign currency; the column does not, so that proposals stored before it still load.
  */
-export class AddProposalAmountNok1763830000001 implements MigrationInterface {
-  name = 'AddProposalAmountNok1763830000001';
+export class AddProposalAmountNok1763840000001 implements MigrationInterface {
+  name = 'AddProposalAmountNok1763840000001';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
