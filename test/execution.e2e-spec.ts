@@ -1,4 +1,5 @@
 import { ProposalExecutor } from '@app/application';
+import { readableReference } from '@app/providers';
 import { ACCOUNTANT, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
@@ -92,7 +93,7 @@ describe('executing approved proposals (api-contract §4.4)', () => {
 
     const purchases = hosted.sandbox.control
       .bookings('fiken', 1)
-      .filter((p) => JSON.stringify(p).includes(proposal.id));
+      .filter((p) => p.identifier === readableReference(proposal.id));
     expect(purchases).toHaveLength(1);
     expect(JSON.stringify(purchases[0])).toContain('1920');
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
@@ -179,7 +180,7 @@ describe('executing approved proposals (api-contract §4.4)', () => {
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'invalid_transition' });
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
     expect(
-      hosted.sandbox.control.bookings('fiken', 2).filter((p) => JSON.stringify(p).includes(proposal.id)),
+      hosted.sandbox.control.bookings('fiken', 2).filter((p) => p.identifier === readableReference(proposal.id)),
     ).toHaveLength(1);
   });
 

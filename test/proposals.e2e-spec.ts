@@ -310,6 +310,29 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
     });
   });
 
+  describe('an expense in another currency', () => {
+    it('is refused with 422 nok_amount_required without amountNok, and nothing is stored', async () => {
+      const res = await as.submit(proposalBody({ currency: 'EUR', amount: '10.00' }));
+
+      expectProblem(res, 422, 'nok_amount_required');
+      expect(await as.outbox()).toEqual([]);
+    });
+
+    it('refuses an amountNok that is not a decimal string with validation_failed', async () => {
+      const res = await as.submit(proposalBody({ currency: 'EUR', amount: '10.00', amountNok: 117.5 }));
+
+      expectProblem(res, 400, 'validation_failed');
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['amountNok']);
+    });
+
+    it('is stored with the NOK amount paid', async () => {
+      const res = await as.submit(proposalBody({ currency: 'EUR', amount: '10.00', amountNok: '117.50' }));
+
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ currency: 'EUR', amount: '10.00', amountNok: '117.50' });
+    });
+  });
+
   describe('validation', () => {
     it('lists every bad field, unknown ones included, with validation_failed', async () => {
       const res = await as.submit(
@@ -510,13 +533,15 @@ describe('the OpenAPI document of the proposal routes', () => {
     const schemas = document.components.schemas;
     const fieldsOf = (ref: string) => Object.keys(schemas[ref.split('/').pop() as string].properties).sort();
 
-    // The fields of api-contract §4.1: the validation pipe refuses any other (see 'validation' above).
+    // The fields of api-contract §4.1 plus `amountNok` (an expense in another currency): the
+    // validation pipe refuses any other (see 'validation' above).
     expect(fieldsOf(body.$ref)).toEqual(
       [
         'kind',
         'merchant',
         'amount',
         'currency',
+        'amountNok',
         'date',
         'accountCode',
         'vatRate',

@@ -211,6 +211,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
               merchant: 'Kontorrekvisita AS',
               amount: Math.round(Number(overrides.amount ?? '125.00') * 100),
               currency: 'NOK',
+              amountNok: null,
               date: overrides.date ?? ctx.clock.now().toISOString().slice(0, 10),
               accountCode: overrides.accountCode ?? '6800',
               vatRate: '25',

@@ -26,3 +26,4 @@ export * from '../../notifications/src/testing/test-webhook-receiver';
 export { ManualTimer, ManualClock as ManualTimeSource } from '../../notifications/src/testing/manual-time';
 export * from '../../providers/src/testing/in-memory-provider-token-store';
 export * from '../../providers/src/testing/provider-token-store.contract';
+export * from '../../../apps/provider-sandbox/src/testing/provider-contract';

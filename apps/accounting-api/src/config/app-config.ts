@@ -51,6 +51,8 @@ export class AppConfig {
   fikenApiUrl!: string;
   /** Fiken OAuth root: `{url}/authorize`, `{url}/token`. */
   fikenOAuthUrl!: string;
+  /** Fiken API requests in flight at once from this instance, across every company (Fiken allows one). */
+  fikenMaxConcurrentRequests!: number;
   /** Key of the HMAC that signs onboarding `state`s; undefined → generated into dataDir. */
   stateSecret?: string;
   /** Per-attempt timeout of provider calls. */
@@ -190,6 +192,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   config.fikenApiUrl = (url('FIKEN_API_URL', ['http:', 'https:']) ?? 'https://api.fiken.no/api/v2').replace(/\/+$/, '');
   config.fikenOAuthUrl = (url('FIKEN_OAUTH_URL', ['http:', 'https:']) ?? 'https://fiken.no/oauth').replace(/\/+$/, '');
+  config.fikenMaxConcurrentRequests = int('FIKEN_MAX_CONCURRENT_REQUESTS', 1, 1, 100);
   config.stateSecret = str('STATE_SECRET');
   if (config.stateSecret !== undefined && Buffer.byteLength(config.stateSecret) < 32) {
     problems.push('STATE_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)');

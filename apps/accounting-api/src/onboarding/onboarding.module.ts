@@ -55,7 +55,12 @@ function providersOptions(config: AppConfig): ProvidersModuleOptions {
   const resilience = { timeoutMs: config.providerTimeoutMs, retries: config.providerRetries };
   return {
     tripletex: { consumerToken: credentials.tripletexConsumerToken!, resilience },
-    fiken: { clientId: credentials.fikenClientId!, clientSecret: credentials.fikenClientSecret!, resilience },
+    fiken: {
+      clientId: credentials.fikenClientId!,
+      clientSecret: credentials.fikenClientSecret!,
+      maxConcurrentRequests: config.fikenMaxConcurrentRequests,
+      resilience,
+    },
   };
 }
 

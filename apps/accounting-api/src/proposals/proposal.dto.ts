@@ -83,6 +83,20 @@ export class SubmitProposalDto {
   })
   currency!: string;
 
+  @ApiPropertyOptional({
+    example: '1462.50',
+    pattern: MONEY_PATTERN.source,
+    nullable: true,
+    description:
+      'the amount actually paid in NOK, VAT included, for an expense in another currency: required then ' +
+      '(422 nok_amount_required without it); leave it out for NOK. The providers book this amount.',
+  })
+  @IsOptional()
+  @Matches(MONEY_PATTERN, {
+    message: 'amountNok must be a decimal string with at most 2 fraction digits, such as "1462.50"',
+  })
+  amountNok?: string | null;
+
   @ApiProperty({ example: '2026-11-20', format: 'date', description: 'the accounting date, YYYY-MM-DD' })
   @Matches(DATE_PATTERN, { message: 'date must be a date in the form YYYY-MM-DD' })
   date!: string;
@@ -179,6 +193,12 @@ export class ProposalDto {
   @ApiProperty({ example: 'Spotify AB' }) merchant!: string;
   @ApiProperty({ example: '119.00' }) amount!: string;
   @ApiProperty({ example: 'NOK' }) currency!: string;
+  @ApiPropertyOptional({
+    type: String,
+    example: '1462.50',
+    description: 'the NOK amount paid, for an expense in another currency only (absent for NOK)',
+  })
+  amountNok?: string;
   @ApiProperty({ example: '2026-11-20' }) date!: string;
   @ApiProperty({ example: '6540', description: 'after corrections' }) accountCode!: string;
   @ApiProperty({ example: '25', description: 'after corrections' }) vatRate!: string;

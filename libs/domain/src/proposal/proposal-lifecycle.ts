@@ -372,6 +372,8 @@ export function proposalContent(proposal: Proposal) {
     merchant: proposal.merchant,
     amount: formatMoney(proposal.amount),
     currency: proposal.currency,
+    // Only for a foreign currency: a NOK expense's content (and its Proposed event) stays as it was.
+    ...(proposal.amountNok === null ? {} : { amountNok: formatMoney(proposal.amountNok) }),
     date: proposal.date,
     accountCode: proposal.accountCode,
     vatRate: proposal.vatRate,

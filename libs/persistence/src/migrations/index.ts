@@ -19,6 +19,7 @@ import { PatternSeparationOfDuties1763830000001 } from './1763830000001-pattern-
 import { RekeyMerchantPatterns1763830000002 } from './1763830000002-rekey-merchant-patterns';
 import { DropExpectActivePatternsFunction1763830000003 } from './1763830000003-drop-expect-active-patterns-function';
 import { CreateRateLimits1763830000004 } from './1763830000004-create-rate-limits';
+import { AddProposalAmountNok1763840000001 } from './1763840000001-add-proposal-amount-nok';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   RekeyMerchantPatterns1763830000002,
   DropExpectActivePatternsFunction1763830000003,
   CreateRateLimits1763830000004,
+  AddProposalAmountNok1763840000001,
 ];

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { nodeGet } from './node-get';
+import type { Dispatcher } from 'undici';
+import { exchange, providerDispatcher } from './undici-transport';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -34,14 +35,20 @@ async function stop(server: Server): Promise<void> {
 
 const signal = () => AbortSignal.timeout(2_000);
 
-describe('nodeGet', () => {
+describe('the undici transport', () => {
+  let dispatcher: Dispatcher;
+  const get = (request: { url: string; headers?: Record<string, string> }, signal: AbortSignal) =>
+    exchange(dispatcher, { method: 'GET', ...request }, signal);
+
   let a: Awaited<ReturnType<typeof startServer>>;
   let b: Awaited<ReturnType<typeof startServer>>;
   beforeAll(async () => {
+    dispatcher = providerDispatcher();
     a = await startServer();
     b = await startServer();
   });
   afterAll(async () => {
+    await dispatcher.close();
     await stop(a.server);
     await stop(b.server);
   });
@@ -55,7 +62,7 @@ describe('nodeGet', () => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'x-rate-limit-remaining': '7' });
       res.end(JSON.stringify({ description: 'Kjøp av blåbær' }));
     });
-    const response = await nodeGet({ url: `${a.url}/things?page=1`, headers: { Authorization: 'Bearer t' } }, signal());
+    const response = await get({ url: `${a.url}/things?page=1`, headers: { Authorization: 'Bearer t' } }, signal());
     expect(response.status).toBe(200);
     expect(response.headers.get('x-rate-limit-remaining')).toBe('7');
     expect(JSON.parse(await response.text())).toEqual({ description: 'Kjøp av blåbær' });
@@ -76,17 +83,19 @@ describe('nodeGet', () => {
         res.end(body);
       }
     });
-    const response = await nodeGet({ url: `${a.url}/big` }, signal());
+    const response = await get({ url: `${a.url}/big` }, signal());
+    expect(a.seen[0]!.headers['accept-encoding']).toContain('gzip');
     expect(response.headers.get('content-encoding')).toBe('gzip');
     expect((JSON.parse(await response.text()) as { values: unknown[] }).values).toHaveLength(500);
   });
 
-  it('keeps the connection alive between requests to one host', async () => {
+  it('keeps connections alive between requests to one host', async () => {
     a.handle((_req, res) => res.end('{}'));
-    await (await nodeGet({ url: `${a.url}/one` }, signal())).text();
-    await (await nodeGet({ url: `${a.url}/two` }, signal())).text();
-    expect(a.seen).toHaveLength(2);
-    expect(a.seen[1]!.socket).toBe(a.seen[0]!.socket);
+    for (const path of ['/one', '/two', '/three', '/four'])
+      await (await get({ url: `${a.url}${path}` }, signal())).text();
+    expect(a.seen).toHaveLength(4);
+    // undici frees a connection a tick after the body ends, so a pool may hold two; never one per request.
+    expect(new Set(a.seen.map((req) => req.socket)).size).toBeLessThanOrEqual(2);
   });
 
   it('follows a redirect on the same origin with the Authorization header', async () => {
@@ -94,7 +103,7 @@ describe('nodeGet', () => {
       if (req.url === '/old') res.writeHead(302, { location: '/new' }).end();
       else res.end('{"moved":true}');
     });
-    const response = await nodeGet({ url: `${a.url}/old`, headers: { Authorization: 'Bearer t' } }, signal());
+    const response = await get({ url: `${a.url}/old`, headers: { Authorization: 'Bearer t' } }, signal());
     expect(await response.text()).toBe('{"moved":true}');
     expect(a.seen.map((req) => [req.url, req.headers.authorization])).toEqual([
       ['/old', 'Bearer t'],
@@ -105,7 +114,7 @@ describe('nodeGet', () => {
   it('drops the Authorization header when a redirect leaves the origin', async () => {
     a.handle((_req, res) => res.writeHead(307, { location: `${b.url}/elsewhere` }).end());
     b.handle((_req, res) => res.end('{}'));
-    const response = await nodeGet({ url: `${a.url}/old`, headers: { Authorization: 'Bearer t' } }, signal());
+    const response = await get({ url: `${a.url}/old`, headers: { Authorization: 'Bearer t' } }, signal());
     expect(response.status).toBe(200);
     expect(b.seen[0]!.url).toBe('/elsewhere');
     expect(b.seen[0]!.headers.authorization).toBeUndefined();
@@ -114,7 +123,7 @@ describe('nodeGet', () => {
   it('fails with the connection error code when nothing listens', async () => {
     const closed = await startServer();
     await stop(closed.server);
-    await expect(nodeGet({ url: `${closed.url}/x` }, signal())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(get({ url: `${closed.url}/x` }, signal())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('stops at the signal while the body is still arriving', async () => {
@@ -123,7 +132,7 @@ describe('nodeGet', () => {
       res.write('{"values": [');
     });
     const controller = new AbortController();
-    const response = await nodeGet({ url: `${a.url}/slow` }, controller.signal);
+    const response = await get({ url: `${a.url}/slow` }, controller.signal);
     const text = response.text();
     controller.abort();
     await expect(text).rejects.toThrow();
@@ -134,7 +143,7 @@ describe('nodeGet', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': '1000' });
       res.write(gzipSync('{"values": [1, 2, 3]}').subarray(0, 10), () => req.socket.destroy());
     });
-    const response = await nodeGet({ url: `${a.url}/cut` }, signal());
+    const response = await get({ url: `${a.url}/cut` }, signal());
     await expect(response.text()).rejects.toThrow();
   });
 
@@ -143,13 +152,12 @@ describe('nodeGet', () => {
     short.server.keepAliveTimeout = 2_000; // announced as Keep-Alive: timeout=2
     short.handle((_req, res) => res.end('{}'));
     try {
-      await (await nodeGet({ url: `${short.url}/one` }, signal())).text();
-      await (await nodeGet({ url: `${short.url}/two` }, signal())).text();
+      await (await get({ url: `${short.url}/one` }, signal())).text();
+      await (await get({ url: `${short.url}/two` }, signal())).text();
       await new Promise((resolve) => setTimeout(resolve, 1_300));
-      await (await nodeGet({ url: `${short.url}/three` }, signal())).text();
-      expect(short.seen[1]!.socket).toBe(short.seen[0]!.socket);
+      await (await get({ url: `${short.url}/three` }, signal())).text();
       // Closed by the client a second before the server's 2 s, so never reused as the server closes it.
-      expect(short.seen[2]!.socket).not.toBe(short.seen[1]!.socket);
+      expect(short.seen.slice(0, 2).map((req) => req.socket)).not.toContain(short.seen[2]!.socket);
     } finally {
       await stop(short.server);
     }
