@@ -49,6 +49,7 @@ module.exports = {
       testMatch: ['<rootDir>/libs/persistence/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/global-setup.ts',
       globalTeardown: '<rootDir>/test/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/provider-contract.setup.ts'],
     },
   ],
 };

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/test-app';
-import { api, expectProblem } from './support/proposals';
+import { api, expectProblem, proposalBody } from './support/proposals';
 
 describe('/v1/config/company (contract §5)', () => {
   let t: TestApp;
@@ -25,6 +25,7 @@ describe('/v1/config/company (contract §5)', () => {
       gatewayCallback: null,
       executionDelayMinutes: 15,
       paymentAccount: '1920',
+      autoApproveMaxAmount: '10000.00',
     });
   });
 
@@ -44,8 +45,46 @@ describe('/v1/config/company (contract §5)', () => {
       gatewayCallback: null,
       executionDelayMinutes: 0,
       paymentAccount: '1921',
+      autoApproveMaxAmount: '10000.00',
     });
     expect((await as.get('/v1/config/company', 'admin')).body).toEqual(res.body);
+  });
+
+  it('sets the auto-approval limit as a decimal string in NOK, or none with null', async () => {
+    const set = await as.put('/v1/config/company', 'admin', { autoApproveMaxAmount: '2500.5' });
+    expect(set.status).toBe(200);
+    expect(set.body.autoApproveMaxAmount).toBe('2500.50');
+
+    const none = await as.put('/v1/config/company', 'admin', { autoApproveMaxAmount: null });
+    expect(none.body.autoApproveMaxAmount).toBeNull();
+    expect((await as.get('/v1/config/company', 'admin')).body.autoApproveMaxAmount).toBeNull();
+  });
+
+  it.each([[-1], ['-1.00'], [10000], ['10 000'], ['1e4'], ['100.001'], [true]])(
+    'refuses the auto-approval limit %p with validation_failed, changing nothing',
+    async (value) => {
+      const res = await as.put('/v1/config/company', 'admin', { autoApproveMaxAmount: value });
+
+      expectProblem(res, 400, 'validation_failed');
+      expect(new Set(res.body.errors.map((e: { field: string }) => e.field))).toEqual(
+        new Set(['autoApproveMaxAmount']),
+      );
+      expect((await as.get('/v1/config/company', 'admin')).body.autoApproveMaxAmount).toBe('10000.00');
+    },
+  );
+
+  it('sends a proposal above the limit to review, whatever its score, with the reason', async () => {
+    await as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
+    await as.put('/v1/config/company', 'admin', { autoApproveMaxAmount: '500.00' });
+
+    const above = await as.submit(proposalBody({ amount: '500.01' }));
+    const at = await as.submit(proposalBody({ amount: '500.00' }));
+
+    expect(above.body).toMatchObject({ status: 'PROPOSED', route: 'review_recommended', confidence: 0.85 });
+    expect(above.body.reasons).toContain(
+      "amount NOK 500.01 is above the company's auto-approval limit of NOK 500.00: a person must approve it",
+    );
+    expect(at.body.status).toBe('APPROVED');
   });
 
   it('applies the execution delay to auto-approvals', async () => {

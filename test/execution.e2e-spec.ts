@@ -1,4 +1,5 @@
 import { ProposalExecutor } from '@app/application';
+import { readableReference } from '@app/providers';
 import { ACCOUNTANT, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
@@ -92,7 +93,7 @@ describe('executing approved proposals (api-contract §4.4)', () => {
 
     const purchases = hosted.sandbox.control
       .bookings('fiken', 1)
-      .filter((p) => JSON.stringify(p).includes(proposal.id));
+      .filter((p) => p.identifier === readableReference(proposal.id));
     expect(purchases).toHaveLength(1);
     expect(JSON.stringify(purchases[0])).toContain('1920');
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
@@ -179,7 +180,7 @@ describe('executing approved proposals (api-contract §4.4)', () => {
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'invalid_transition' });
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
     expect(
-      hosted.sandbox.control.bookings('fiken', 2).filter((p) => JSON.stringify(p).includes(proposal.id)),
+      hosted.sandbox.control.bookings('fiken', 2).filter((p) => p.identifier === readableReference(proposal.id)),
     ).toHaveLength(1);
   });
 
@@ -196,5 +197,62 @@ describe('executing approved proposals (api-contract §4.4)', () => {
     expect(
       hosted.sandbox.control.bookings('tripletex', 1).filter((v) => JSON.stringify(v).includes(proposal.id)),
     ).toHaveLength(0);
+  });
+
+  it('adds an executed auto-approval to its pattern as one more amount, and never a rejected one', async () => {
+    const company = await t.newCompany('obs');
+    await t.connect(company, 'tripletex', 1);
+    const as = (claims = {}) => `Bearer ${t.token(company, claims)}`;
+    const admin = as();
+    const employee = as({ sub: 'nora@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] });
+    const accountant = as(ACCOUNTANT);
+    const body = (amount: string) => ({
+      kind: 'expense',
+      merchant: 'Kontorrekvisita AS',
+      amount,
+      currency: 'NOK',
+      date: t.clock.now().toISOString().slice(0, 10),
+      accountCode: '6800',
+      vatRate: '25',
+      thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
+    });
+    const rule = await t.http
+      .post('/v1/patterns')
+      .set('Authorization', accountant)
+      .send({ merchantName: 'Kontorrekvisita AS', accountCode: '6800', vatRate: '25' });
+    await t.http.put('/v1/config/company').set('Authorization', admin).send({ executionDelayMinutes: 0 });
+
+    const kept = await t.http.post('/v1/proposals').set('Authorization', employee).send(body('250.00'));
+    expect(kept.body.status).toBe('APPROVED');
+    expect(await executor.drain()).toMatchObject({ executed: 1 });
+
+    await t.http.put('/v1/config/company').set('Authorization', admin).send({ executionDelayMinutes: 15 });
+    const rejected = await t.http.post('/v1/proposals').set('Authorization', employee).send(body('900.00'));
+    expect(rejected.body.status).toBe('APPROVED');
+    const reject = await t.http
+      .post(`/v1/review/${rejected.body.id}/reject`)
+      .set('Authorization', accountant)
+      .send({ reason: 'private purchase' });
+    expect(reject.status).toBe(200);
+    t.clock.advance(20 * 60_000);
+    expect(await executor.drain()).toMatchObject({ executed: 0 });
+
+    const [pattern] = (await t.http.get('/v1/patterns').set('Authorization', accountant)).body.items;
+    expect(pattern).toMatchObject({
+      id: rule.body.id,
+      approvals: 0,
+      amounts: { count: 1, mean: '250.00', min: '250.00', max: '250.00' },
+      version: 2,
+    });
+    const chain = await t.http.get(`/v1/events?correlationId=${rule.body.id}`).set('Authorization', accountant);
+    expect(
+      chain.body.items.map((e: { data: { cause: string }; proposalId: string | null }) => [e.data.cause, e.proposalId]),
+    ).toEqual([
+      ['created', null],
+      ['auto_approval_executed', kept.body.id],
+    ]);
+    // The amount rule now knows this merchant: ten times what it saw waits for a person.
+    const far = await t.http.post('/v1/proposals').set('Authorization', employee).send(body('2500.00'));
+    expect(far.body).toMatchObject({ status: 'PROPOSED', route: 'review_recommended' });
   });
 });

@@ -1,4 +1,6 @@
-// Relative import: jest's moduleNameMapper does not apply to globalSetup.
+// Relative imports, and the aliases registered by hand: jest's moduleNameMapper does not apply to
+// globalSetup, and the migrations reach @app/domain (the merchant key function).
+import './support/module-aliases';
 import { Database } from '../libs/persistence/src/database/database';
 import { assertTestDatabase, startEphemeralPostgres, type EphemeralPostgres } from './support/test-database';
 

@@ -1,5 +1,9 @@
+import { getStorageToken } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { PostgresThrottlerStorage } from '@app/persistence';
 import { startTestApp, type TestApp } from './support/test-app';
 import { ProbeController } from './support/probe.controller';
+import { REDIS_TEST_URL, redisAnswers } from './support/redis';
 
 describe('the HTTP edge', () => {
   let t: TestApp;
@@ -153,7 +157,67 @@ describe('the rate limit per company and sub', () => {
     ).toBe(200);
   });
 
+  it('counts every route of the API in one limit', async () => {
+    const mona = t.token({ sub: 'mona@demo.no' });
+    expect((await t.http.get('/v1/whoami').set('Authorization', `Bearer ${mona}`)).status).toBe(200);
+    expect((await t.http.get('/v1/events').set('Authorization', `Bearer ${mona}`)).status).toBe(200);
+    expect((await t.http.get('/v1/whoami').set('Authorization', `Bearer ${mona}`)).status).toBe(200);
+
+    expect((await t.http.get('/v1/events').set('Authorization', `Bearer ${mona}`)).status).toBe(429);
+  });
+
   it('does not limit health checks', async () => {
     for (let i = 0; i < 5; i++) expect((await t.http.get('/health/live')).status).toBe(200);
+  });
+});
+
+/** Two instances of the service with the same gateway key and company, limited to 3 requests a minute. */
+function twoInstances(env: Record<string, string> = {}) {
+  const instances: { first: TestApp; second: TestApp } = {} as never;
+  beforeAll(async () => {
+    instances.first = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3', ...env } });
+    instances.second = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3', ...env }, beside: instances.first });
+  });
+  afterAll(async () => {
+    await instances.second?.close();
+    await instances.first?.close();
+  });
+  return instances;
+}
+
+async function expectOneLimit(
+  { first, second }: { first: TestApp; second: TestApp },
+  storage: abstract new (...args: never[]) => unknown,
+): Promise<void> {
+  expect(first.app.get(getStorageToken())).toBeInstanceOf(storage);
+  expect(second.app.get(getStorageToken())).toBeInstanceOf(storage);
+  const token = first.token({ sub: 'ola@demo.no' });
+  const whoami = (app: TestApp) => app.http.get('/v1/whoami').set('Authorization', `Bearer ${token}`);
+
+  expect((await whoami(first)).status).toBe(200);
+  expect((await whoami(second)).status).toBe(200);
+  expect((await whoami(first)).status).toBe(200);
+
+  const refused = await whoami(second);
+  expect(refused.status).toBe(429);
+  expect(refused.body).toMatchObject({ code: 'rate_limited' });
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  expect((await whoami(first)).status).toBe(429);
+}
+
+describe('the rate limit of two instances on one database', () => {
+  const instances = twoInstances();
+
+  it('is one limit: the hits on either instance count, and both refuse past it', async () => {
+    await expectOneLimit(instances, PostgresThrottlerStorage);
+  });
+});
+
+// Runs where a Redis answers (the local one, or REDIS_TEST_URL).
+(redisAnswers() ? describe : describe.skip)('the rate limit of two instances on one Redis (REDIS_URL)', () => {
+  const instances = twoInstances({ REDIS_URL: REDIS_TEST_URL });
+
+  it('is one limit: the hits on either instance count, and both refuse past it', async () => {
+    await expectOneLimit(instances, ThrottlerStorageRedisService);
   });
 });

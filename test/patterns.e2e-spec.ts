@@ -26,6 +26,9 @@ describe('/v1/patterns (contract §4)', () => {
       vatRate: '25',
       approvals: 0,
       verified: true,
+      writtenBy: 'kari@demo.no',
+      lastChangedBy: null,
+      confirmedBy: ['kari@demo.no'],
       amounts: { count: 0, mean: null, min: null, max: null },
       version: 1,
       createdAt: t.clock.now().toISOString(),
@@ -38,7 +41,15 @@ describe('/v1/patterns (contract §4)', () => {
 
     const edited = await as.put(`/v1/patterns/${id}`, 'accountant', { vatRate: '15', verified: false });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ id, vatRate: '15', verified: false, version: 2 });
+    expect(edited.body).toMatchObject({
+      id,
+      vatRate: '15',
+      verified: false,
+      version: 2,
+      writtenBy: 'kari@demo.no',
+      lastChangedBy: 'kari@demo.no',
+      confirmedBy: [],
+    });
 
     t.clock.advance(1000);
     const retired = await as.delete(`/v1/patterns/${id}`, 'accountant');

@@ -1,4 +1,3 @@
-import { SUBMISSION_FIELDS } from '@app/application';
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, PDF, PEOPLE, proposalBody } from './support/proposals';
 
@@ -311,6 +310,29 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
     });
   });
 
+  describe('an expense in another currency', () => {
+    it('is refused with 422 nok_amount_required without amountNok, and nothing is stored', async () => {
+      const res = await as.submit(proposalBody({ currency: 'EUR', amount: '10.00' }));
+
+      expectProblem(res, 422, 'nok_amount_required');
+      expect(await as.outbox()).toEqual([]);
+    });
+
+    it('refuses an amountNok that is not a decimal string with validation_failed', async () => {
+      const res = await as.submit(proposalBody({ currency: 'EUR', amount: '10.00', amountNok: 117.5 }));
+
+      expectProblem(res, 400, 'validation_failed');
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['amountNok']);
+    });
+
+    it('is stored with the NOK amount paid', async () => {
+      const res = await as.submit(proposalBody({ currency: 'EUR', amount: '10.00', amountNok: '117.50' }));
+
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ currency: 'EUR', amount: '10.00', amountNok: '117.50' });
+    });
+  });
+
   describe('validation', () => {
     it('lists every bad field, unknown ones included, with validation_failed', async () => {
       const res = await as.submit(
@@ -511,10 +533,26 @@ describe('the OpenAPI document of the proposal routes', () => {
     const schemas = document.components.schemas;
     const fieldsOf = (ref: string) => Object.keys(schemas[ref.split('/').pop() as string].properties).sort();
 
-    expect(fieldsOf(body.$ref)).toEqual([...SUBMISSION_FIELDS['']].sort());
-    expect(fieldsOf('SubmitProposalDto')).toContain('receipt');
-    expect(fieldsOf('ReceiptUploadDto')).toEqual([...SUBMISSION_FIELDS.receipt].sort());
-    expect(fieldsOf('ThreadDto')).toEqual([...SUBMISSION_FIELDS.thread].sort());
+    // The fields of api-contract §4.1 plus `amountNok` (an expense in another currency): the
+    // validation pipe refuses any other (see 'validation' above).
+    expect(fieldsOf(body.$ref)).toEqual(
+      [
+        'kind',
+        'merchant',
+        'amount',
+        'currency',
+        'amountNok',
+        'date',
+        'accountCode',
+        'vatRate',
+        'description',
+        'receipt',
+        'thread',
+        'resubmissionOf',
+      ].sort(),
+    );
+    expect(fieldsOf('ReceiptUploadDto')).toEqual(['contentType', 'dataBase64', 'filename']);
+    expect(fieldsOf('ThreadDto')).toEqual(['channel', 'threadId']);
   });
 
   it('documents the Idempotency-Key header of POST /v1/proposals', async () => {

@@ -18,7 +18,7 @@ import {
   transitionProposal,
   type Proposal,
 } from '@app/domain';
-import { ApplicationUnitOfWork } from '@app/application';
+import { UnitOfWork } from '@app/application';
 import {
   createSandbox,
   SANDBOX_FIKEN_CLIENT_ID,
@@ -31,7 +31,6 @@ import {
 } from '@app/sandbox';
 import { AppModule } from '../../apps/accounting-api/src/app.module';
 import { configureApp } from '../../apps/accounting-api/src/bootstrap';
-import { ExpressServerAdapter } from '../../apps/accounting-api/src/http/express-server.adapter';
 import { loadConfig, type AppConfig } from '../../apps/accounting-api/src/config/app-config';
 import { BACKGROUND_JOBS_OFF } from './test-app';
 import { ManualClock } from './manual-clock';
@@ -147,7 +146,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
   });
   const clock = options.clock ?? new ManualClock(new Date());
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot({ config, clock })] }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), {
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,
     logger: false,
   });
@@ -202,7 +201,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
       const bytes = Buffer.from(`%PDF-1.7\n% receipt ${randomBytes(6).toString('hex')}\n%%EOF\n`);
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       const withReceipt = overrides.receipt ?? true;
-      return app.get(ApplicationUnitOfWork).run(async (ports) => {
+      return app.get(UnitOfWork).run(async (ports) => {
         const submitted = submitProposal(
           {
             companyId: company,
@@ -212,6 +211,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
               merchant: 'Kontorrekvisita AS',
               amount: Math.round(Number(overrides.amount ?? '125.00') * 100),
               currency: 'NOK',
+              amountNok: null,
               date: overrides.date ?? ctx.clock.now().toISOString().slice(0, 10),
               accountCode: overrides.accountCode ?? '6800',
               vatRate: '25',

@@ -11,7 +11,6 @@ import { CompanyRepository } from '@app/domain';
 import type { SandboxControl } from '@app/sandbox';
 import { AppModule } from '../../apps/accounting-api/src/app.module';
 import { configureApp } from '../../apps/accounting-api/src/bootstrap';
-import { ExpressServerAdapter } from '../../apps/accounting-api/src/http/express-server.adapter';
 import { loadConfig, type AppConfig } from '../../apps/accounting-api/src/config/app-config';
 import { BACKGROUND_JOBS_OFF } from './test-app';
 import { SandboxRuntime } from '../../apps/accounting-api/src/sandbox/sandbox-runtime';
@@ -64,7 +63,7 @@ export async function startOnboardingApp(env: Record<string, string> = {}): Prom
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot({ config, clock, logDestination: { write: (line: string) => void logs.push(line) } })],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), {
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,
     logger: false,
   });

@@ -4,27 +4,9 @@
  * path aliases of tsconfig.json.
  */
 const fs = require('node:fs');
-const path = require('node:path');
-const Module = require('node:module');
 const swc = require('@swc/core');
 
-const root = path.resolve(__dirname, '..', '..');
-const aliases = {
-  '@app/domain': 'libs/domain/src',
-  '@app/application': 'libs/application/src',
-  '@app/persistence': 'libs/persistence/src',
-  '@app/providers': 'libs/providers/src',
-  '@app/vault': 'libs/vault/src',
-  '@app/notifications': 'libs/notifications/src',
-  '@app/testing': 'libs/testing/src',
-  '@app/sandbox': 'apps/provider-sandbox/src',
-};
-
-const resolve = Module._resolveFilename;
-Module._resolveFilename = function (request, parent, ...rest) {
-  const target = aliases[request];
-  return resolve.call(this, target ? path.join(root, target) : request, parent, ...rest);
-};
+require('./module-aliases');
 
 require.extensions['.ts'] = (module, filename) => {
   const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {

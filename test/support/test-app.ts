@@ -10,7 +10,6 @@ import type TestAgent from 'supertest/lib/agent';
 import { CompanyRepository } from '@app/domain';
 import { AppModule } from '../../apps/accounting-api/src/app.module';
 import { configureApp } from '../../apps/accounting-api/src/bootstrap';
-import { ExpressServerAdapter } from '../../apps/accounting-api/src/http/express-server.adapter';
 import { loadConfig, type AppConfig } from '../../apps/accounting-api/src/config/app-config';
 import { ManualClock } from './manual-clock';
 import { makeKey, sign, validClaims, writeJwks, type Claims, type TestKey } from './gateway-keys';
@@ -44,6 +43,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Extra controllers (probes exercising the guard and the error filter). */
   controllers?: Type[];
+  /** Another instance of the service beside this one: the same gateway key and company. */
+  beside?: TestApp;
 }
 
 /**
@@ -52,9 +53,9 @@ export interface TestAppOptions {
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-test-'));
-  const jwksFile = path.join(dataDir, 'gateway-jwks.json');
-  const key = makeKey('gateway-key-1');
-  writeJwks(jwksFile, [key]);
+  const jwksFile = options.beside?.jwksFile ?? path.join(dataDir, 'gateway-jwks.json');
+  const key = options.beside?.key ?? makeKey('gateway-key-1');
+  if (!options.beside) writeJwks(jwksFile, [key]);
   const config = loadConfig({
     DATABASE_URL: process.env.DATABASE_URL,
     DATA_DIR: dataDir,
@@ -73,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     imports: [AppModule.forRoot({ config, clock, checkDatabaseRole: false })],
     controllers: options.controllers ?? [],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>(new ExpressServerAdapter(), {
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,
     logger: false,
   });
@@ -85,7 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     await companies.create({ id, name: `Test ${id}` });
     return id;
   };
-  const company = await newCompany();
+  const company = options.beside?.company ?? (await newCompany());
   return {
     app,
     http: request(app.getHttpServer()),

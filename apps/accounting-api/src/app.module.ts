@@ -1,7 +1,6 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
@@ -18,7 +17,7 @@ import { GatewayJwtStrategy } from './auth/gateway-jwt.strategy';
 import { GatewayAuthGuard } from './auth/gateway-auth.guard';
 import { KnownCompanies } from './auth/known-companies';
 import { CompanyThrottlerGuard } from './http/company-throttler.guard';
-import { SlidingWindowThrottlerStorage } from './http/sliding-window-throttler.storage';
+import { rateLimitModule, RateLimitPurgeWorker } from './http/rate-limit';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { HttpMetrics } from './metrics/http-metrics';
 import { MetricsController } from './metrics/metrics.controller';
@@ -77,17 +76,14 @@ export class AppModule {
           logDestination ? { ...logging, pinoHttp: [logging.pinoHttp as PinoHttpOptions, logDestination] } : logging,
         ),
         PassportModule,
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: 60_000, limit: config.rateLimitPerMinute }],
-          storage: new SlidingWindowThrottlerStorage(),
-        }),
+        // The rate limit's counters: Redis with REDIS_URL, else PostgreSQL; shared by every instance.
+        rateLimitModule(config),
         PersistenceModule.forRoot({
           useFactory: () => ({
             url: config.databaseUrl,
             dataDir: config.dataDir,
             role: databaseRole ?? 'service',
             poolSize: config.dbPoolSize,
-            preparedStatements: config.dbPreparedStatements,
             runMigrations: config.migrateOnBoot,
             migrationUrl: config.migrationDatabaseUrl,
             // Production never runs as a role that could rewrite the audit trail (exit 78).
@@ -134,8 +130,9 @@ export class AppModule {
         GatewayJwtStrategy,
         KnownCompanies,
         // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS), deletes expired
-        // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS); not in CLI contexts.
+        // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS) and rate limit windows; not in CLI contexts.
         ...(databaseRole === 'client' ? [] : [EventSealerWorker, IdempotencyPurgeWorker]),
+        ...(databaseRole === 'client' || config.redisUrl !== undefined ? [] : [RateLimitPurgeWorker]),
         // Guards run in this order: who is calling (§2), then how often (per company + sub).
         { provide: APP_GUARD, useClass: GatewayAuthGuard },
         { provide: APP_GUARD, useClass: CompanyThrottlerGuard },

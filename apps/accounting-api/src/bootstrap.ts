@@ -7,7 +7,6 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { ensureDevKeys } from './auth/dev-keys';
 import { requestId, requireJsonBodies } from './http/middleware';
-import { ExpressServerAdapter } from './http/express-server.adapter';
 import { createValidationPipe } from './http/validation';
 import { mountOpenApi } from './http/openapi';
 import { HttpMetrics } from './metrics/http-metrics';
@@ -26,7 +25,7 @@ export interface CreateAppOptions {
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   if (config.usesDevKeys) ensureDevKeys(config.dataDir);
   const module = AppModule.forRoot({ config, clock: options.clock });
-  const app = await NestFactory.create<NestExpressApplication>(module, new ExpressServerAdapter(), {
+  const app = await NestFactory.create<NestExpressApplication>(module, {
     bodyParser: false,
     abortOnError: false, // let start-up errors reach the caller (main prints them; tests see them)
     bufferLogs: options.bufferLogs ?? true,

@@ -8,7 +8,8 @@ export const SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN = 'sandbox-tripletex-employee-toke
 
 /** The Fiken OAuth client registered in the sandbox. */
 export const SANDBOX_FIKEN_CLIENT_ID = 'sandbox-fiken-client';
-export const SANDBOX_FIKEN_CLIENT_SECRET = 'sandbox-fiken-client-secret';
+/** Like real client secrets it holds characters URL-encoding would change: Basic credentials are compared as sent. */
+export const SANDBOX_FIKEN_CLIENT_SECRET = 'sandbox-fiken-client-secret+/=';
 
 /** Slug of Fiken sandbox company 0. */
 export const SANDBOX_FIKEN_DEMO_SLUG = 'demo-fiken-as';

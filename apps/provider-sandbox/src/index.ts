@@ -15,3 +15,5 @@ export type { ActiveFault, FaultSpec, ProviderName } from './faults/fault-spec';
 export type { IssuedTokens } from './fiken/fiken-state';
 export type { FikenPurchase, FikenJournalEntry, FikenAttachment } from './fiken/fiken-model';
 export type { TxVoucher, TxPosting, TxDocument } from './tripletex/tripletex-model';
+export { inspectSandboxExchanges } from './inspect/exchange-tap';
+export type { ExchangeBody, ExchangeInspector, SandboxExchange } from './inspect/exchange-tap';

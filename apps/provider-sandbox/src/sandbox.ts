@@ -12,6 +12,7 @@ import { controlRouter } from './control/control.router';
 import { FaultRegistry } from './faults/fault-registry';
 import { fikenRouter } from './fiken/fiken.router';
 import { FikenState } from './fiken/fiken-state';
+import { exchangeTap } from './inspect/exchange-tap';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
 import { tripletexRouter } from './tripletex/tripletex.router';
 import { TripletexState } from './tripletex/tripletex-state';
@@ -71,6 +72,7 @@ export function createSandbox(input: SandboxOptions = {}): Sandbox {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(exchangeTap());
   app.use('/tripletex', tripletexRouter(tripletex, faults, log));
   app.use('/fiken', fikenRouter(fiken, faults, log));
   app.use('/_sandbox', controlRouter(control));

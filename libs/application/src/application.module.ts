@@ -14,7 +14,6 @@ import {
 } from './manage-patterns/manage-patterns.handlers';
 import { RejectProposalHandler } from './reject-proposal/reject-proposal.handler';
 import { ApplicationContext } from './shared/domain-context.provider';
-import { KnownMerchantPatterns } from './submit-proposal/known-merchant-patterns';
 import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler';
 
 export const APPLICATION_HANDLERS = [
@@ -34,8 +33,7 @@ export const APPLICATION_HANDLERS = [
 /**
  * The use cases. Their ports (UnitOfWork, EventStore, ProposalRepository, PatternStore,
  * CompanySettingsStore, ReceiptStore, IdempotencyStore, Clock, IdGenerator) come from the modules
- * the app module chooses (persistence, platform); this module adds only the pure ConfidenceEngine
- * and the submissions' per-process memory of merchants' patterns (KnownMerchantPatterns).
+ * the app module chooses (persistence, platform); this module adds only the pure ConfidenceEngine.
  */
 @Module({})
 export class ApplicationModule {
@@ -45,7 +43,6 @@ export class ApplicationModule {
       providers: [
         { provide: ApplicationOptions, useValue: new ApplicationOptions(options) },
         { provide: ConfidenceEngine, useValue: new ConfidenceEngine() },
-        { provide: KnownMerchantPatterns, useValue: new KnownMerchantPatterns() },
         ApplicationContext,
         IdempotentExecution,
         ...APPLICATION_HANDLERS,

@@ -2,7 +2,7 @@
 export * from './application.options';
 export * from './application.module';
 export * from './shared/caller';
-export * from './shared/application-unit-of-work.port';
+export * from './shared/unit-of-work.port';
 export * from './shared/proposal-view';
 export * from './shared/domain-context.provider';
 
@@ -16,7 +16,6 @@ export * from './idempotency/idempotent-execution';
 
 export * from './submit-proposal/submit-proposal.command';
 export * from './submit-proposal/submit-proposal.handler';
-export { SUBMISSION_FIELDS } from './submit-proposal/submission-shape';
 export * from './get-proposal/get-proposal.handler';
 export * from './approve-proposal/approve-proposal.handler';
 export * from './reject-proposal/reject-proposal.handler';

@@ -37,7 +37,6 @@ export * from './ports/proposal-repository.port';
 export * from './ports/pattern-store.port';
 export * from './ports/notifier.port';
 export * from './ports/company-settings.port';
-export * from './ports/unit-of-work.port';
 export * from './connection/provider-connection-record';
 export * from './connection/authorization-request';
 export * from './context/company-context';

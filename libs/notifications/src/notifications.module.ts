@@ -99,8 +99,8 @@ export class NotificationsModule {
             clock: Clock,
           ) =>
             new OutboxDispatcher(
-              { repository, channels, webhook, slack },
-              { ...options.dispatcher, clock, logger: nestLogger(OutboxDispatcher.name) },
+              { repository, channels, webhook, slack, clock },
+              { ...options.dispatcher, logger: nestLogger(OutboxDispatcher.name) },
             ),
         },
         {

@@ -16,15 +16,13 @@ import {
   IdGenerator,
   PatternStore,
   ProposalRepository,
-  UnitOfWork,
   AuthorizationRequestStore,
   CompanyContextStore,
   EmployeeMappingRepository,
 } from '@app/domain';
 import { OutboxRepository } from '@app/notifications';
 import { WrappedDekRepository } from '@app/vault';
-import { ApplicationUnitOfWork, IdempotencyStore, ReceiptStore } from '@app/application';
-import { DailyCheckRuns, ExecutionQueue, ExecutionUnitOfWork } from '@app/application';
+import { DailyCheckRuns, ExecutionQueue, IdempotencyStore, ReceiptStore, UnitOfWork } from '@app/application';
 import { Database, type DatabaseOptions } from './database/database';
 import { TypeOrmCompanyRepository } from './company/typeorm-company.repository';
 import { TypeOrmEventStore } from './event-store/typeorm-event-store';
@@ -35,11 +33,9 @@ import { CachedCompanyContextStore, CachedCompanySettingsStore } from './cache/c
 import { TypeOrmOutboxRepository } from './outbox/typeorm-outbox.repository';
 import { TypeOrmWrappedDekRepository } from './vault/typeorm-wrapped-dek.repository';
 import { TypeOrmUnitOfWork } from './unit-of-work/typeorm-unit-of-work';
-import { TypeOrmApplicationUnitOfWork } from './idempotency/typeorm-application-unit-of-work';
 import { TypeOrmReceiptStore } from './receipts/typeorm-receipt.store';
 import { TypeOrmIdempotencyStore } from './idempotency/typeorm-idempotency.store';
 import { TypeOrmExecutionQueue } from './execution/typeorm-execution.queue';
-import { TypeOrmExecutionUnitOfWork } from './execution/typeorm-execution.unit-of-work';
 import { TypeOrmDailyCheckRuns } from './daily-check/typeorm-daily-check-runs';
 import { TypeOrmAuthorizationRequestStore } from './provider-connection/typeorm-authorization-request.store';
 import { TypeOrmCompanyContextStore } from './context/typeorm-company-context.store';
@@ -74,10 +70,10 @@ class DatabaseLifecycle implements OnApplicationShutdown {
  *
  * The standalone adapters work over `dataSource.manager` (each call its own statement or
  * transaction). Writes that must commit together go through `UnitOfWork.run`, which hands out
- * transaction-bound instances. The unit of work's outbox notifier takes Clock and IdGenerator from
- * the application when it provides them (system time and random UUIDs otherwise). Company settings
- * and context, read by every proposal, go through a per-process cache of `companyCacheTtlMs`.
- * The event sealer needs the KMS for the chain key: the application wires it (EventChainKeys).
+ * transaction-bound instances; its outbox notifier takes the Clock and IdGenerator the application
+ * provides (required). Company settings and context, read by every proposal, go through a
+ * per-process cache of `companyCacheTtlMs`. The event sealer needs the KMS for the chain key: the
+ * application wires it (EventChainKeys).
  */
 @Global()
 @Module({})
@@ -102,11 +98,7 @@ export class PersistenceModule {
         { provide: CompanyRepository, useClass: TypeOrmCompanyRepository },
         overManager(EventStore, TypeOrmEventStore),
         overManager(ProposalRepository, TypeOrmProposalRepository),
-        {
-          provide: PatternStore,
-          useFactory: (db: Database) => new TypeOrmPatternStore(db.dataSource.manager, db.statements),
-          inject: [Database],
-        },
+        overManager(PatternStore, TypeOrmPatternStore),
         {
           provide: CompanySettingsStore,
           useFactory: (dataSource: DataSource) =>
@@ -125,35 +117,22 @@ export class PersistenceModule {
         overManager(EmployeeMappingRepository, TypeOrmEmployeeMappingRepository),
         {
           provide: UnitOfWork,
-          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) =>
+          useFactory: (dataSource: DataSource, clock: Clock, ids: IdGenerator) =>
             new TypeOrmUnitOfWork(dataSource, clock, ids),
-          inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
+          inject: [DataSource, Clock, IdGenerator],
         },
         overManager(ReceiptStore, TypeOrmReceiptStore),
         // Standalone, for the purge of expired keys; requests use the unit of work's.
         overManager(IdempotencyStore, TypeOrmIdempotencyStore),
-        {
-          provide: ApplicationUnitOfWork,
-          useFactory: (db: Database, clock?: Clock, ids?: IdGenerator) =>
-            new TypeOrmApplicationUnitOfWork(db.dataSource, clock, ids, db.statements),
-          inject: [Database, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
-        },
         {
           provide: ExecutionQueue,
           useFactory: (dataSource: DataSource) => new TypeOrmExecutionQueue(dataSource),
           inject: [DataSource],
         },
         {
-          provide: ExecutionUnitOfWork,
-          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) =>
-            new TypeOrmExecutionUnitOfWork(dataSource, clock, ids),
-          inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
-        },
-        {
           provide: DailyCheckRuns,
-          useFactory: (dataSource: DataSource, clock?: Clock, ids?: IdGenerator) =>
-            new TypeOrmDailyCheckRuns(dataSource, clock, ids),
-          inject: [DataSource, { token: Clock, optional: true }, { token: IdGenerator, optional: true }],
+          useFactory: (dataSource: DataSource) => new TypeOrmDailyCheckRuns(dataSource),
+          inject: [DataSource],
         },
       ],
       exports: [
@@ -172,9 +151,7 @@ export class PersistenceModule {
         EmployeeMappingRepository,
         ReceiptStore,
         IdempotencyStore,
-        ApplicationUnitOfWork,
         ExecutionQueue,
-        ExecutionUnitOfWork,
         DailyCheckRuns,
       ],
     };

@@ -11,3 +11,4 @@ export { DEFAULT_RESILIENCE } from './http/resilience';
 export type { ResilienceOptions } from './http/resilience';
 export { TransportError } from './http/transport-error';
 export { splitGross } from './shared/money';
+export { readableReference } from './shared/booking-text';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { AccountingProvider, ProviderTokenStore } from '@app/domain';
+import { AccountingProvider, Clock, ProviderTokenStore } from '@app/domain';
+import { ManualClock } from '@app/testing';
 import { FikenProvider } from './fiken/fiken.provider';
 import { ProvidersModule } from './providers.module';
 import { RoutingAccountingProvider } from './routing-accounting-provider';
@@ -8,8 +9,11 @@ import { InMemoryProviderTokenStore } from './testing/in-memory-provider-token-s
 import { TripletexProvider } from './tripletex/tripletex.provider';
 
 @Module({
-  providers: [{ provide: ProviderTokenStore, useClass: InMemoryProviderTokenStore }],
-  exports: [ProviderTokenStore],
+  providers: [
+    { provide: ProviderTokenStore, useClass: InMemoryProviderTokenStore },
+    { provide: Clock, useValue: new ManualClock() },
+  ],
+  exports: [ProviderTokenStore, Clock],
 })
 class TokenStoreModule {}
 

@@ -1,5 +1,5 @@
 import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
-import { AccountingProvider, ProviderTokenStore } from '@app/domain';
+import { AccountingProvider, Clock, ProviderTokenStore } from '@app/domain';
 import { FikenConfig } from './fiken/fiken.config';
 import { FikenProvider } from './fiken/fiken.provider';
 import { RoutingAccountingProvider } from './routing-accounting-provider';
@@ -22,7 +22,8 @@ const OPTIONS = Symbol('ProvidersModuleOptions');
 
 /**
  * Provides `AccountingProvider` (routing to `TripletexProvider` / `FikenProvider` by the
- * connection's provider). `ProviderTokenStore` must be provided by an imported module.
+ * connection's provider). `ProviderTokenStore` and `Clock` must be provided by an imported (or
+ * global) module.
  */
 @Module({})
 export class ProvidersModule {
@@ -34,13 +35,14 @@ export class ProvidersModule {
         { provide: OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
         {
           provide: TripletexProvider,
-          useFactory: (o: ProvidersModuleOptions) => new TripletexProvider(o.tripletex),
-          inject: [OPTIONS],
+          useFactory: (o: ProvidersModuleOptions, clock: Clock) => new TripletexProvider(o.tripletex, clock),
+          inject: [OPTIONS, Clock],
         },
         {
           provide: FikenProvider,
-          useFactory: (o: ProvidersModuleOptions, store: ProviderTokenStore) => new FikenProvider(o.fiken, store),
-          inject: [OPTIONS, ProviderTokenStore],
+          useFactory: (o: ProvidersModuleOptions, store: ProviderTokenStore, clock: Clock) =>
+            new FikenProvider(o.fiken, store, clock),
+          inject: [OPTIONS, ProviderTokenStore, Clock],
         },
         RoutingAccountingProvider,
         { provide: AccountingProvider, useExisting: RoutingAccountingProvider },

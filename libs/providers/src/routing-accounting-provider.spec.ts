@@ -1,12 +1,18 @@
 import { FikenConnection, ProviderConnection, TripletexConnection } from '@app/domain';
+import { ManualClock } from '@app/testing';
 import { FikenProvider } from './fiken/fiken.provider';
 import { RoutingAccountingProvider } from './routing-accounting-provider';
 import { InMemoryProviderTokenStore } from './testing/in-memory-provider-token-store';
 import { TripletexProvider } from './tripletex/tripletex.provider';
 
 describe('RoutingAccountingProvider', () => {
-  const tripletex = new TripletexProvider({ consumerToken: 'consumer' });
-  const fiken = new FikenProvider({ clientId: 'client', clientSecret: 'secret' }, new InMemoryProviderTokenStore());
+  const clock = new ManualClock();
+  const tripletex = new TripletexProvider({ consumerToken: 'consumer' }, clock);
+  const fiken = new FikenProvider(
+    { clientId: 'client', clientSecret: 'secret' },
+    new InMemoryProviderTokenStore(),
+    clock,
+  );
   const router = new RoutingAccountingProvider(tripletex, fiken);
   const tx: TripletexConnection = {
     provider: 'tripletex',

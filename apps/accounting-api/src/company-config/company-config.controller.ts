@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from '@app/application';
-import type { CompanySettings, Identity } from '@app/domain';
+import { formatMoney, type CompanySettings, type Identity } from '@app/domain';
 import { Access } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import { ProblemDto } from '../http/problem.dto';
@@ -15,6 +15,7 @@ function settingsJson(settings: CompanySettings): CompanySettingsDto {
     gatewayCallback: target(settings.gatewayCallback),
     executionDelayMinutes: settings.executionDelayMinutes,
     paymentAccount: settings.paymentAccount,
+    autoApproveMaxAmount: settings.autoApproveMaxAmount === null ? null : formatMoney(settings.autoApproveMaxAmount),
   };
 }
 
@@ -28,7 +29,9 @@ export class CompanyConfigController {
 
   @Get()
   @Access('config', 'admin')
-  @ApiOperation({ summary: "The company's settings: channels, execution delay, payment account" })
+  @ApiOperation({
+    summary: "The company's settings: channels, execution delay, payment account, auto-approval limit",
+  })
   @ApiOkResponse({ type: CompanySettingsDto })
   async get(@CurrentIdentity() identity: Identity): Promise<CompanySettingsDto> {
     return settingsJson(await this.getSettings.execute(identity));

@@ -14,7 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { DEFAULT_EXECUTION_DELAY_MINUTES, DEFAULT_PAYMENT_ACCOUNT, MAX_EXECUTION_DELAY_MINUTES } from '@app/domain';
-import { ACCOUNT_CODE_PATTERN } from '../proposals/proposal.dto';
+import { ACCOUNT_CODE_PATTERN, MONEY_PATTERN } from '../proposals/proposal.dto';
 
 export class WebhookTargetDto {
   @ApiProperty({
@@ -36,6 +36,11 @@ export class WebhookTargetDto {
   )
   url!: string;
 }
+
+const AUTO_APPROVE_LIMIT_DESCRIPTION =
+  'the largest amount in NOK that may be auto-approved (default "10000.00"); above it a proposal goes to review whatever its score. ' +
+  'A foreign amount is compared by its amount in NOK, and without one is never auto-approved while a limit is set. ' +
+  '"0" turns auto-approval off; null sets no limit';
 
 /** The company settings (api-contract §5). */
 export class CompanySettingsDto {
@@ -60,6 +65,8 @@ export class CompanySettingsDto {
   executionDelayMinutes!: number;
   @ApiProperty({ example: DEFAULT_PAYMENT_ACCOUNT, description: 'the credit side of a booked expense' })
   paymentAccount!: string;
+  @ApiProperty({ type: String, nullable: true, example: '10000.00', description: AUTO_APPROVE_LIMIT_DESCRIPTION })
+  autoApproveMaxAmount!: string | null;
 }
 
 /** PUT /config/company: the settings to change; absent keys keep their value, null clears a channel. */
@@ -99,4 +106,18 @@ export class UpdateCompanySettingsDto {
     message: 'paymentAccount must be an account number of 4 to 6 digits, such as "1920"',
   })
   paymentAccount?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '10000.00',
+    description: AUTO_APPROVE_LIMIT_DESCRIPTION,
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(MONEY_PATTERN, {
+    message:
+      'autoApproveMaxAmount must be an amount in NOK as a decimal string, such as "10000.00", or null for no limit',
+  })
+  autoApproveMaxAmount?: string | null;
 }

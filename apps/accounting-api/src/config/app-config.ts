@@ -30,8 +30,6 @@ export class AppConfig {
   migrationDatabaseUrl?: string;
   dataDir!: string;
   dbPoolSize!: number;
-  /** Hot statements as named (prepared) statements; off behind a transaction-pooling proxy. */
-  dbPreparedStatements!: boolean;
   /** Run pending migrations at start (as `migrationDatabaseUrl`'s role when set). */
   migrateOnBoot!: boolean;
   /** Create the `demo` company on start when it does not exist (default: on with embedded PostgreSQL). */
@@ -59,6 +57,8 @@ export class AppConfig {
   fikenApiUrl!: string;
   /** Fiken OAuth root: `{url}/authorize`, `{url}/token`. */
   fikenOAuthUrl!: string;
+  /** Fiken API requests in flight at once from this instance, across every company (Fiken allows one). */
+  fikenMaxConcurrentRequests!: number;
   /** Key of the HMAC that signs onboarding `state`s; undefined → generated into dataDir. */
   stateSecret?: string;
   /** Per-attempt timeout of provider calls. */
@@ -66,6 +66,8 @@ export class AppConfig {
   /** Retries of transient provider failures. */
   providerRetries!: number;
   rateLimitPerMinute!: number;
+  /** Redis for the rate limit's counters; undefined → they are kept in PostgreSQL. */
+  redisUrl?: string;
   /** How long company settings and context are cached per instance (0: not cached). */
   companyCacheTtlMs!: number;
   bodyLimitBytes!: number;
@@ -166,7 +168,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // protocol messages of concurrent connections (seen as failed statements under load): the
   // embedded service therefore talks to it over a single connection.
   config.dbPoolSize = int('DB_POOL_SIZE', config.databaseUrl === undefined ? 1 : 10, 1, 200);
-  config.dbPreparedStatements = bool('DB_PREPARED_STATEMENTS', true);
   config.v8AllocationSitePretenuring = bool('V8_ALLOCATION_SITE_PRETENURING', false);
   config.v8HeapGrowingPercent = int('V8_HEAP_GROWING_PERCENT', 50, 0, 1_000);
   // In production the service's role must not own the tables (it could rewrite the audit trail), so
@@ -204,6 +205,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   config.fikenApiUrl = (url('FIKEN_API_URL', ['http:', 'https:']) ?? 'https://api.fiken.no/api/v2').replace(/\/+$/, '');
   config.fikenOAuthUrl = (url('FIKEN_OAUTH_URL', ['http:', 'https:']) ?? 'https://fiken.no/oauth').replace(/\/+$/, '');
+  config.fikenMaxConcurrentRequests = int('FIKEN_MAX_CONCURRENT_REQUESTS', 1, 1, 100);
   config.stateSecret = str('STATE_SECRET');
   if (config.stateSecret !== undefined && Buffer.byteLength(config.stateSecret) < 32) {
     problems.push('STATE_SECRET must be at least 32 characters (e.g. openssl rand -base64 48)');
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.providerTimeoutMs = int('PROVIDER_TIMEOUT_MS', 10_000, 100, 300_000);
   config.providerRetries = int('PROVIDER_RETRIES', 3, 0, 10);
   config.rateLimitPerMinute = int('RATE_LIMIT_PER_MINUTE', 300, 1, 10_000_000);
+  config.redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
   config.companyCacheTtlMs = int('COMPANY_CACHE_TTL_MS', 5_000, 0, 300_000);
   config.bodyLimitBytes = int('BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024);
   config.receiptMaxBytes = int('RECEIPT_MAX_BYTES', 7 * 1024 * 1024, 1024, 100 * 1024 * 1024);

@@ -32,7 +32,8 @@ export class EventDto {
   status!: string | null;
   @ApiProperty({
     nullable: true,
-    description: 'the proposal; for PatternSaved the approved proposal that taught it, else null',
+    description:
+      'the proposal; for PatternSaved the approved proposal that taught it or the executed auto-approval it observed, else null',
   })
   proposalId!: string | null;
   @ApiProperty({ description: "the chain: a proposal's (resubmissions join it) or a pattern's id" })
@@ -57,7 +58,8 @@ export class EventDto {
     description:
       'per type: Proposed {kind, merchant, merchantKey, amount, currency, date, accountCode, vatRate, description, receipt, thread, resubmissionOf, route, reasons}; ' +
       'Approved {auto, corrections, accountCode, vatRate, executeAfter}; Rejected {reason}; Executed {bookingId}; ExecutionFailed {message}; ' +
-      'PatternSaved {cause, pattern}; PatternRetired {pattern}. Money as decimal strings.',
+      'PatternSaved {cause: approval | created | edited | auto_approval_executed, pattern}; PatternRetired {pattern}. ' +
+      'Money as decimal strings.',
   })
   data!: Record<string, unknown>;
 }

@@ -5,7 +5,7 @@ import { ExecutorWorker } from './executor.worker';
 
 /**
  * The executor (api-contract §4.4): ProposalExecutor over the persistence adapters (ExecutionQueue,
- * ExecutionUnitOfWork) and the provider adapters, and the worker loop that drives it.
+ * UnitOfWork) and the provider adapters, and the worker loop that drives it.
  */
 @Module({})
 export class ExecutionModule {

@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard } from '@nestjs/throttler';
 import type { Identity } from '@app/domain';
 
 /**
  * The rate limit per (company, sub) of contract §1: keyed by the verified identity the gateway
- * guard set, so all the gateway's traffic (one IP) is not lumped together. Public routes
- * (health, metrics, docs) carry no identity and are not limited.
+ * guard set, so all the gateway's traffic (one IP) is not lumped together, and counted across all
+ * routes (the library's default key is per route). Public routes (health, metrics, docs) carry no
+ * identity and are not limited.
  */
 @Injectable()
 export class CompanyThrottlerGuard extends ThrottlerGuard {
@@ -16,5 +18,10 @@ export class CompanyThrottlerGuard extends ThrottlerGuard {
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
     const identity = request.identity as Identity;
     return `${identity.company}\u0000${identity.actor}`;
+  }
+
+  /** The stores see a digest, not the company and the email. */
+  protected override generateKey(_context: ExecutionContext, tracker: string): string {
+    return createHash('sha256').update(tracker).digest('hex');
   }
 }

@@ -16,6 +16,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, { status: number; title: s
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   unknown_account_code: { status: 422, title: 'Unknown account code' },
   unknown_vat_rate: { status: 422, title: 'Unknown VAT rate' },
+  nok_amount_required: { status: 422, title: 'NOK amount required for a foreign currency' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal error' },
   provider_error: { status: 502, title: 'Provider error' },

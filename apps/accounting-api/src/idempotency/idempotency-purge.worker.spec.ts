@@ -1,6 +1,4 @@
-// The in-memory store lives with the port it implements (libs/application/src/testing).
-import { InMemoryIdempotencyStore } from '../../../../libs/application/src/testing/in-memory-idempotency.store';
-import { ManualClock } from '@app/testing';
+import { InMemoryIdempotencyStore, ManualClock } from '@app/testing';
 import { AppConfig } from '../config/app-config';
 import { IdempotencyPurgeWorker, PURGE_BATCH } from './idempotency-purge.worker';
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   Clock,
@@ -8,6 +9,10 @@ import {
   type RedeemedGrant,
 } from '@app/domain';
 import { ProviderEndpoints } from '@app/application';
+
+const COMPANY_PAGE_SIZE = 100;
+/** A grant opens a handful of companies; this only bounds a provider that never stops paging. */
+const MAX_COMPANY_PAGES = 50;
 
 /** The application's credentials at the providers and how long to wait for them. */
 export class GrantExchangeOptions {
@@ -21,8 +26,9 @@ export class GrantExchangeOptions {
 
 /**
  * The onboarding calls of Level 3 (spec §5), over HTTP:
- * - Fiken: `POST {oauth}/token` (form, HTTP Basic client auth, grant_type=authorization_code), then
- *   `GET {api}/companies` with the new access token to learn the company's slug;
+ * - Fiken: `POST {oauth}/token` (form with `state`, HTTP Basic client auth with the id and secret as
+ *   they are, grant_type=authorization_code), then `GET {api}/companies` (paged) with the new access
+ *   token to learn the company's slug;
  * - Tripletex: `PUT {api}/token/session/:create` with the consumer and employee tokens, then
  *   `GET {api}/token/session/>whoAmI` with `Basic 0:<session>` to learn the company id.
  * Error messages never carry a token or a URL with one.
@@ -37,14 +43,13 @@ export class HttpProviderGrantExchange extends ProviderGrantExchange {
     super();
   }
 
-  async redeemFikenCode(code: string, redirectUri: string): Promise<RedeemedGrant> {
+  async redeemFikenCode(code: string, redirectUri: string, state: string): Promise<RedeemedGrant> {
     const { fikenClientId, fikenClientSecret } = this.options;
     if (!fikenClientId || !fikenClientSecret)
       throw new ProviderError('fiken', 'rejected', 'this service has no Fiken OAuth client configured');
     const issuedAt = this.clock.now().getTime();
-    const basic = Buffer.from(`${encodeURIComponent(fikenClientId)}:${encodeURIComponent(fikenClientSecret)}`).toString(
-      'base64',
-    );
+    // The id and secret as they are: Fiken compares the Basic credentials as sent (no form-encoding).
+    const basic = Buffer.from(`${fikenClientId}:${fikenClientSecret}`).toString('base64');
     const token = await this.send('fiken', 'token endpoint', this.endpoints.fiken.tokenUrl, {
       method: 'POST',
       headers: {
@@ -52,22 +57,34 @@ export class HttpProviderGrantExchange extends ProviderGrantExchange {
         'Content-Type': 'application/x-www-form-urlencoded',
         Accept: 'application/json',
       },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        state,
+      }).toString(),
     });
     const accessToken = stringField(token, 'access_token');
     const refreshToken = stringField(token, 'refresh_token');
     if (!accessToken || !refreshToken)
       throw new ProviderError('fiken', 'rejected', 'Fiken answered the code exchange without tokens');
     const expiresIn = typeof token.expires_in === 'number' && token.expires_in > 0 ? token.expires_in : 3600;
-    const companies = await this.send('fiken', 'GET /companies', `${this.endpoints.fiken.apiUrl}/companies`, {
-      method: 'GET',
-      headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
-    });
-    const list = Array.isArray(companies) ? (companies as unknown[]) : [];
-    const granted: GrantedCompany[] = list.flatMap((item) => {
-      const slug = stringField(item, 'slug');
-      return slug ? [{ id: slug, name: stringField(item, 'name') ?? null }] : [];
-    });
+    const granted: GrantedCompany[] = [];
+    // Paged like every Fiken collection (page/pageSize, the page count in a header); one page at a time.
+    for (let page = 0; page < MAX_COMPANY_PAGES; page++) {
+      const url = `${this.endpoints.fiken.apiUrl}/companies?page=${page}&pageSize=${COMPANY_PAGE_SIZE}`;
+      const { body, headers } = await this.sendWithHeaders('fiken', 'GET /companies', url, {
+        method: 'GET',
+        headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json', 'X-Request-ID': randomUUID() },
+      });
+      const list = Array.isArray(body) ? (body as unknown[]) : [];
+      for (const item of list) {
+        const slug = stringField(item, 'slug');
+        if (slug) granted.push({ id: slug, name: stringField(item, 'name') ?? null });
+      }
+      const pageCount = Number(headers.get('fiken-api-page-count'));
+      if (list.length < COMPANY_PAGE_SIZE || (Number.isInteger(pageCount) && page + 1 >= pageCount)) break;
+    }
     return { tokens: { accessToken, refreshToken, expiresAt: issuedAt + expiresIn * 1000 }, companies: granted };
   }
 
@@ -109,6 +126,15 @@ export class HttpProviderGrantExchange extends ProviderGrantExchange {
     url: string,
     init: RequestInit,
   ): Promise<Record<string, unknown>> {
+    return (await this.sendWithHeaders(provider, what, url, init)).body as Record<string, unknown>;
+  }
+
+  private async sendWithHeaders(
+    provider: ProviderKind,
+    what: string,
+    url: string,
+    init: RequestInit,
+  ): Promise<{ body: unknown; headers: Headers }> {
     let response: Response;
     try {
       response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.options.timeoutMs) });
@@ -127,7 +153,7 @@ export class HttpProviderGrantExchange extends ProviderGrantExchange {
     } catch {
       body = null;
     }
-    if (response.ok) return (body ?? {}) as Record<string, unknown>;
+    if (response.ok) return { body: body ?? {}, headers: response.headers };
     const message =
       stringField(body, 'message') ??
       stringField(body, 'error_description') ??

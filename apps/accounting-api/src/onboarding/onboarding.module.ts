@@ -1,5 +1,5 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { Clock, ProviderGrantExchange } from '@app/domain';
+import { ProviderGrantExchange } from '@app/domain';
 import {
   AuthorizationStateSigner,
   CompanyContextService,
@@ -43,7 +43,7 @@ function providerCredentials(config: AppConfig): GrantExchangeOptions {
   );
 }
 
-function providersOptions(config: AppConfig, clock: Clock): ProvidersModuleOptions {
+function providersOptions(config: AppConfig): ProvidersModuleOptions {
   const credentials = providerCredentials(config);
   const missing = [
     credentials.tripletexConsumerToken ? null : 'TRIPLETEX_CONSUMER_TOKEN',
@@ -54,8 +54,13 @@ function providersOptions(config: AppConfig, clock: Clock): ProvidersModuleOptio
   }
   const resilience = { timeoutMs: config.providerTimeoutMs, retries: config.providerRetries };
   return {
-    tripletex: { consumerToken: credentials.tripletexConsumerToken!, resilience, clock },
-    fiken: { clientId: credentials.fikenClientId!, clientSecret: credentials.fikenClientSecret!, resilience, clock },
+    tripletex: { consumerToken: credentials.tripletexConsumerToken!, resilience },
+    fiken: {
+      clientId: credentials.fikenClientId!,
+      clientSecret: credentials.fikenClientSecret!,
+      maxConcurrentRequests: config.fikenMaxConcurrentRequests,
+      resilience,
+    },
   };
 }
 
@@ -70,12 +75,7 @@ export class OnboardingModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: OnboardingModule,
-      imports: [
-        ProvidersModule.registerAsync({
-          inject: [Clock],
-          useFactory: (clock: Clock) => providersOptions(config, clock),
-        }),
-      ],
+      imports: [ProvidersModule.registerAsync({ useFactory: () => providersOptions(config) })],
       controllers: [
         ConnectController,
         OAuthCallbackController,

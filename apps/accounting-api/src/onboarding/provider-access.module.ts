@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock, ProviderConnectionRepository, ProviderTokenStore, TokenVault } from '@app/domain';
+import { Clock, IdGenerator, ProviderConnectionRepository, ProviderTokenStore, TokenVault } from '@app/domain';
 import { ProviderEndpoints } from '@app/application';
 import { TypeOrmProviderConnectionRepository, TypeOrmProviderTokenStore } from '@app/persistence';
 import { VaultModule } from '@app/vault';
@@ -58,15 +58,15 @@ export class ProviderAccessModule {
         },
         {
           provide: ProviderConnectionRepository,
-          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock) =>
-            new TypeOrmProviderConnectionRepository(dataSource, vault, clock),
-          inject: [DataSource, TokenVault, Clock],
+          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock, ids: IdGenerator) =>
+            new TypeOrmProviderConnectionRepository(dataSource, vault, clock, ids),
+          inject: [DataSource, TokenVault, Clock, IdGenerator],
         },
         {
           provide: ProviderTokenStore,
-          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock) =>
-            new TypeOrmProviderTokenStore(dataSource, vault, clock),
-          inject: [DataSource, TokenVault, Clock],
+          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock, ids: IdGenerator) =>
+            new TypeOrmProviderTokenStore(dataSource, vault, clock, ids),
+          inject: [DataSource, TokenVault, Clock, IdGenerator],
         },
       ],
       exports: [VaultModule, SandboxRuntime, ProviderEndpoints, ProviderConnectionRepository, ProviderTokenStore],

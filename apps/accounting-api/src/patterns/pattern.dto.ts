@@ -5,7 +5,11 @@ import { PageQueryDto } from '../events/event.dto';
 import { ACCOUNT_CODE_PATTERN, VAT_RATE_PATTERN } from '../proposals/proposal.dto';
 
 export class PatternAmountsDto {
-  @ApiProperty({ example: 14, description: 'approved amounts observed' }) count!: number;
+  @ApiProperty({
+    example: 14,
+    description: "amounts observed: reviewers' approvals and executed (never rejected) auto-approvals",
+  })
+  count!: number;
   @ApiProperty({ example: '119.00', nullable: true, type: String }) mean!: string | null;
   @ApiProperty({ example: '99.00', nullable: true, type: String }) min!: string | null;
   @ApiProperty({ example: '119.00', nullable: true, type: String }) max!: string | null;
@@ -20,6 +24,27 @@ export class PatternDto {
   @ApiProperty({ example: '25' }) vatRate!: string;
   @ApiProperty({ example: 14, description: 'review approvals that confirmed it' }) approvals!: number;
   @ApiProperty({ description: 'confirmed by a person; only verified patterns auto-approve' }) verified!: boolean;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: 'kari@example.no',
+    description:
+      'the accountant who wrote it through POST /patterns; null when learnt from an approval. Their own proposals never auto-approve from it (separation of duties)',
+  })
+  writtenBy!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'the accountant who last changed it through PUT /patterns/{id}; the same holds for them',
+  })
+  lastChangedBy!: string | null;
+  @ApiProperty({
+    type: [String],
+    example: ['per@example.no'],
+    description:
+      'who confirmed the rule as it stands (its writer or editor, reviewers whose approvals taught it), newest first, at most two; a proposal auto-approves only when someone other than its submitter is among them',
+  })
+  confirmedBy!: string[];
   @ApiProperty({ type: PatternAmountsDto }) amounts!: PatternAmountsDto;
   @ApiProperty({ example: 3, description: "the sequence of the pattern's last event" }) version!: number;
   @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) createdAt!: string;

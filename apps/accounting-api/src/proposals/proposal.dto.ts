@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import {
   CHANNELS,
   MAX_DESCRIPTION_LENGTH,
@@ -14,20 +16,26 @@ import { EventDto } from '../events/event.dto';
 export const MONEY_PATTERN = /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/;
 export const VAT_RATE_PATTERN = /^(0|[1-9]\d{0,2})(\.\d{1,2})?$/;
 export const ACCOUNT_CODE_PATTERN = /^\d{4,6}$/;
+const CURRENCY_PATTERN = /^[A-Z]{3}$/;
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 /** Base64 of MAX_RECEIPT_BYTES, padded. */
 const MAX_BASE64_LENGTH = Math.ceil(MAX_RECEIPT_BYTES / 3) * 4;
 
 /*
- * The request body of POST /v1/proposals, for the OpenAPI document only. The global validation pipe
- * does not run on it: the submission handler refuses unknown fields (SUBMISSION_FIELDS, kept equal
- * to these classes by an e2e test of the OpenAPI document) and the domain checks every field's content
- * (parseExpenseDetails, decodeReceipt), reporting all problems at once as validation_failed.
+ * The request body of POST /v1/proposals, checked by the global validation pipe like every other
+ * body: unknown fields are refused and each field's type and form are checked, every problem listed
+ * at once (400 validation_failed, errors[]). The messages are the domain's. The content's rules
+ * (a positive amount, a real calendar date, a receipt that is what it says, lengths after trimming,
+ * the company's chart) stay with the domain and the use case.
  */
 
 export class ReceiptUploadDto {
-  @ApiProperty({ example: 'r.pdf', minLength: 1, maxLength: 255 }) filename!: string;
+  @ApiProperty({ example: 'r.pdf', minLength: 1, maxLength: 255 })
+  @IsString({ message: 'receipt.filename must be a non-empty string' })
+  filename!: string;
 
   @ApiProperty({ enum: RECEIPT_CONTENT_TYPES, description: 'must match the file: the first bytes are checked' })
+  @IsIn(RECEIPT_CONTENT_TYPES, { message: `receipt.contentType must be one of ${RECEIPT_CONTENT_TYPES.join(', ')}` })
   contentType!: string;
 
   @ApiProperty({
@@ -35,58 +43,108 @@ export class ReceiptUploadDto {
     maxLength: MAX_BASE64_LENGTH,
     description: 'the file in standard base64 with padding, at most 7 MiB decoded',
   })
+  @IsString({ message: 'receipt.dataBase64 must be the file encoded as standard base64 with padding' })
   dataBase64!: string;
 }
 
 export class ThreadDto {
-  @ApiProperty({ enum: CHANNELS }) channel!: string;
+  @ApiProperty({ enum: CHANNELS })
+  @IsIn(CHANNELS, { message: `thread.channel must be one of ${CHANNELS.join(', ')}` })
+  channel!: string;
 
-  @ApiProperty({ example: 'C01/1700000000.000100', minLength: 1, maxLength: 255 }) threadId!: string;
+  @ApiProperty({ example: 'C01/1700000000.000100', minLength: 1, maxLength: 255 })
+  @IsString({ message: 'thread.threadId must be a non-empty string' })
+  threadId!: string;
 }
 
 /** POST /proposals (api-contract §4.1). Unknown fields are refused. */
 export class SubmitProposalDto {
-  @ApiProperty({ enum: PROPOSAL_KINDS, example: 'expense' }) kind!: string;
+  @ApiProperty({ enum: PROPOSAL_KINDS, example: 'expense' })
+  @IsIn(PROPOSAL_KINDS, { message: `kind must be one of ${PROPOSAL_KINDS.join(', ')}` })
+  kind!: string;
 
-  @ApiProperty({ example: 'Spotify AB', minLength: 1, maxLength: MAX_MERCHANT_LENGTH }) merchant!: string;
+  @ApiProperty({ example: 'Spotify AB', minLength: 1, maxLength: MAX_MERCHANT_LENGTH })
+  @IsString({ message: 'merchant must be a non-empty string' })
+  merchant!: string;
 
   @ApiProperty({
     example: '119.00',
     pattern: MONEY_PATTERN.source,
     description: 'decimal string, > 0, at most 2 fraction digits; VAT included',
   })
+  @Matches(MONEY_PATTERN, {
+    message: 'amount must be a decimal string with at most 2 fraction digits, such as "1249.50"',
+  })
   amount!: string;
 
-  @ApiProperty({ example: 'NOK', pattern: '^[A-Z]{3}$', description: 'ISO 4217' }) currency!: string;
+  @ApiProperty({ example: 'NOK', pattern: CURRENCY_PATTERN.source, description: 'ISO 4217' })
+  @Matches(CURRENCY_PATTERN, {
+    message: 'currency must be an ISO 4217 code of three uppercase letters, such as "NOK"',
+  })
+  currency!: string;
 
-  @ApiProperty({ example: '2026-11-20', format: 'date', description: 'the accounting date, YYYY-MM-DD' }) date!: string;
+  @ApiPropertyOptional({
+    example: '1462.50',
+    pattern: MONEY_PATTERN.source,
+    nullable: true,
+    description:
+      'the amount actually paid in NOK, VAT included, for an expense in another currency: required then ' +
+      '(422 nok_amount_required without it); leave it out for NOK. The providers book this amount.',
+  })
+  @IsOptional()
+  @Matches(MONEY_PATTERN, {
+    message: 'amountNok must be a decimal string with at most 2 fraction digits, such as "1462.50"',
+  })
+  amountNok?: string | null;
+
+  @ApiProperty({ example: '2026-11-20', format: 'date', description: 'the accounting date, YYYY-MM-DD' })
+  @Matches(DATE_PATTERN, { message: 'date must be a date in the form YYYY-MM-DD' })
+  date!: string;
 
   @ApiProperty({
     example: '6540',
     pattern: ACCOUNT_CODE_PATTERN.source,
     description: "an account of the company's chart, 4 to 6 digits",
   })
+  @Matches(ACCOUNT_CODE_PATTERN, { message: 'accountCode must be an account number of 4 to 6 digits, such as "6540"' })
   accountCode!: string;
 
   @ApiProperty({ example: '25', pattern: VAT_RATE_PATTERN.source, description: 'VAT percentage as a decimal string' })
+  @Matches(VAT_RATE_PATTERN, {
+    message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"',
+  })
   vatRate!: string;
 
   @ApiPropertyOptional({ example: 'Spotify Premium', minLength: 1, maxLength: MAX_DESCRIPTION_LENGTH, nullable: true })
+  @IsOptional()
+  @IsString({ message: 'description must be a non-empty string' })
   description?: string | null;
 
-  @ApiPropertyOptional({ type: ReceiptUploadDto, nullable: true }) receipt?: ReceiptUploadDto | null;
+  @ApiPropertyOptional({ type: ReceiptUploadDto, nullable: true })
+  @IsOptional()
+  @IsObject({ message: 'receipt must be an object' })
+  @ValidateNested()
+  @Type(() => ReceiptUploadDto)
+  receipt?: ReceiptUploadDto | null;
 
   @ApiPropertyOptional({
     type: ThreadDto,
     nullable: true,
     description: 'where the user is told about auto-approval or rejection',
   })
+  @IsOptional()
+  @IsObject({ message: 'thread must be an object' })
+  @ValidateNested()
+  @Type(() => ThreadDto)
   thread?: ThreadDto | null;
 
   @ApiPropertyOptional({
     nullable: true,
+    type: String,
     description: 'the id of a REJECTED proposal this one corrects: it joins that chain',
   })
+  @IsOptional()
+  @Length(1, 255, { message: 'resubmissionOf must be the id of a rejected proposal, or null' })
   resubmissionOf?: string | null;
 }
 
@@ -135,6 +193,12 @@ export class ProposalDto {
   @ApiProperty({ example: 'Spotify AB' }) merchant!: string;
   @ApiProperty({ example: '119.00' }) amount!: string;
   @ApiProperty({ example: 'NOK' }) currency!: string;
+  @ApiPropertyOptional({
+    type: String,
+    example: '1462.50',
+    description: 'the NOK amount paid, for an expense in another currency only (absent for NOK)',
+  })
+  amountNok?: string;
   @ApiProperty({ example: '2026-11-20' }) date!: string;
   @ApiProperty({ example: '6540', description: 'after corrections' }) accountCode!: string;
   @ApiProperty({ example: '25', description: 'after corrections' }) vatRate!: string;

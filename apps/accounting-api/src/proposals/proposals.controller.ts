@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpStatus, Param, Post, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
-  ApiBody,
   ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -11,7 +10,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { GetProposalHandler, SubmitProposalHandler, type ProposalSubmission } from '@app/application';
+import { GetProposalHandler, SubmitProposalHandler } from '@app/application';
 import type { Identity } from '@app/domain';
 import { Access } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
@@ -37,7 +36,6 @@ export class ProposalsController {
       "A review-routed proposal is posted to the review channel; an auto-approval is told to the user's thread.",
   })
   @ApiIdempotent()
-  @ApiBody({ type: SubmitProposalDto })
   @ApiCreatedResponse({ type: ProposalDto })
   @ApiBadRequestResponse({ type: ProblemDto, description: 'validation_failed, with errors[] naming each field' })
   @ApiNotFoundResponse({ type: ProblemDto, description: 'resubmissionOf names no proposal of the company' })
@@ -47,9 +45,7 @@ export class ProposalsController {
   })
   async submit(
     @CurrentIdentity() identity: Identity,
-    // Typed as the application's interface, not a class: the global validation pipe passes it
-    // through, and the handler checks the shape and the content (see SubmitProposalDto).
-    @Body() body: ProposalSubmission,
+    @Body() body: SubmitProposalDto,
     @IdempotencyKey() key: string | null,
     @Res({ passthrough: true }) response: Response,
   ): Promise<unknown> {

@@ -131,6 +131,7 @@ describe('Sandbox faults', () => {
       .send({
         date: '2026-03-10',
         kind: 'cash_purchase',
+        paid: true,
         currency: 'NOK',
         paymentAccount: '1920:10001',
         lines: [{ description: 'x', netPrice: 400, vat: 100, account: '6800', vatType: 'HIGH' }],
@@ -241,6 +242,7 @@ describe('Sandbox control', () => {
       .send({
         date: '2026-03-10',
         kind: 'cash_purchase',
+        paid: true,
         currency: 'NOK',
         paymentAccount: '1920:10001',
         lines: [{ description: 'x', netPrice: 400, vat: 100, account: '6800', vatType: 'HIGH' }],

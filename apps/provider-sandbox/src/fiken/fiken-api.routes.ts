@@ -10,7 +10,10 @@ import type { FikenJournalEntry } from './fiken-model';
 import { buildPurchase, purchaseView } from './fiken-purchases';
 import type { FikenState } from './fiken-state';
 
-const RECEIPT_EXTENSIONS = ['.pdf', '.png', '.jpg', '.jpeg', '.gif'];
+/** "The filename. Must end with either .png, .jpeg, .jpg, .gif or .pdf" */
+const RECEIPT_EXTENSIONS = ['.png', '.jpeg', '.jpg', '.gif', '.pdf'];
+/** `GET /purchases` declares `sortBy` as an enum of these two only. */
+const PURCHASE_SORTS = ['date asc', 'date desc'];
 
 function companyView(company: FikenCompany): Record<string, unknown> {
   return {
@@ -19,7 +22,6 @@ function companyView(company: FikenCompany): Record<string, unknown> {
     organizationNumber: company.organizationNumber,
     vatType: 'yearly',
     address: { streetAddress: 'Storgata 1', city: 'Oslo', postCode: '0155', country: 'Norge' },
-    phoneNumber: '22000000',
     email: `post@${company.slug}.no`,
     creationDate: '2020-01-01',
     hasApiAccess: true,
@@ -62,9 +64,12 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
     res.json(companyView(fikenCallOf(res).company));
   });
 
+  // Paged like every collection: the definition declares page/pageSize (default 25), though its
+  // introduction's table says accounts are not paged.
   router.get('/companies/:slug/accounts', (req, res) => {
     const { company } = fikenCallOf(res);
-    res.json(company.accounts.filter((a) => inAccountRange(a.code, req)));
+    const accounts = company.accounts.filter((a) => inAccountRange(a.code, req));
+    sendPage(req, res, accounts.length, (i) => accounts[i]);
   });
 
   router.get('/companies/:slug/accounts/:code', (req, res) => {
@@ -171,11 +176,20 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
     const filter = dateFilterOf(req, res, 'date');
     if (!filter) return;
     const { company } = fikenCallOf(res);
+    const sortBy = queryString(req, 'sortBy') ?? 'date asc';
+    if (!PURCHASE_SORTS.includes(sortBy)) {
+      return sendFikenMessage(
+        res,
+        400,
+        `Invalid value for sortBy: '${sortBy}' (allowed: ${PURCHASE_SORTS.join(', ')})`,
+      );
+    }
     const paid = queryBool(req, 'paid');
-    let purchases = state
+    const purchases = state
       .purchasesOf(company.index)
-      .filter((p) => matchesDate(p.date, filter) && (paid === undefined || p.paid === paid));
-    if (/desc$/i.test(queryString(req, 'sortBy') ?? '')) purchases = [...purchases].reverse();
+      .filter((p) => matchesDate(p.date, filter) && (paid === undefined || p.paid === paid))
+      .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    if (sortBy === 'date desc') purchases.reverse();
     sendPage(req, res, purchases.length, (i) => purchaseView(company, purchases[i]));
   });
 
@@ -214,7 +228,10 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
   router.post('/companies/:slug/purchases/:id/attachments', attachToPurchase(state));
 }
 
-/** `POST /purchases/{id}/attachments`: multipart `filename` + `file`, answered 201 with a `Location` ending in a UUID. */
+/**
+ * `POST /purchases/{id}/attachments`: multipart `filename` + `file`, at least one of the query flags
+ * `attachToPayment` / `attachToSale` true; answered 201 with a `Location` ending in a UUID.
+ */
 function attachToPurchase(state: FikenState): RequestHandler {
   const single = receiptUpload.single('file');
   return (req: Request, res: Response) => {
@@ -223,7 +240,12 @@ function attachToPurchase(state: FikenState): RequestHandler {
       const { company, apiBase } = fikenCallOf(res);
       const purchase = state.purchasesOf(company.index).find((p) => String(p.purchaseId) === req.params.id);
       if (!purchase) return sendFikenMessage(res, 404, `Purchase ${String(req.params.id)} not found`);
+      if (queryBool(req, 'attachToPayment') !== true && queryBool(req, 'attachToSale') !== true) {
+        return sendFikenMessage(res, 400, 'At least one of attachToPayment and attachToSale must be true');
+      }
       const fields = (req.body ?? {}) as Record<string, string | undefined>;
+      const unexpected = Object.keys(fields).find((name) => name !== 'filename');
+      if (unexpected) return sendFikenMessage(res, 400, `Unrecognized part '${unexpected}'`);
       const filename = fields.filename;
       if (!filename) return sendFikenMessage(res, 400, "Required part 'filename' is missing");
       if (!RECEIPT_EXTENSIONS.some((ext) => filename.toLowerCase().endsWith(ext))) {
@@ -236,7 +258,6 @@ function attachToPurchase(state: FikenState): RequestHandler {
       if (!req.file) return sendFikenMessage(res, 400, "Required part 'file' is missing");
       const identifier = randomUUID();
       const attachment = attachmentFor(apiBase, company.slug, identifier, filename);
-      if (fields.comment) attachment.comment = fields.comment;
       purchase.purchaseAttachments.push(attachment);
       purchase.journalEntry.attachments.push(attachment);
       res

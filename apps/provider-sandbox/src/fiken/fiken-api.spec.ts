@@ -1,6 +1,10 @@
 import request from 'supertest';
 import { fikenCompanySlug } from '../constants';
+import { checkProviderContract } from '../testing/provider-contract';
 import { fikenAuthorize, PDF, testSandbox } from '../testing/sandbox-test-kit';
+
+// The answers are checked against Fiken's definition; some requests here are refused on purpose.
+checkProviderContract({ requests: false });
 
 const SLUG = 'demo-fiken-as';
 
@@ -44,13 +48,25 @@ describe('Fiken sandbox: reading', () => {
     ]);
   });
 
+  it('pages accounts with the declared default page size of 25', async () => {
+    const { get } = await setup();
+    const first = await get(`/companies/${SLUG}/accounts`);
+    expect(first.body).toHaveLength(25);
+    expect(first.headers['fiken-api-page-size']).toBe('25');
+    expect(Number(first.headers['fiken-api-result-count'])).toBeGreaterThan(25);
+  });
+
   it('serves accounts as string codes, with sub-ledger accounts, filtered by fromAccount/toAccount', async () => {
     const { get } = await setup();
-    const all = (await get(`/companies/${SLUG}/accounts`)).body as { code: string; name: string }[];
+    const all = (await get(`/companies/${SLUG}/accounts`, { page: 0, pageSize: 100 })).body as {
+      code: string;
+      name: string;
+    }[];
     expect(all.map((a) => a.code)).toEqual(
       expect.arrayContaining(['1920:10001', '2400', '2710', '6300', '6540', '6800', '7140', '7350']),
     );
-    const range = (await get(`/companies/${SLUG}/accounts`, { fromAccount: 6000, toAccount: 6999 })).body as {
+    const range = (await get(`/companies/${SLUG}/accounts`, { fromAccount: 6000, toAccount: 6999, pageSize: 100 }))
+      .body as {
       code: string;
     }[];
     expect(range.every((a) => a.code >= '6000' && a.code < '7000')).toBe(true);
@@ -196,6 +212,22 @@ describe('Fiken sandbox: purchases', () => {
     ['a gross price field', {}, { grossPrice: 1_350_000 }, /Unrecognized/],
     ['a missing payment account', { paymentAccount: undefined }, {}, /paymentAccount/],
     ['a payment account that is not a bank account', { paymentAccount: '6540' }, {}, /bank account/],
+    ['a line description over 200 characters', {}, { description: 'x'.repeat(201) }, /description: size must be/],
+    ['a purchase without paid', { paid: undefined }, {}, /paid is required/],
+    ['a sales-only VAT type on a purchase', {}, { vatType: 'OUTSIDE', vat: 0 }, /not valid for purchases/],
+    ['a line comment (not a property of orderLine)', {}, { comment: 'x' }, /Unrecognized/],
+    [
+      'a foreign-currency purchase without paymentAmountInNok',
+      { currency: 'EUR' },
+      { netPrice: undefined, vat: undefined, netPriceInCurrency: 10_000, vatInCurrency: 2_500 },
+      /paymentAmountInNok is required/,
+    ],
+    [
+      'a foreign-currency purchase priced only in NOK',
+      { currency: 'EUR', paymentAmountInNok: 150_000 },
+      {},
+      /netPriceInCurrency is required/,
+    ],
   ])('refuses %s with 400 and a message', async (_name, extra, line, message) => {
     const { post, control } = await setup();
     const response = await post(`/companies/${SLUG}/purchases`, purchase(extra, line));
@@ -203,6 +235,82 @@ describe('Fiken sandbox: purchases', () => {
     expect(response.body.message).toMatch(message);
     expect(control.bookings('fiken', SLUG)).toHaveLength(0);
   });
+
+  it('books a foreign-currency purchase at the NOK amount paid', async () => {
+    const { post, get, control } = await setup();
+    const created = await post(
+      `/companies/${SLUG}/purchases`,
+      purchase(
+        { currency: 'EUR', paymentAmountInNok: 146_250 },
+        { netPrice: undefined, vat: undefined, netPriceInCurrency: 10_000, vatInCurrency: 2_500 },
+      ),
+    );
+    expect(created.status).toBe(201);
+    const [booked] = control.bookings('fiken', SLUG) as {
+      journalEntry: { lines: { amount: number; account: string }[] };
+    }[];
+    expect(booked.journalEntry.lines).toEqual([
+      { amount: 117_000, account: '6540', vatCode: '1' },
+      { amount: 29_250, account: '2710' },
+      { amount: -146_250, account: '1920:10001' },
+    ]);
+    const id = (created.headers.location as string).split('/').pop();
+    expect((await get(`/companies/${SLUG}/purchases/${id}`)).body).toMatchObject({
+      currency: 'EUR',
+      lines: [{ netPriceInCurrency: 10_000, vatInCurrency: 2_500 }],
+    });
+  });
+
+  it('lists purchases sorted by date and refuses a sortBy the definition does not declare', async () => {
+    const { post, get } = await setup();
+    await post(`/companies/${SLUG}/purchases`, purchase({ identifier: 'late', date: '2026-03-12' }));
+    await post(`/companies/${SLUG}/purchases`, purchase({ identifier: 'early', date: '2026-03-02' }));
+    const ascending = (await get(`/companies/${SLUG}/purchases`)).body as { identifier: string }[];
+    expect(ascending.map((p) => p.identifier)).toEqual(['early', 'late']);
+    const descending = (await get(`/companies/${SLUG}/purchases`, { sortBy: 'date desc' })).body as {
+      identifier: string;
+    }[];
+    expect(descending.map((p) => p.identifier)).toEqual(['late', 'early']);
+    const refused = await get(`/companies/${SLUG}/purchases`, { sortBy: 'createdDate desc' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/sortBy/);
+  });
+
+  it('refuses an attachment documenting neither the payment nor the sale', async () => {
+    const { app, bearer, post, get } = await setup();
+    const location = (await post(`/companies/${SLUG}/purchases`, purchase())).headers.location as string;
+    const id = location.split('/').pop();
+    const upload = (query: Record<string, boolean>) =>
+      request(app)
+        .post(`/fiken/api/v2/companies/${SLUG}/purchases/${id}/attachments`)
+        .query(query)
+        .set('Authorization', bearer)
+        .field('filename', 'kvittering.pdf')
+        .attach('file', PDF, 'kvittering.pdf');
+    const neither = await upload({});
+    expect(neither.status).toBe(400);
+    expect(neither.body.message).toMatch(/attachToPayment and attachToSale/);
+    expect((await upload({ attachToPayment: false, attachToSale: false })).status).toBe(400);
+    expect((await upload({ attachToSale: true })).status).toBe(201);
+    expect((await get(`/companies/${SLUG}/purchases/${id}`)).body.purchaseAttachments).toHaveLength(1);
+  });
+
+  it.each(['kvittering.webp', 'kvittering.heic', 'kvittering.tiff', 'kvittering'])(
+    'refuses an attachment named %s (Fiken takes .png, .jpeg, .jpg, .gif and .pdf)',
+    async (filename) => {
+      const { app, bearer, post } = await setup();
+      const location = (await post(`/companies/${SLUG}/purchases`, purchase())).headers.location as string;
+      const id = location.split('/').pop();
+      const response = await request(app)
+        .post(`/fiken/api/v2/companies/${SLUG}/purchases/${id}/attachments`)
+        .query({ attachToSale: true })
+        .set('Authorization', bearer)
+        .field('filename', filename)
+        .attach('file', PDF, filename);
+      expect(response.status).toBe(400);
+      expect(response.body.message).toMatch(/Unsupported file type/);
+    },
+  );
 
   it('attaches a receipt (filename + file) with 201 and a Location ending in a UUID', async () => {
     const { app, bearer, post, get } = await setup();
@@ -238,7 +346,7 @@ describe('Fiken sandbox: one request at a time', () => {
     expect((await get(`/companies/${SLUG}/accounts`)).status).toBe(200);
   });
 
-  it('serves different companies in parallel', async () => {
+  it('counts one application across companies: a second company waits or gets 429 too', async () => {
     const sandbox = testSandbox({ companies: 2, latencyMs: { fiken: 100 } });
     const first = await fikenAuthorize(sandbox.app, fikenCompanySlug(0));
     const second = await fikenAuthorize(sandbox.app, fikenCompanySlug(1));
@@ -250,6 +358,6 @@ describe('Fiken sandbox: one request at a time', () => {
         .get(`/fiken/api/v2/companies/${fikenCompanySlug(1)}/accounts`)
         .set('Authorization', `Bearer ${second.access_token}`),
     ]);
-    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 429]);
   });
 });

@@ -11,28 +11,31 @@ export const FIKEN_INVOICE_STREAM = 4;
 
 export const FIKEN_BANK_ACCOUNT = `${BANK_ACCOUNT}:10001`;
 
-/** Fiken's purchase VAT types and their rates; `null` rate: VAT is not checked against the net. */
-export const FIKEN_VAT_TYPES: Record<string, { rate: number | null; vatCode?: string }> = {
-  NONE: { rate: 0, vatCode: '0' },
-  HIGH: { rate: 0.25, vatCode: '1' },
-  MEDIUM: { rate: 0.15, vatCode: '11' },
-  LOW: { rate: 0.12, vatCode: '13' },
-  RAW_FISH: { rate: 0.1111 },
-  EXEMPT: { rate: 0 },
-  EXEMPT_IMPORT_EXPORT: { rate: 0 },
-  EXEMPT_REVERSE: { rate: 0 },
-  OUTSIDE: { rate: 0 },
-  HIGH_DIRECT: { rate: 0.25 },
-  HIGH_BASIS: { rate: null },
-  MEDIUM_DIRECT: { rate: 0.15 },
-  MEDIUM_BASIS: { rate: null },
-  NONE_IMPORT_BASIS: { rate: null },
-  HIGH_FOREIGN_SERVICE_DEDUCTIBLE: { rate: null },
-  HIGH_FOREIGN_SERVICE_NONDEDUCTIBLE: { rate: null },
-  LOW_FOREIGN_SERVICE_DEDUCTIBLE: { rate: null },
-  LOW_FOREIGN_SERVICE_NONDEDUCTIBLE: { rate: null },
-  HIGH_PURCHASE_OF_EMISSIONSTRADING_OR_GOLD_DEDUCTIBLE: { rate: null },
-  HIGH_PURCHASE_OF_EMISSIONSTRADING_OR_GOLD_NONDEDUCTIBLE: { rate: null },
+/**
+ * Fiken's VAT types, their rates and where the definition allows them ("VAT Code" table):
+ * `null` rate: VAT is not checked against the net; `purchases: false`: sales only.
+ */
+export const FIKEN_VAT_TYPES: Record<string, { rate: number | null; vatCode?: string; purchases: boolean }> = {
+  NONE: { rate: 0, vatCode: '0', purchases: true },
+  HIGH: { rate: 0.25, vatCode: '1', purchases: true },
+  MEDIUM: { rate: 0.15, vatCode: '11', purchases: true },
+  LOW: { rate: 0.12, vatCode: '13', purchases: true },
+  RAW_FISH: { rate: 0.1111, purchases: true },
+  EXEMPT: { rate: 0, purchases: false },
+  EXEMPT_IMPORT_EXPORT: { rate: 0, purchases: false },
+  EXEMPT_REVERSE: { rate: 0, purchases: false },
+  OUTSIDE: { rate: 0, purchases: false },
+  HIGH_DIRECT: { rate: 0.25, purchases: true },
+  HIGH_BASIS: { rate: null, purchases: true },
+  MEDIUM_DIRECT: { rate: 0.15, purchases: true },
+  MEDIUM_BASIS: { rate: null, purchases: true },
+  NONE_IMPORT_BASIS: { rate: null, purchases: true },
+  HIGH_FOREIGN_SERVICE_DEDUCTIBLE: { rate: null, purchases: true },
+  HIGH_FOREIGN_SERVICE_NONDEDUCTIBLE: { rate: null, purchases: true },
+  LOW_FOREIGN_SERVICE_DEDUCTIBLE: { rate: null, purchases: true },
+  LOW_FOREIGN_SERVICE_NONDEDUCTIBLE: { rate: null, purchases: true },
+  HIGH_PURCHASE_OF_EMISSIONSTRADING_OR_GOLD_DEDUCTIBLE: { rate: null, purchases: true },
+  HIGH_PURCHASE_OF_EMISSIONSTRADING_OR_GOLD_NONDEDUCTIBLE: { rate: null, purchases: true },
 };
 
 /** One seeded Fiken company: slug, chart with sub-ledger accounts (`1920:10001`), contacts. */

@@ -20,7 +20,6 @@ export function attachmentFor(apiBase: string, slug: string, identifier: string,
     identifier,
     downloadUrl: `${apiBase}/companies/${slug}/attachments/${identifier}/${encodeURIComponent(fileName)}`,
     downloadUrlWithFikenNormalUserCredentials: `https://fiken.no/filer/${identifier}/${encodeURIComponent(fileName)}`,
-    comment: null,
     type: 'invoice',
   };
 }
@@ -67,9 +66,9 @@ export function seededFikenInvoice(company: FikenCompany, index: number, apiBase
     issueDate: invoice.issueDate,
     dueDate: invoice.dueDate,
     originalDueDate: invoice.dueDate,
-    net: invoice.net,
-    vat: invoice.vat,
-    gross: invoice.gross,
+    net: invoice.inCurrency.net,
+    vat: invoice.inCurrency.vat,
+    gross: invoice.inCurrency.gross,
     netInNok: invoice.net,
     vatInNok: invoice.vat,
     grossInNok: invoice.gross,
@@ -78,7 +77,7 @@ export function seededFikenInvoice(company: FikenCompany, index: number, apiBase
     yourReference: '',
     ourReference: '',
     orderReference: '',
-    currency: 'NOK',
+    currency: invoice.currency,
     bankAccountNumber: '15030012345',
     sentManually: false,
     customer: {
@@ -100,9 +99,10 @@ export function seededFikenInvoice(company: FikenCompany, index: number, apiBase
       vatAmount: invoice.vat,
       totalPaid: invoice.gross - invoice.outstanding,
       outstandingBalance: invoice.outstanding,
+      ...(invoice.currency === 'NOK' ? {} : { outstandingBalanceInCurrency: invoice.inCurrency.outstanding }),
       settled,
-      settledDate: settled ? invoice.dueDate : null,
-      currency: 'NOK',
+      ...(settled ? { settledDate: invoice.dueDate } : {}),
+      currency: invoice.currency,
     },
     attachments: [
       attachmentFor(

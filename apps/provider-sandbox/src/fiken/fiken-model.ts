@@ -20,7 +20,7 @@ export interface FikenAttachment {
   identifier: string;
   downloadUrl: string;
   downloadUrlWithFikenNormalUserCredentials: string;
-  comment: string | null;
+  comment?: string;
   type: 'invoice';
 }
 
@@ -46,7 +46,9 @@ export interface FikenPurchaseLine {
   vat: number;
   account: string;
   vatType: string;
-  comment?: string;
+  /** Set on a purchase in a foreign currency: the line's prices in that currency (equal to netPrice/vat). */
+  netPriceInCurrency?: number;
+  vatInCurrency?: number;
 }
 
 export interface FikenPurchase {
@@ -62,6 +64,8 @@ export interface FikenPurchase {
   currency: string;
   paymentAccount?: string;
   paymentDate?: string;
+  /** The NOK amount actually paid, for a purchase in a foreign currency. */
+  paymentAmountInNok?: number;
   kid?: string;
   purchaseAttachments: FikenAttachment[];
   /** The journal entry the purchase produced (its ledger lines). */
@@ -85,6 +89,8 @@ export interface FikenAccessToken {
 export interface FikenAuthorizationCode {
   clientId: string;
   redirectUri: string;
+  /** The `state` of the authorize request, which the code exchange must repeat. */
+  state: string;
   companyIndex: number;
   expiresAt: number;
   used: boolean;

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { SANDBOX_FIKEN_CLIENT_ID } from '../constants';
+import { SANDBOX_FIKEN_CLIENT_ID, SANDBOX_FIKEN_CLIENT_SECRET } from '../constants';
 import { fikenAuthorize, fikenClientAuth, REDIRECT_URI, testSandbox } from '../testing/sandbox-test-kit';
 
 const token = (app: Parameters<typeof request>[0], form: Record<string, string>, auth = fikenClientAuth()) =>
@@ -65,12 +65,12 @@ describe('Fiken sandbox: OAuth', () => {
     const code = await codeFor();
     const badClient = await token(
       app,
-      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI },
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' },
       fikenClientAuth(SANDBOX_FIKEN_CLIENT_ID, 'wrong'),
     );
     expect(badClient.status).toBe(401);
     expect(badClient.body).toMatchObject({ error: 'invalid_client' });
-    const ok = await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI });
+    const ok = await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({
       access_token: expect.any(String),
@@ -79,7 +79,7 @@ describe('Fiken sandbox: OAuth', () => {
       expires_in: 3600,
       scope: expect.any(String),
     });
-    const reused = await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI });
+    const reused = await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' });
     expect(reused.status).toBe(400);
     expect(reused.body).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
     const other = await codeFor();
@@ -87,8 +87,62 @@ describe('Fiken sandbox: OAuth', () => {
       grant_type: 'authorization_code',
       code: other,
       redirect_uri: 'http://localhost:3000/elsewhere',
+      state: 's',
     });
     expect(mismatch.body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('requires the state of the authorize request at the code exchange, as the definition lists it', async () => {
+    const { app } = testSandbox();
+    const codeFor = async () => {
+      const approved = await request(app)
+        .post('/fiken/oauth/authorize')
+        .type('form')
+        .send({ client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 's', decision: 'approve' });
+      return new URL(approved.headers.location as string).searchParams.get('code') ?? '';
+    };
+    const missing = await token(app, {
+      grant_type: 'authorization_code',
+      code: await codeFor(),
+      redirect_uri: REDIRECT_URI,
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('state') });
+    const other = await token(app, {
+      grant_type: 'authorization_code',
+      code: await codeFor(),
+      redirect_uri: REDIRECT_URI,
+      state: 'another',
+    });
+    expect(other.body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refuses an authorize request without state', async () => {
+    const { app } = testSandbox();
+    const response = await request(app)
+      .get('/fiken/oauth/authorize')
+      .query({ response_type: 'code', client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI });
+    expect(response.status).toBe(302);
+    expect(new URL(response.headers.location as string).searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('compares the Basic client credentials as sent: a form-encoded secret is refused', async () => {
+    const { app } = testSandbox();
+    expect(SANDBOX_FIKEN_CLIENT_SECRET).not.toBe(encodeURIComponent(SANDBOX_FIKEN_CLIENT_SECRET));
+    const approved = await request(app)
+      .post('/fiken/oauth/authorize')
+      .type('form')
+      .send({ client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 's', decision: 'approve' });
+    const code = new URL(approved.headers.location as string).searchParams.get('code') ?? '';
+    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' };
+    const encoded = await token(
+      app,
+      form,
+      fikenClientAuth(SANDBOX_FIKEN_CLIENT_ID, encodeURIComponent(SANDBOX_FIKEN_CLIENT_SECRET)),
+    );
+    expect(encoded.status).toBe(401);
+    expect(encoded.body).toMatchObject({ error: 'invalid_client' });
+    expect((await token(app, form)).status).toBe(200);
   });
 
   it('expires authorization codes', async () => {
@@ -100,7 +154,7 @@ describe('Fiken sandbox: OAuth', () => {
     clock.advance(61_000);
     const code = new URL(approved.headers.location as string).searchParams.get('code') ?? '';
     expect(
-      (await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI })).body,
+      (await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' })).body,
     ).toMatchObject({ error: 'invalid_grant' });
   });
 

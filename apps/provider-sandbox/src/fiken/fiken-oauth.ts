@@ -10,15 +10,18 @@ function acceptedRedirect(state: FikenState, redirectUri: string): boolean {
   return !registered || registered.includes(redirectUri);
 }
 
-/** Client authentication by HTTP Basic `client_id:client_secret`. */
+/**
+ * Client authentication by HTTP Basic `client_id:client_secret`, compared exactly as sent: Fiken's
+ * documentation asks for the id and secret as the credentials, with no form-encoding of either.
+ */
 function authenticatedClient(req: Request): string | undefined {
   const match = /^Basic\s+(\S+)$/i.exec(req.get('authorization') ?? '');
   if (!match) return undefined;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
-  const clientId = decodeURIComponent(decoded.slice(0, colon));
-  const secret = decodeURIComponent(decoded.slice(colon + 1));
+  const clientId = decoded.slice(0, colon);
+  const secret = decoded.slice(colon + 1);
   return clientId === SANDBOX_FIKEN_CLIENT_ID && secret === SANDBOX_FIKEN_CLIENT_SECRET ? clientId : undefined;
 }
 
@@ -46,6 +49,10 @@ export function fikenOAuthRouter(state: FikenState): Router {
         error_description: 'response_type must be code',
         state: query.state,
       });
+      return;
+    }
+    if (!query.state) {
+      redirectBack(res, redirectUri, { error: 'invalid_request', error_description: 'state is required' });
       return;
     }
     const shown = Math.min(state.companyCount, 50);
@@ -95,7 +102,7 @@ export function fikenOAuthRouter(state: FikenState): Router {
       return;
     }
     redirectBack(res, redirectUri, {
-      code: state.issueCode(body.client_id, redirectUri, company.index),
+      code: state.issueCode(body.client_id, redirectUri, company.index, body.state ?? ''),
       state: body.state,
     });
   });
@@ -109,7 +116,12 @@ export function fikenOAuthRouter(state: FikenState): Router {
     }
     const body = (req.body ?? {}) as Record<string, string | undefined>;
     if (body.grant_type === 'authorization_code') {
-      const tokens = body.code ? state.redeemCode(body.code, clientId, body.redirect_uri) : undefined;
+      // The definition lists `state` as required here as well as at the authorize endpoint.
+      if (!body.state) {
+        sendFikenOAuthError(res, 400, 'invalid_request', 'Missing required parameter: state');
+        return;
+      }
+      const tokens = body.code ? state.redeemCode(body.code, clientId, body.redirect_uri, body.state) : undefined;
       if (!tokens) {
         sendFikenOAuthError(res, 400, 'invalid_grant', 'The authorization code is invalid or expired.');
         return;

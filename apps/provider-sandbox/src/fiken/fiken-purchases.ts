@@ -14,10 +14,11 @@ const PURCHASE_FIELDS = new Set([
   'currency',
   'paymentAccount',
   'paymentDate',
+  'paymentAmountInNok',
   'kid',
   'projectId',
-  'transactionId',
 ]);
+/** `orderLine`'s properties in the definition. */
 const LINE_FIELDS = new Set([
   'description',
   'netPrice',
@@ -27,8 +28,9 @@ const LINE_FIELDS = new Set([
   'netPriceInCurrency',
   'vatInCurrency',
   'projectId',
-  'comment',
 ]);
+/** `orderLine.description` has `maxLength: 200`. */
+export const MAX_LINE_DESCRIPTION = 200;
 
 type Json = Record<string, unknown>;
 
@@ -36,12 +38,18 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function isAmount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value);
+}
+
 export type PurchaseResult = { ok: true; purchase: FikenPurchase } | { ok: false; message: string };
 
 /**
  * Validates a `POST /purchases` body as Fiken does (400 with a message on the first problem:
- * unexpected fields, missing required ones, unknown accounts or VAT types, VAT that does not match
- * the net at the type's rate) and builds the purchase with its journal entry.
+ * unexpected fields, missing required ones — `paid` among them —, a line description over 200
+ * characters, unknown accounts, a VAT type that is for sales only, VAT that does not match the net
+ * at the type's rate, a foreign-currency purchase without in-currency prices or without
+ * `paymentAmountInNok`) and builds the purchase with its journal entry (in NOK).
  */
 export function buildPurchase(
   company: FikenCompany,
@@ -60,41 +68,63 @@ export function buildPurchase(
   if (typeof body.currency !== 'string' || !/^[A-Z]{3}$/.test(body.currency))
     return fail('currency is required (ISO 4217 code)');
   if (body.identifier !== undefined && typeof body.identifier !== 'string') return fail('identifier must be a string');
-  if (body.paid !== undefined && typeof body.paid !== 'boolean') return fail('paid must be a boolean');
+  if (typeof body.paid !== 'boolean') return fail('paid is required (true or false)');
   if (!Array.isArray(body.lines) || body.lines.length === 0) return fail('A purchase must have at least one line');
+  const foreign = body.currency !== 'NOK';
 
   const lines: FikenPurchaseLine[] = [];
   for (const [i, raw] of body.lines.entries()) {
     if (!isObject(raw)) return fail(`lines[${i}] must be an object`);
     const unexpectedLine = Object.keys(raw).find((key) => !LINE_FIELDS.has(key));
     if (unexpectedLine) return fail(`Unrecognized field "lines[${i}].${unexpectedLine}"`);
-    if (typeof raw.netPrice !== 'number' || !Number.isInteger(raw.netPrice))
-      return fail(`lines[${i}].netPrice must be an integer amount in øre`);
-    if (typeof raw.vat !== 'number' || !Number.isInteger(raw.vat))
-      return fail(`lines[${i}].vat must be an integer amount in øre`);
+    if (typeof raw.description !== 'string') return fail(`lines[${i}].description is required`);
+    if (raw.description.length > MAX_LINE_DESCRIPTION)
+      return fail(`lines[${i}].description: size must be between 0 and ${MAX_LINE_DESCRIPTION}`);
+    const price = foreign ? 'netPriceInCurrency' : 'netPrice';
+    const vatField = foreign ? 'vatInCurrency' : 'vat';
+    if (!isAmount(raw[price]))
+      return fail(
+        foreign
+          ? `lines[${i}].netPriceInCurrency is required for a purchase in ${body.currency} (amount in cents)`
+          : `lines[${i}].netPrice must be an integer amount in øre`,
+      );
+    const vatAmount = raw[vatField] ?? 0;
+    if (!isAmount(vatAmount)) return fail(`lines[${i}].${vatField} must be an integer amount in cents`);
     if (typeof raw.account !== 'string' || !company.hasAccount(raw.account))
       return fail(`lines[${i}].account: unknown account '${String(raw.account)}'`);
     if (typeof raw.vatType !== 'string' || !(raw.vatType in FIKEN_VAT_TYPES))
       return fail(`lines[${i}].vatType: unknown VAT type '${String(raw.vatType)}'`);
-    const rate = FIKEN_VAT_TYPES[raw.vatType].rate;
-    if (rate !== null && Math.abs(raw.vat - raw.netPrice * rate) > 1) {
-      return fail(`lines[${i}].vat (${raw.vat}) does not match netPrice ${raw.netPrice} at VAT type ${raw.vatType}`);
+    const vatType = FIKEN_VAT_TYPES[raw.vatType];
+    if (!vatType.purchases) return fail(`lines[${i}].vatType: '${raw.vatType}' is not valid for purchases`);
+    const net = raw[price] as number;
+    if (vatType.rate !== null && Math.abs(vatAmount - net * vatType.rate) > 1) {
+      return fail(`lines[${i}].${vatField} (${vatAmount}) does not match ${price} ${net} at VAT type ${raw.vatType}`);
     }
     lines.push({
-      description: typeof raw.description === 'string' ? raw.description : '',
-      netPrice: raw.netPrice,
-      vat: raw.vat,
+      description: raw.description,
+      netPrice: net,
+      vat: vatAmount,
       account: raw.account,
       vatType: raw.vatType,
-      ...(typeof raw.comment === 'string' ? { comment: raw.comment } : {}),
+      ...(foreign ? { netPriceInCurrency: net, vatInCurrency: vatAmount } : {}),
     });
   }
 
-  const paid = body.kind === 'cash_purchase' ? true : body.paid === true;
+  const paid = body.paid;
+  if (body.kind === 'cash_purchase' && !paid) return fail('A cash purchase is paid (paid: true)');
   const paymentAccount = typeof body.paymentAccount === 'string' ? body.paymentAccount : undefined;
   if (paid && !paymentAccount) return fail('paymentAccount is required for a paid purchase');
   if (paymentAccount !== undefined && !company.isBankAccount(paymentAccount)) {
     return fail(`paymentAccount: '${paymentAccount}' is not a bank account (e.g. 1920:10001)`);
+  }
+  let paymentAmountInNok: number | undefined;
+  if (body.paymentAmountInNok !== undefined) {
+    if (!isAmount(body.paymentAmountInNok) || body.paymentAmountInNok <= 0)
+      return fail('paymentAmountInNok must be a positive amount in øre');
+    paymentAmountInNok = body.paymentAmountInNok;
+  }
+  if (foreign && paid && paymentAmountInNok === undefined) {
+    return fail(`paymentAmountInNok is required for a paid purchase in ${body.currency}`);
   }
   let supplierAccount: string | undefined;
   if (body.kind === 'supplier') {
@@ -103,13 +133,23 @@ export function buildPurchase(
     supplierAccount = supplier.account;
   }
 
-  const gross = lines.reduce((sum, line) => sum + line.netPrice + line.vat, 0);
+  // The ledger is kept in NOK: a foreign purchase is booked at the NOK amount paid, line by line in proportion.
+  const inCurrency = lines.reduce((sum, line) => sum + line.netPrice + line.vat, 0);
+  const gross = foreign && paymentAmountInNok !== undefined ? paymentAmountInNok : inCurrency;
   const journalLines: FikenJournalLine[] = [];
-  for (const line of lines) {
+  let allocated = 0;
+  lines.forEach((line, i) => {
+    const lineGross =
+      i === lines.length - 1
+        ? gross - allocated
+        : Math.round(((line.netPrice + line.vat) * gross) / Math.max(inCurrency, 1));
+    allocated += lineGross;
+    const vat =
+      inCurrency === gross ? line.vat : Math.round((line.vat * lineGross) / Math.max(line.netPrice + line.vat, 1));
     const vatCode = FIKEN_VAT_TYPES[line.vatType].vatCode;
-    journalLines.push({ amount: line.netPrice, account: line.account, ...(vatCode ? { vatCode } : {}) });
-    if (line.vat !== 0) journalLines.push({ amount: line.vat, account: String(INPUT_VAT_ACCOUNT) });
-  }
+    journalLines.push({ amount: lineGross - vat, account: line.account, ...(vatCode ? { vatCode } : {}) });
+    if (vat !== 0) journalLines.push({ amount: vat, account: String(INPUT_VAT_ACCOUNT) });
+  });
   if (supplierAccount) {
     journalLines.push({ amount: -gross, account: supplierAccount });
     if (paid && paymentAccount)
@@ -134,6 +174,7 @@ export function buildPurchase(
       currency: body.currency,
       paymentAccount,
       paymentDate: paid ? (typeof body.paymentDate === 'string' ? body.paymentDate : date) : undefined,
+      paymentAmountInNok,
       kid: typeof body.kid === 'string' ? body.kid : undefined,
       purchaseAttachments: [],
       createdAt,
@@ -174,8 +215,6 @@ export function purchaseView(company: FikenCompany, purchase: FikenPurchase): Re
         }
       : undefined,
     currency: purchase.currency,
-    paymentAccount: purchase.paymentAccount,
-    paymentDate: purchase.paymentDate,
     payments: purchase.paid
       ? [
           {
@@ -183,13 +222,14 @@ export function purchaseView(company: FikenCompany, purchase: FikenPurchase): Re
             date: purchase.paymentDate,
             account: purchase.paymentAccount,
             amount: gross,
+            ...(purchase.paymentAmountInNok !== undefined ? { amountInNok: purchase.paymentAmountInNok } : {}),
             currency: purchase.currency,
           },
         ]
       : [],
     purchaseAttachments: purchase.purchaseAttachments,
-    kid: purchase.kid,
     deleted: false,
     settled: purchase.paid,
+    ...(purchase.paid ? { settledDate: purchase.paymentDate } : {}),
   };
 }

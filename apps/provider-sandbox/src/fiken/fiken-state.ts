@@ -55,11 +55,12 @@ export class FikenState {
     return this.options.now().getTime();
   }
 
-  issueCode(clientId: string, redirectUri: string, companyIndex: number): string {
+  issueCode(clientId: string, redirectUri: string, companyIndex: number, state: string): string {
     const code = randomBytes(24).toString('base64url');
     this.codes.set(code, {
       clientId,
       redirectUri,
+      state,
       companyIndex,
       expiresAt: this.now() + this.options.fiken.authorizationCodeTtlSeconds * 1000,
       used: false,
@@ -67,12 +68,15 @@ export class FikenState {
     return code;
   }
 
-  /** Redeems a code once; `undefined` when unknown, used, expired, or issued to another client or redirect URI. */
-  redeemCode(code: string, clientId: string, redirectUri: string | undefined): IssuedTokens | undefined {
+  /**
+   * Redeems a code once; `undefined` when unknown, used, expired, or issued to another client,
+   * redirect URI or state.
+   */
+  redeemCode(code: string, clientId: string, redirectUri: string | undefined, state: string): IssuedTokens | undefined {
     const record = this.codes.get(code);
     if (!record || record.used || record.expiresAt <= this.now() || record.clientId !== clientId) return undefined;
     record.used = true;
-    if (record.redirectUri !== redirectUri) return undefined;
+    if (record.redirectUri !== redirectUri || record.state !== state) return undefined;
     return this.issueGrant(clientId, record.companyIndex);
   }
 

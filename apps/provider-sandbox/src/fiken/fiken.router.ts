@@ -28,13 +28,14 @@ function identify(state: FikenState) {
     const grant = token ? state.grantOfAccessToken(token) : undefined;
     const slug = COMPANY_PATH.exec(req.path)?.[1] ?? (grant ? state.company(grant.companyIndex).slug : undefined);
     if (slug) setCompany(res, slug, [slug]);
-    res.locals.fikenClientKey = grant ? `grant:${grant.id}` : undefined;
+    // Fiken allows "a single concurrent API-request", read as per application (OAuth client), whatever the company.
+    res.locals.fikenClientKey = grant ? `client:${grant.clientId}` : undefined;
     next();
   };
 }
 
 /**
- * One request at a time per client: a call arriving while another of the same grant is in flight
+ * One request at a time per application: a call arriving while another of the same OAuth client is in flight
  * gets 429 (every other one with `Retry-After: 1`). The slot is held until the response is sent.
  */
 function oneAtATime(state: FikenState) {

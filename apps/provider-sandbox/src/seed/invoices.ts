@@ -16,6 +16,9 @@ export interface SeedInvoice {
   /** Still unpaid, in øre (0 when settled). */
   outstanding: number;
   kid: string;
+  /** The invoice's currency; amounts above are NOK, the `inCurrency` ones in this currency (cents). */
+  currency: string;
+  inCurrency: { gross: number; net: number; vat: number; outstanding: number };
 }
 
 export interface InvoiceShape {
@@ -28,6 +31,8 @@ export interface InvoiceShape {
 }
 
 const INVOICE_DAYS = 120;
+/** Every eighth invoice is in euro, at this many NOK per EUR. */
+const EUR_RATE = 11.5;
 
 export function seedInvoice(shape: InvoiceShape, index: number): SeedInvoice {
   const random = Random.of(shape.seed, shape.stream, shape.company, index);
@@ -45,6 +50,8 @@ export function seedInvoice(shape: InvoiceShape, index: number): SeedInvoice {
     outstanding = settlement < 0.2 ? 0 : gross;
   }
   const invoiceNumber = 10_001 + index;
+  const currency = index % 8 === 5 ? 'EUR' : 'NOK';
+  const inCurrency = (nok: number): number => (currency === 'NOK' ? nok : Math.round(nok / EUR_RATE));
   return {
     index,
     invoiceNumber,
@@ -56,5 +63,12 @@ export function seedInvoice(shape: InvoiceShape, index: number): SeedInvoice {
     vat,
     outstanding,
     kid: `${invoiceNumber}${String(shape.company).padStart(4, '0')}`,
+    currency,
+    inCurrency: {
+      gross: inCurrency(gross),
+      net: inCurrency(gross) - inCurrency(vat),
+      vat: inCurrency(vat),
+      outstanding: inCurrency(outstanding),
+    },
   };
 }

@@ -61,22 +61,19 @@ export async function fikenAuthorize(
   app: Express,
   company = 'demo-fiken-as',
 ): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
-  const approve = await request(app)
-    .post('/fiken/oauth/authorize')
-    .type('form')
-    .send({
-      client_id: SANDBOX_FIKEN_CLIENT_ID,
-      redirect_uri: REDIRECT_URI,
-      state: 's1',
-      company,
-      decision: 'approve',
-    });
+  const approve = await request(app).post('/fiken/oauth/authorize').type('form').send({
+    client_id: SANDBOX_FIKEN_CLIENT_ID,
+    redirect_uri: REDIRECT_URI,
+    state: 's1',
+    company,
+    decision: 'approve',
+  });
   const code = new URL(approve.headers.location as string).searchParams.get('code');
   const token = await request(app)
     .post('/fiken/oauth/token')
     .set('Authorization', fikenClientAuth())
     .type('form')
-    .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI });
+    .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's1' });
   if (token.status !== 200) throw new Error(`token exchange failed: ${token.status} ${JSON.stringify(token.body)}`);
   return token.body as { access_token: string; refresh_token: string; expires_in: number };
 }

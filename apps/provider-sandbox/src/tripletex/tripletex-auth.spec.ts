@@ -11,13 +11,11 @@ const CREATE = '/tripletex/v2/token/session/:create';
 describe('Tripletex sandbox: sessions and authentication', () => {
   it('creates a session from query parameters and answers with the session value', async () => {
     const { app } = testSandbox();
-    const response = await request(app)
-      .put(CREATE)
-      .query({
-        consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
-        employeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
-        expirationDate: '2026-03-18',
-      });
+    const response = await request(app).put(CREATE).query({
+      consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+      employeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
+      expirationDate: '2026-03-18',
+    });
     expect(response.status).toBe(200);
     expect(response.body.value).toEqual(
       expect.objectContaining({
@@ -32,13 +30,11 @@ describe('Tripletex sandbox: sessions and authentication', () => {
 
   it('accepts the colon of :create percent-encoded', async () => {
     const { app } = testSandbox();
-    const response = await request(app)
-      .put('/tripletex/v2/token/session/%3Acreate')
-      .query({
-        consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
-        employeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
-        expirationDate: '2026-03-18',
-      });
+    const response = await request(app).put('/tripletex/v2/token/session/%3Acreate').query({
+      consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+      employeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
+      expirationDate: '2026-03-18',
+    });
     expect(response.status).toBe(200);
   });
 
@@ -54,13 +50,11 @@ describe('Tripletex sandbox: sessions and authentication', () => {
 
   it('refuses an unknown employee token with 403 code 9000', async () => {
     const { app } = testSandbox();
-    const response = await request(app)
-      .put(CREATE)
-      .query({
-        consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
-        employeeToken: 'unknown',
-        expirationDate: '2026-03-18',
-      });
+    const response = await request(app).put(CREATE).query({
+      consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+      employeeToken: 'unknown',
+      expirationDate: '2026-03-18',
+    });
     expect(response.status).toBe(403);
     expect(response.body).toMatchObject({ status: 403, code: 9000 });
   });

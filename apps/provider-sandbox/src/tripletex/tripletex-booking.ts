@@ -1,4 +1,5 @@
 import { INPUT_VAT_ACCOUNT, OUTPUT_VAT_ACCOUNT } from '../seed/chart';
+import { currencyById } from '../seed/currencies';
 import { isIsoDate } from '../shared/dates';
 import { kronerToOre, splitGross } from '../shared/money';
 import type { TripletexCompany } from './tripletex-company';
@@ -9,6 +10,8 @@ export type BookingResult =
   { ok: true; voucher: TxVoucher } | { ok: false; message: string; validationMessages: ValidationMessage[] };
 
 type Json = Record<string, unknown>;
+
+const NOK = currencyById(1);
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -90,11 +93,35 @@ export function buildVoucher(
     if (gross === undefined) {
       problems.push({ field: 'postings.amountGross', message: 'Bruttobeløp må oppgis.', path: `${path}.amountGross` });
     }
+    const currencyId = refId(raw.currency);
+    const currency =
+      typeof currencyId === 'number' ? currencyById(currencyId) : currencyId === undefined ? NOK : undefined;
+    if (!currency) {
+      problems.push({
+        field: 'postings.currency',
+        message: `Valutaen med id ${String(currencyId)} finnes ikke.`,
+        path: `${path}.currency`,
+      });
+    }
     const grossCurrency = raw.amountGrossCurrency === undefined ? gross : kronerToOre(raw.amountGrossCurrency);
-    if (gross !== undefined && grossCurrency !== gross) {
+    if (currency?.code === 'NOK' && gross !== undefined && grossCurrency !== gross) {
       problems.push({
         field: 'postings.amountGrossCurrency',
         message: 'Beløp i valuta må være lik beløp for NOK.',
+        path: `${path}.amountGrossCurrency`,
+      });
+    }
+    if (currency && currency.code !== 'NOK' && (grossCurrency === undefined || raw.amountGrossCurrency === undefined)) {
+      problems.push({
+        field: 'postings.amountGrossCurrency',
+        message: `Beløp i valuta (${currency.code}) må oppgis.`,
+        path: `${path}.amountGrossCurrency`,
+      });
+    }
+    if (gross !== undefined && grossCurrency !== undefined && Math.sign(gross) !== Math.sign(grossCurrency)) {
+      problems.push({
+        field: 'postings.amountGrossCurrency',
+        message: 'Beløp i valuta må ha samme fortegn som beløpet i NOK.',
         path: `${path}.amountGrossCurrency`,
       });
     }
@@ -119,7 +146,7 @@ export function buildVoucher(
         refs[key] = id;
       }
     }
-    if (!account || gross === undefined) return;
+    if (!account || gross === undefined || !currency || grossCurrency === undefined) return;
     sum += gross;
     const lineDescription = typeof raw.description === 'string' ? raw.description : description;
     const base = {
@@ -138,6 +165,8 @@ export function buildVoucher(
       accountId: account.id,
       amount: split.net,
       amountGross: gross,
+      currencyId: currency.id,
+      amountGrossCurrency: grossCurrency,
       vatTypeId: vatType?.id ?? null,
       systemGenerated: false,
     });
@@ -152,6 +181,8 @@ export function buildVoucher(
         accountId: vatAccount.id,
         amount: split.vat,
         amountGross: split.vat,
+        currencyId: currency.id,
+        amountGrossCurrency: gross === 0 ? 0 : Math.round((split.vat * grossCurrency) / gross),
         vatTypeId: null,
         systemGenerated: true,
       });

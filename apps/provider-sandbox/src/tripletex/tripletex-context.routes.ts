@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { CURRENCIES } from '../seed/currencies';
 import { queryString } from '../shared/http';
 import { sendNotFound } from './tripletex-errors';
 import { callOf, dateRangeOf, idParam, sendList, sendValue } from './tripletex-http';
@@ -45,6 +46,21 @@ export function registerContextRoutes(router: Router): void {
     (res) => callOf(res).company.customers.map((c) => c.id),
     (res, id) => callOf(res).serializer.customer(id),
   );
+
+  router.get('/currency', (req, res) => {
+    const { company, serializer } = callOf(res);
+    const codes = queryString(req, 'code')
+      ?.split(',')
+      .map((code) => code.trim().toUpperCase());
+    const currencies = CURRENCIES.filter((c) => !codes || codes.includes(c.code));
+    sendList(
+      req,
+      res,
+      currencies.length,
+      (i) => serializer.currency(currencies[i].id),
+      `currency:${company.id}:${req.originalUrl}`,
+    );
+  });
 
   router.get('/invoice', (req, res) => {
     const range = dateRangeOf(req, res, 'invoiceDateFrom', 'invoiceDateTo');

@@ -7,14 +7,21 @@ import { seededIndexOf, seededRange, seededVoucher } from './tripletex-ledger';
 import type { TxAccount, TxVoucher } from './tripletex-model';
 import type { TripletexState } from './tripletex-state';
 
-const ACCEPTED_RECEIPTS: Record<string, string> = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  tif: 'image/tiff',
-  tiff: 'image/tiff',
-};
+/** "Valid document formats are PDF, PNG, JPEG and TIFF" (the upload operation's summary). */
+const ACCEPTED_RECEIPTS = ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff'];
+
+/** The type a file's first bytes show, as far as receipts go; undefined for anything else. */
+function sniff(bytes: Buffer): string | undefined {
+  const head = bytes.subarray(0, 12).toString('latin1');
+  if (bytes.subarray(0, 1024).includes('%PDF-')) return 'application/pdf';
+  if (head.startsWith('\x89PNG\r\n\x1a\n')) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (head.startsWith('II*\x00') || head.startsWith('MM\x00*')) return 'image/tiff';
+  if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return 'image/gif';
+  if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP') return 'image/webp';
+  if (head.slice(4, 8) === 'ftyp') return 'image/heic';
+  return undefined;
+}
 
 function numberList(raw: string | undefined): number[] | undefined {
   if (!raw) return undefined;
@@ -251,17 +258,15 @@ function uploadReceipt(state: TripletexState): RequestHandler {
         ]);
         return;
       }
-      const extension = file.originalname.toLowerCase().split('.').pop() ?? '';
-      const mimeType = Object.values(ACCEPTED_RECEIPTS).includes(file.mimetype)
-        ? file.mimetype
-        : ACCEPTED_RECEIPTS[extension];
-      if (!mimeType) {
+      // Tripletex converts what it takes to PDF; the content decides, not the name or the declared type.
+      const mimeType = sniff(file.buffer);
+      if (!mimeType || !ACCEPTED_RECEIPTS.includes(mimeType)) {
         sendTripletexError(
           res,
           422,
           15000,
           'Ugyldig filformat. Gyldige formater er PDF, PNG, JPEG og TIFF.',
-          `Unsupported media type ${file.mimetype}`,
+          `Unsupported media type ${mimeType ?? file.mimetype}`,
           [{ field: 'file', message: 'Ugyldig filformat.' }],
         );
         return;

@@ -1,6 +1,17 @@
 import request from 'supertest';
 import { tripletexEmployeeToken } from '../constants';
+import { checkProviderContract } from '../testing/provider-contract';
 import { PDF, testSandbox, tripletexSession } from '../testing/sandbox-test-kit';
+
+// The answers are checked against Tripletex's definition; some requests here are refused on purpose.
+checkProviderContract({ requests: false });
+
+const PNG = Buffer.from('\x89PNG\r\n\x1a\n0000', 'latin1');
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);
+const TIFF = Buffer.from('II*\x00\x08\x00\x00\x00', 'latin1');
+const GIF = Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1');
+const WEBP = Buffer.from('RIFF\x24\x00\x00\x00WEBPVP8 ', 'latin1');
+const HEIC = Buffer.from('\x00\x00\x00\x18ftypheic\x00\x00\x00\x00', 'latin1');
 
 const API = '/tripletex/v2';
 
@@ -289,6 +300,70 @@ describe('Tripletex sandbox: vouchers', () => {
     expect(ok.body.value.attachment).toMatchObject({ id: expect.any(Number), mimeType: 'application/pdf' });
   });
 
+  it.each([
+    ['PDF', PDF, 200],
+    ['PNG', PNG, 200],
+    ['JPEG', JPEG, 200],
+    ['TIFF', TIFF, 200],
+    ['GIF', GIF, 422],
+    ['WebP', WEBP, 422],
+    ['HEIC', HEIC, 422],
+  ])('takes only PDF, PNG, JPEG and TIFF attachments, by content: %s → %i', async (_type, bytes, status) => {
+    const { app, auth, post, accountId, vatTypeId } = await setup();
+    const voucherId = (await post(expense(accountId, vatTypeId, 500))).body.value.id as number;
+    const response = await request(app)
+      .post(`${API}/ledger/voucher/${voucherId}/attachment`)
+      .set('Authorization', auth)
+      .attach('file', bytes, { filename: 'kvittering.pdf', contentType: 'application/pdf' });
+    expect(response.status).toBe(status);
+    if (status === 422) {
+      expect(response.body).toMatchObject({
+        status: 422,
+        code: 15000,
+        message: expect.stringContaining('PDF, PNG, JPEG og TIFF'),
+      });
+    }
+  });
+
+  it('books a posting in a foreign currency at its NOK amount, with the currency amount beside it', async () => {
+    const { get, post, accountId, vatTypeId } = await setup();
+    const eur = (await get('/currency', { code: 'EUR', fields: 'id,code' })).body.values as {
+      id: number;
+      code: string;
+    }[];
+    expect(eur).toEqual([{ id: expect.any(Number), code: 'EUR' }]);
+    const currency = { id: eur[0].id };
+    const body = {
+      date: '2026-03-10',
+      description: 'Hotell Berlin',
+      postings: [
+        {
+          row: 1,
+          account: { id: accountId(6540) },
+          amountGross: 1462.5,
+          amountGrossCurrency: 125,
+          currency,
+          vatType: { id: vatTypeId('1') },
+        },
+        { row: 2, account: { id: accountId(1920) }, amountGross: -1462.5, amountGrossCurrency: -125, currency },
+      ],
+    };
+    const response = await post(body).query({ fields: 'postings(row,amountGross,amountGrossCurrency,currency(code))' });
+    expect(response.status).toBe(201);
+    expect(response.body.value.postings).toEqual([
+      { row: 1, amountGross: 1462.5, amountGrossCurrency: 125, currency: { code: 'EUR' } },
+      { row: 0, amountGross: 292.5, amountGrossCurrency: 25, currency: { code: 'EUR' } },
+      { row: 2, amountGross: -1462.5, amountGrossCurrency: -125, currency: { code: 'EUR' } },
+    ]);
+    const nokWithOtherAmount = expense(accountId, vatTypeId, 500);
+    nokWithOtherAmount.postings[0].amountGrossCurrency = 40;
+    const refused = await post(nokWithOtherAmount);
+    expect(refused.status).toBe(422);
+    expect(refused.body.validationMessages).toEqual([
+      expect.objectContaining({ field: 'postings.amountGrossCurrency' }),
+    ]);
+  });
+
   it('attaches a receipt to a seeded voucher that had none', async () => {
     const { app, auth, get } = await setup();
     const list = (
@@ -368,5 +443,30 @@ describe('Tripletex sandbox: balances and invoices', () => {
     const overdue = invoices.filter((i) => i.invoiceDueDate < '2026-03-16' && i.amountOutstanding > 0);
     expect(overdue.length).toBeGreaterThan(0);
     expect(overdue.length).toBeLessThan(invoices.length);
+  });
+
+  it('names an invoice currency only when currency(code) is asked for, with amounts in that currency beside NOK', async () => {
+    const { get } = await setup();
+    const response = await get('/invoice', {
+      invoiceDateFrom: '2025-11-01',
+      invoiceDateTo: '2026-03-17',
+      fields: 'id,amount,amountCurrency,amountOutstanding,amountCurrencyOutstanding,currency(code)',
+    });
+    const invoices = response.body.values as {
+      amount: number;
+      amountCurrency: number;
+      amountOutstanding: number;
+      amountCurrencyOutstanding: number;
+      currency: { code: string };
+    }[];
+    const euro = invoices.filter((i) => i.currency.code === 'EUR');
+    expect(euro.length).toBeGreaterThan(0);
+    expect(euro.every((i) => i.amountCurrency < i.amount && i.amountCurrencyOutstanding <= i.amountCurrency)).toBe(
+      true,
+    );
+    const kroner = invoices.filter((i) => i.currency.code === 'NOK');
+    expect(
+      kroner.every((i) => i.amountCurrency === i.amount && i.amountCurrencyOutstanding === i.amountOutstanding),
+    ).toBe(true);
   });
 });

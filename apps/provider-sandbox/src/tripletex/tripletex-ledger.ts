@@ -1,3 +1,4 @@
+import { currencyByCode } from '../seed/currencies';
 import { indexRange, ledgerEntry } from '../seed/ledger';
 import { seedInvoice } from '../seed/invoices';
 import type { TripletexCompany } from './tripletex-company';
@@ -19,6 +20,8 @@ export function seededVoucher(
     accountId: company.accountByNumber(line.account).id,
     amount: line.amount,
     amountGross: line.gross,
+    currencyId: 1,
+    amountGrossCurrency: line.gross,
     vatTypeId: line.vat ? company.vatTypeByNumber(line.vat).id : null,
     supplierId: line.supplier !== undefined ? company.suppliers[line.supplier].id : null,
     customerId: line.customer !== undefined ? company.customers[line.customer].id : null,
@@ -70,5 +73,9 @@ export function seededInvoice(company: TripletexCompany, index: number): TxInvoi
     amountExcludingVat: invoice.net,
     amountOutstanding: invoice.outstanding,
     kid: invoice.kid,
+    currencyId: currencyByCode(invoice.currency)?.id ?? 1,
+    amountCurrency: invoice.inCurrency.gross,
+    amountExcludingVatCurrency: invoice.inCurrency.net,
+    amountCurrencyOutstanding: invoice.inCurrency.outstanding,
   };
 }

@@ -58,6 +58,9 @@ export interface TxPosting {
   /** Gross amount in øre as entered. */
   amountGross: number;
   vatTypeId: number | null;
+  /** Currency of the posting; `amountGrossCurrency` is in it. NOK (1) unless set. */
+  currencyId: number;
+  amountGrossCurrency: number;
   supplierId: number | null;
   customerId: number | null;
   departmentId: number | null;
@@ -89,6 +92,11 @@ export interface TxInvoice {
   amountExcludingVat: number;
   amountOutstanding: number;
   kid: string;
+  /** The invoice's currency; the `*Currency` amounts are in it (øre/cents), the others NOK. */
+  currencyId: number;
+  amountCurrency: number;
+  amountExcludingVatCurrency: number;
+  amountCurrencyOutstanding: number;
 }
 
 export interface TxSession {

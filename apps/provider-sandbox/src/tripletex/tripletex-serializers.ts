@@ -1,3 +1,4 @@
+import { CURRENCIES, currencyById } from '../seed/currencies';
 import { oreToKroner } from '../shared/money';
 import type { TripletexCompany } from './tripletex-company';
 import { ResourceRef } from './tripletex-fields';
@@ -21,8 +22,8 @@ export class TripletexSerializer {
     return new ResourceRef(id, this.url(path, id), load);
   }
 
-  private currencyRef(): ResourceRef {
-    return this.ref('currency', 1, () => this.currency());
+  private currencyRef(id = 1): ResourceRef {
+    return this.ref('currency', id, () => this.currency(id));
   }
 
   private vatTypeRef(vatType: TxVatType | undefined): ResourceRef | null {
@@ -39,8 +40,18 @@ export class TripletexSerializer {
     return this.ref(path, id, () => (path === 'supplier' ? this.supplier(id) : this.customer(id)) ?? {});
   }
 
-  currency(): Record<string, unknown> {
-    return { id: 1, version: 0, url: this.url('currency', 1), code: 'NOK', description: 'Norske kroner', factor: 1 };
+  currency(id = 1): Record<string, unknown> {
+    const currency = currencyById(id) ?? CURRENCIES[0];
+    return {
+      id: currency.id,
+      version: 0,
+      url: this.url('currency', currency.id),
+      code: currency.code,
+      description: currency.description,
+      factor: 1,
+      displayName: `${currency.code} ${currency.description}`,
+      isDisabled: false,
+    };
   }
 
   vatType(vatType: TxVatType): Record<string, unknown> {
@@ -180,10 +191,14 @@ export class TripletexSerializer {
       department: this.departmentRef(posting.departmentId),
       vatType: this.vatTypeRef(vatType),
       amount: oreToKroner(posting.amount),
-      amountCurrency: oreToKroner(posting.amount),
+      amountCurrency: oreToKroner(
+        posting.amountGross === 0
+          ? 0
+          : Math.round((posting.amount * posting.amountGrossCurrency) / posting.amountGross),
+      ),
       amountGross: oreToKroner(posting.amountGross),
-      amountGrossCurrency: oreToKroner(posting.amountGross),
-      currency: this.currencyRef(),
+      amountGrossCurrency: oreToKroner(posting.amountGrossCurrency),
+      currency: this.currencyRef(posting.currencyId),
       invoiceNumber: null,
       termOfPayment: null,
       row: posting.row,
@@ -223,6 +238,7 @@ export class TripletexSerializer {
   invoice(invoice: TxInvoice): Record<string, unknown> {
     const amount = oreToKroner(invoice.amount);
     const outstanding = oreToKroner(invoice.amountOutstanding);
+    const outstandingCurrency = oreToKroner(invoice.amountCurrencyOutstanding);
     return {
       id: invoice.id,
       version: 0,
@@ -234,15 +250,15 @@ export class TripletexSerializer {
       kid: invoice.kid,
       comment: '',
       amount,
-      amountCurrency: amount,
+      amountCurrency: oreToKroner(invoice.amountCurrency),
       amountExcludingVat: oreToKroner(invoice.amountExcludingVat),
-      amountExcludingVatCurrency: oreToKroner(invoice.amountExcludingVat),
+      amountExcludingVatCurrency: oreToKroner(invoice.amountExcludingVatCurrency),
       amountRoundoff: 0,
       amountOutstanding: outstanding,
-      amountCurrencyOutstanding: outstanding,
+      amountCurrencyOutstanding: outstandingCurrency,
       amountOutstandingTotal: outstanding,
-      amountCurrencyOutstandingTotal: outstanding,
-      currency: this.currencyRef(),
+      amountCurrencyOutstandingTotal: outstandingCurrency,
+      currency: this.currencyRef(invoice.currencyId),
       isCreditNote: false,
       isCharged: true,
       isApproved: true,

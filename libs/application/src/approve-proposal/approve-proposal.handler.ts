@@ -3,16 +3,17 @@ import {
   assertInChart,
   CompanyContextStore,
   learnFromApproval,
+  learningKeyOf,
   NotFound,
   parseCorrections,
   transitionProposal,
-  UnitOfWork,
   type Pattern,
 } from '@app/domain';
 import { originOf, type Caller } from '../shared/caller';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { proposalEvents, type ProposalView } from '../shared/proposal-view';
 import { retryOnConflict } from '../shared/retry-on-conflict';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 export interface ApproveProposalCommand {
   readonly caller: Caller;
@@ -61,8 +62,7 @@ export class ApproveProposalHandler {
         await ports.events.append(approved.events);
         await ports.proposals.update(approved.proposal, current.version);
 
-        const { merchantKey, accountCode, vatRate } = approved.proposal;
-        const existing = await ports.patterns.findActiveByKey(caller.company, { merchantKey, accountCode, vatRate });
+        const existing = await ports.patterns.findActiveByKey(caller.company, learningKeyOf(approved.proposal));
         const learned = learnFromApproval(existing, approved.proposal, origin, this.ctx);
         await ports.patterns.save(learned.pattern, existing ? existing.version : null);
         await ports.events.append(learned.events);

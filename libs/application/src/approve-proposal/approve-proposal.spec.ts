@@ -47,6 +47,9 @@ describe('ApproveProposal', () => {
       vatRate: '25',
       approvals: 1,
       verified: true,
+      writtenBy: null,
+      lastChangedBy: null,
+      confirmedBy: [ACCOUNTANT.actor],
     });
     const patternEvents = await world.events.readChain(TEST_COMPANY, approved.pattern.id);
     expect(patternEvents).toEqual([

@@ -9,6 +9,7 @@ import {
   type MissingReceiptsReport,
   type OverdueInvoicesReport,
 } from '../checks/checks';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 import { DailyCheckMetrics, DailyCheckRuns, type DailyCheckClaim, type DailyCheckScope } from './daily-check-runs.port';
 import { DailyCheckOptions } from './daily-check.options';
 
@@ -62,6 +63,7 @@ export class DailyCheckRunner {
 
   constructor(
     private readonly runs: DailyCheckRuns,
+    private readonly unitOfWork: UnitOfWork,
     private readonly checks: ProviderChecks,
     private readonly metrics: DailyCheckMetrics,
     private readonly clock: Clock,
@@ -153,7 +155,11 @@ export class DailyCheckRunner {
       const missing = await this.checks.missingReceipts(claim.companyId, { from, to: claim.day, limit });
       const overdue = await this.checks.overdueInvoices(claim.companyId, { asOf: claim.day, limit });
       const counts = { missingReceipts: missing.count, overdueInvoices: overdue.count };
-      await this.runs.succeed(claim, counts, dailyCheckMessage(claim, missing, overdue), this.clock.now());
+      const message = dailyCheckMessage(claim, missing, overdue);
+      await this.unitOfWork.run(async (ports) => {
+        await ports.dailyChecks.succeed(claim, counts, this.clock.now());
+        await ports.notifier.notify([message]);
+      });
       const itemsFound = missing.count + overdue.count;
       this.metrics.runFinished(provider, 'succeeded', itemsFound);
       return { outcome: 'succeeded', itemsFound, error: null };

@@ -1,4 +1,4 @@
-import type { OutboundMessage, ProviderKind } from '@app/domain';
+import type { ProviderKind } from '@app/domain';
 
 export const DAILY_CHECK_RUN_STATUSES = ['pending', 'running', 'succeeded', 'failed'] as const;
 export type DailyCheckRunStatus = (typeof DAILY_CHECK_RUN_STATUSES)[number];
@@ -49,9 +49,8 @@ export interface DailyCheckScope {
 /**
  * The daily check's run records: exactly one per (company, day), whatever the number of
  * instances. `schedule` creates the day's records (INSERT … ON CONFLICT DO NOTHING, under an
- * advisory lock); `claim` takes due ones with FOR UPDATE SKIP LOCKED and a lease; `succeed`
- * stores the counts and enqueues the results' notification in one transaction, refused
- * (ConcurrencyConflict) when the claim is no longer held — so a day's results are posted once.
+ * advisory lock); `claim` takes due ones with FOR UPDATE SKIP LOCKED and a lease; a run's success
+ * is recorded through the unit of work's DailyCheckLedger, with its results' notification.
  */
 export abstract class DailyCheckRuns {
   /** Creates pending runs of `day` for every company with a connected provider (or just `companyId`); returns how many are new. */
@@ -72,18 +71,20 @@ export abstract class DailyCheckRuns {
     limit: number,
   ): Promise<DailyCheckClaim[]>;
 
-  abstract succeed(
-    claim: DailyCheckClaim,
-    counts: DailyCheckCounts,
-    message: OutboundMessage,
-    now: Date,
-  ): Promise<void>;
-
   /** Records the failure; `retryAt` null gives up. */
   abstract fail(claim: DailyCheckClaim, error: string, now: Date, retryAt: Date | null): Promise<void>;
 
   /** The newest runs first. */
   abstract history(query: { companyId?: string; day?: string; limit: number }): Promise<DailyCheckRun[]>;
+}
+
+/**
+ * Records a run's success inside the unit of work that enqueues its results' notification, so that
+ * both commit together; refused (ConcurrencyConflict) when the claim is no longer held, so a day's
+ * results are posted once.
+ */
+export abstract class DailyCheckLedger {
+  abstract succeed(claim: DailyCheckClaim, counts: DailyCheckCounts, now: Date): Promise<void>;
 }
 
 /** Counts the daily job's runs, failures and items found (Prometheus in the service). */

@@ -1,5 +1,3 @@
-import type { TransactionalPorts } from '@app/domain';
-
 /**
  * One claimed execution: a worker holds it until `leaseUntil`, and only the holder of `token` may
  * record its outcome. `attempt` counts every claim, this one included: an attempt after the first
@@ -54,13 +52,4 @@ export abstract class ExecutionLedger {
   /** A permanent failure: no automatic retry; the proposal stays APPROVED and may be rejected. */
   abstract markFailed(claim: ExecutionClaim, error: string, now: Date): Promise<void>;
   abstract scheduleRetry(claim: ExecutionClaim, plan: RetryPlan, now: Date): Promise<void>;
-}
-
-export interface ExecutionTransactionalPorts extends TransactionalPorts {
-  readonly executions: ExecutionLedger;
-}
-
-/** The domain's unit of work plus the execution ledger, in one transaction. */
-export abstract class ExecutionUnitOfWork {
-  abstract run<T>(work: (ports: ExecutionTransactionalPorts) => Promise<T>): Promise<T>;
 }

@@ -7,14 +7,20 @@ import {
   type ExpenseBooking,
   type ProviderConnectionRecord,
 } from '@app/domain';
-import { aProposal, aReviewerOrigin, createInMemoryAdapters } from '@app/testing';
+import {
+  aPattern,
+  aProposal,
+  aProposalHistory,
+  anOrigin,
+  aReviewerOrigin,
+  createInMemoryAdapters,
+  SUBMITTER,
+} from '@app/testing';
 import { ProviderConnections } from '../onboarding/provider-connections';
 import { ProviderEndpoints } from '../onboarding/provider-endpoints';
 import { ApplicationContext } from '../shared/domain-context.provider';
-import { InMemoryReceiptStore } from '../testing/in-memory-receipt.store';
 import { ExecutorOptions } from './executor.options';
 import { ProposalExecutor } from './proposal-executor';
-import { InMemoryExecutionUnitOfWork, InMemoryExecutions } from './testing/in-memory-execution';
 
 /** A provider that books into a list and fails as told. */
 class FakeProvider {
@@ -61,7 +67,7 @@ const RECORD: ProviderConnectionRecord = {
 
 function aWorld(options: Partial<ExecutorOptions> = {}) {
   const adapters = createInMemoryAdapters('2026-11-20T10:00:00.000Z');
-  const executions = new InMemoryExecutions(adapters.proposals);
+  const { executions } = adapters;
   const provider = new FakeProvider();
   const repository = {
     find: async (companyId: string) => (companyId === 'acme' ? RECORD : null),
@@ -80,10 +86,10 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
   );
   const executor = new ProposalExecutor(
     executions.queue,
-    new InMemoryExecutionUnitOfWork(adapters.unitOfWork, executions),
+    adapters.unitOfWork,
     adapters.proposals,
     adapters.settings,
-    new InMemoryReceiptStore(),
+    adapters.receipts,
     new ProviderConnections(repository, endpoints),
     provider as unknown as AccountingProvider,
     new ApplicationContext(adapters.clock, adapters.ids),
@@ -97,7 +103,21 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
     await adapters.proposals.update(approved.proposal, proposed.version);
     return approved.proposal;
   };
-  return { ...adapters, executions, provider, executor, approve };
+  /** A proposal auto-approved with `delayMinutes` to wait, its events stored. */
+  const autoApprove = async (delayMinutes = 0, details: { merchant?: string; amount?: number } = {}) => {
+    const proposed = aProposalHistory('PROPOSED', { ctx: adapters.ctx, companyId: 'acme', score: 0.95, details });
+    await adapters.events.append(proposed.events);
+    await adapters.proposals.insert(proposed.proposal);
+    const approved = transitionProposal(
+      proposed.proposal,
+      { type: 'AutoApprove', origin: anOrigin(), executionDelayMinutes: delayMinutes },
+      adapters.ctx,
+    );
+    await adapters.events.append(approved.events);
+    await adapters.proposals.update(approved.proposal, proposed.proposal.version);
+    return approved.proposal;
+  };
+  return { ...adapters, executions, provider, executor, approve, autoApprove };
 }
 
 describe('ProposalExecutor', () => {
@@ -183,5 +203,110 @@ describe('ProposalExecutor', () => {
     await w.approve('globex');
     expect(await w.executor.runOnce()).toEqual(['failed']);
     expect(w.notifier.messages('globex')[0].payload).toMatchObject({ errorCode: 'provider_not_connected' });
+  });
+});
+
+describe('ProposalExecutor and the amounts patterns learn', () => {
+  const spotify = () => aPattern({ id: 'p-spotify', companyId: 'acme', approvals: 1, amounts: [11900] });
+  const observations = async (w: ReturnType<typeof aWorld>) =>
+    (await w.patterns.findById('acme', 'p-spotify'))!.amountStats.count;
+
+  it('adds an executed auto-approval to its pattern as one more amount, in the unit of its Executed event', async () => {
+    const w = aWorld();
+    await w.patterns.save(spotify(), null);
+    const proposal = await w.autoApprove(0, { amount: 12900 });
+
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+
+    const pattern = await w.patterns.findById('acme', 'p-spotify');
+    expect(pattern).toMatchObject({ approvals: 1, version: 2, amountStats: { count: 2, min: 11900, max: 12900 } });
+    const saved = w.events.all().filter((e) => e.correlationId === 'p-spotify');
+    expect(saved).toEqual([
+      expect.objectContaining({
+        type: 'PatternSaved',
+        sequence: 2,
+        proposalId: proposal.id,
+        actor: SUBMITTER,
+        data: expect.objectContaining({ cause: 'auto_approval_executed' }),
+      }),
+    ]);
+  });
+
+  it('counts it once: a second run, or a second claim of the same execution, adds nothing', async () => {
+    const w = aWorld({ leaseMs: 60_000 });
+    await w.patterns.save(spotify(), null);
+    await w.autoApprove();
+    await w.executor.runOnce();
+    w.clock.advance({ minutes: 5 });
+
+    expect(await w.executor.runOnce()).toEqual([]);
+    expect(await observations(w)).toBe(2);
+  });
+
+  it('counts it once although recording failed and the next attempt reconciled', async () => {
+    const w = aWorld({ leaseMs: 60_000 });
+    await w.patterns.save(spotify(), null);
+    const proposal = await w.autoApprove();
+    const mark = jest.spyOn(w.executions, 'markExecuted').mockRejectedValueOnce(new Error('connection lost'));
+
+    expect(await w.executor.runOnce()).toEqual(['lost']);
+    expect(await observations(w)).toBe(1);
+    w.clock.advance({ minutes: 1 });
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+
+    expect(mark).toHaveBeenCalledTimes(2);
+    expect(w.provider.bookings).toHaveLength(1);
+    expect(await observations(w)).toBe(2);
+    expect((await w.proposals.findById('acme', proposal.id))?.status).toBe('EXECUTED');
+  });
+
+  it('never counts an auto-approval rejected during its delay', async () => {
+    const w = aWorld();
+    await w.patterns.save(spotify(), null);
+    const approved = await w.autoApprove(15);
+    const rejected = transitionProposal(
+      approved,
+      { type: 'Reject', origin: aReviewerOrigin(), reason: 'private subscription' },
+      w.ctx,
+    );
+    await w.events.append(rejected.events);
+    await w.proposals.update(rejected.proposal, approved.version);
+    w.clock.advance({ minutes: 20 });
+
+    expect(await w.executor.runOnce()).toEqual([]);
+    expect(await observations(w)).toBe(1);
+  });
+
+  it("does not count a reviewer's approval again: it was observed when approved", async () => {
+    const w = aWorld();
+    await w.patterns.save(spotify(), null);
+    await w.approve();
+
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(await observations(w)).toBe(1);
+  });
+
+  it('leaves a pattern retired meanwhile alone, and still records the execution', async () => {
+    const w = aWorld();
+    await w.patterns.save({ ...spotify(), retiredAt: w.clock.now() }, null);
+    await w.autoApprove();
+
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(await observations(w)).toBe(1);
+  });
+
+  it('re-reads a pattern a review strengthened at the same moment, and counts both', async () => {
+    const w = aWorld();
+    await w.patterns.save(spotify(), null);
+    await w.autoApprove();
+    const stale = spotify();
+    // A review strengthened the pattern after the executor read it (the read answers the old version).
+    await w.patterns.save({ ...stale, approvals: 2, amountStats: { ...stale.amountStats, count: 5 }, version: 2 }, 1);
+    const read = jest.spyOn(w.patterns, 'findActiveByKey').mockResolvedValueOnce(stale);
+
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(await w.patterns.findById('acme', 'p-spotify')).toMatchObject({ approvals: 2, version: 3 });
+    expect(await observations(w)).toBe(6);
+    expect(read).toHaveBeenCalledTimes(2);
   });
 });

@@ -7,6 +7,8 @@ import {
   CompanySettingsStore,
   DomainError,
   formatMoney,
+  learningKeyOf,
+  observeExecutedAutoApproval,
   ProposalRepository,
   ProviderError,
   transitionProposal,
@@ -22,7 +24,9 @@ import {
 import { ProviderConnections } from '../onboarding/provider-connections';
 import { ReceiptStore } from '../receipts/receipt-store.port';
 import { ApplicationContext } from '../shared/domain-context.provider';
-import { ExecutionQueue, ExecutionUnitOfWork, type ExecutionClaim } from './execution-ledger.port';
+import { retryOnConflict } from '../shared/retry-on-conflict';
+import { UnitOfWork, type TransactionalPorts } from '../shared/unit-of-work.port';
+import { ExecutionQueue, type ExecutionClaim } from './execution-ledger.port';
 import { ExecutorOptions } from './executor.options';
 
 /** What one execution ended in. */
@@ -49,7 +53,9 @@ interface Failure {
  *    gets the receipt attached;
  * 3. book: Tripletex voucher / Fiken cash purchase on the company's payment account, receipt
  *    attached, proposal id as the external reference;
- * 4. record: `Executed` (booking id, api_calls) and the execution's end in one unit of work. A
+ * 4. record: `Executed` (booking id, api_calls), for an auto-approval one more amount observation
+ *    of its pattern, and the execution's end in one unit of work (a failure to record a booking
+ *    leaves the claim to run out, and the next attempt reconciles). A
  *    transient failure is retried with exponential backoff; after `maxTransientAttempts` in a row
  *    `ExecutionFailed` is stored once and the review channel told, and tries continue slowly. A
  *    permanent failure stores `ExecutionFailed` with the provider's message, tells the review
@@ -65,7 +71,7 @@ export class ProposalExecutor {
 
   constructor(
     private readonly queue: ExecutionQueue,
-    private readonly unitOfWork: ExecutionUnitOfWork,
+    private readonly unitOfWork: UnitOfWork,
     private readonly proposals: ProposalRepository,
     private readonly settings: CompanySettingsStore,
     private readonly receipts: ReceiptStore,
@@ -137,12 +143,15 @@ export class ProposalExecutor {
       return this.fail(claim, proposal, null, failureOf(error), []);
     }
     const log = new ApiCallLog();
+    let booking: BookingRef;
     try {
-      const booking = await this.connections.call(claim.companyId, () => this.book(claim, proposal, connection, log));
-      return await this.succeed(claim, proposal, provider, booking.bookingId, log);
+      booking = await this.connections.call(claim.companyId, () => this.book(claim, proposal, connection, log));
     } catch (error) {
       return this.fail(claim, proposal, provider, failureOf(error), log.calls);
     }
+    // Booked: a failure to record it is no failure of the booking. It propagates to execute()
+    // ('lost'), and the next attempt finds the booking by its reference and records it then.
+    return this.succeed(claim, proposal, provider, booking.bookingId, log);
   }
 
   /** Reconciles first when an earlier attempt may have booked; books only when nothing is there. */
@@ -169,12 +178,13 @@ export class ProposalExecutor {
       {
         reference: proposal.id,
         date: proposal.date,
-        description: proposal.description ?? proposal.merchant,
+        description: proposal.description,
         merchant: proposal.merchant,
         accountCode: proposal.accountCode,
         vatRate: proposal.vatRate,
         grossAmount: proposal.amount,
         currency: proposal.currency,
+        amountNok: proposal.amountNok,
         paymentAccount: settings.paymentAccount,
         ...(receipt ? { receipt } : {}),
       },
@@ -196,19 +206,39 @@ export class ProposalExecutor {
     bookingId: string,
     log: ApiCallLog,
   ): Promise<ExecutionOutcome> {
-    await this.unitOfWork.run(async (ports) => {
-      const current = await ports.proposals.findById(proposal.companyId, proposal.id);
-      if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
-      const executed = transitionProposal(
-        current,
-        { type: 'MarkExecuted', origin: { ...executorOrigin(current), provider }, bookingId, apiCalls: log.calls },
-        this.ctx,
-      );
-      await ports.events.append(executed.events);
-      await ports.proposals.update(executed.proposal, current.version);
-      await ports.executions.markExecuted(claim, bookingId, this.ctx.clock.now());
-    });
+    // A pattern the execution observes may be strengthened by a review at the same moment: re-read.
+    await retryOnConflict(() =>
+      this.unitOfWork.run(async (ports) => {
+        const current = await ports.proposals.findById(proposal.companyId, proposal.id);
+        if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
+        const origin = { ...executorOrigin(current), provider };
+        const executed = transitionProposal(
+          current,
+          { type: 'MarkExecuted', origin, bookingId, apiCalls: log.calls },
+          this.ctx,
+        );
+        await ports.events.append(executed.events);
+        await ports.proposals.update(executed.proposal, current.version);
+        await this.observeAutoApproval(ports, executed.proposal, origin);
+        await ports.executions.markExecuted(claim, bookingId, this.ctx.clock.now());
+      }),
+    );
     return 'executed';
+  }
+
+  /**
+   * An executed auto-approval — one no one rejected during the execution delay — is one more amount
+   * observation of the pattern it rested on, so that the amount rule learns what this merchant's
+   * bills look like from auto-approvals too. Stored in the unit of work of the Executed event:
+   * exactly once per execution. A pattern retired or changed meanwhile is left alone.
+   */
+  private async observeAutoApproval(ports: TransactionalPorts, executed: Proposal, origin: EventOrigin): Promise<void> {
+    if (!executed.autoApproved) return;
+    const pattern = await ports.patterns.findActiveByKey(executed.companyId, learningKeyOf(executed));
+    if (!pattern) return;
+    const observed = observeExecutedAutoApproval(pattern, executed, origin, this.ctx);
+    await ports.patterns.save(observed.pattern, pattern.version);
+    await ports.events.append(observed.events);
   }
 
   private async fail(
@@ -221,31 +251,30 @@ export class ProposalExecutor {
     const now = this.ctx.clock.now();
     if (failure.bookingId !== null && !failure.transient) {
       // Booked, but the receipt was refused for good: the booking stands; a human attaches the receipt.
-      await this.unitOfWork.run(async (ports) => {
-        const current = await ports.proposals.findById(proposal.companyId, proposal.id);
-        if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
-        const executed = transitionProposal(
-          current,
-          {
-            type: 'MarkExecuted',
-            origin: { ...executorOrigin(current), provider: provider ?? 'unknown' },
-            bookingId: failure.bookingId!,
-            apiCalls,
-          },
-          this.ctx,
-        );
-        await ports.events.append(executed.events);
-        await ports.proposals.update(executed.proposal, current.version);
-        await ports.notifier.notify([
-          failedMessage(
+      await retryOnConflict(() =>
+        this.unitOfWork.run(async (ports) => {
+          const current = await ports.proposals.findById(proposal.companyId, proposal.id);
+          if (!current) throw new Error(`proposal ${proposal.id} disappeared during its execution`);
+          const origin = { ...executorOrigin(current), provider: provider ?? 'unknown' };
+          const executed = transitionProposal(
             current,
-            provider,
-            failure.code,
-            `booked as ${failure.bookingId}, but the receipt could not be attached: ${failure.message}`,
-          ),
-        ]);
-        await ports.executions.markExecuted(claim, failure.bookingId!, now);
-      });
+            { type: 'MarkExecuted', origin, bookingId: failure.bookingId!, apiCalls },
+            this.ctx,
+          );
+          await ports.events.append(executed.events);
+          await ports.proposals.update(executed.proposal, current.version);
+          await this.observeAutoApproval(ports, executed.proposal, origin);
+          await ports.notifier.notify([
+            failedMessage(
+              current,
+              provider,
+              failure.code,
+              `booked as ${failure.bookingId}, but the receipt could not be attached: ${failure.message}`,
+            ),
+          ]);
+          await ports.executions.markExecuted(claim, failure.bookingId!, now);
+        }),
+      );
       return 'executed';
     }
     const report = !failure.transient || (claim.attempt >= this.options.maxTransientAttempts && !claim.failureReported);

@@ -9,15 +9,14 @@ import {
   NotFound,
   PatternStore,
   retirePattern,
-  UnitOfWork,
   type NewPatternInput,
   type Page,
   type Pattern,
   type PatternChange,
-  type TransactionalPorts,
 } from '@app/domain';
 import { originOf, type Caller } from '../shared/caller';
 import { ApplicationContext } from '../shared/domain-context.provider';
+import { UnitOfWork, type TransactionalPorts } from '../shared/unit-of-work.port';
 
 export interface ListPatternsQuery {
   readonly caller: Caller;

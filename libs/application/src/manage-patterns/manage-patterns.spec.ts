@@ -29,6 +29,9 @@ describe('managing patterns', () => {
         verified: true,
         version: 1,
         retiredAt: null,
+        writtenBy: ACCOUNTANT.actor,
+        lastChangedBy: null,
+        confirmedBy: [ACCOUNTANT.actor],
       });
       expect(await world.events.readChain(TEST_COMPANY, pattern.id)).toEqual([
         expect.objectContaining({
@@ -41,10 +44,11 @@ describe('managing patterns', () => {
       ]);
     });
 
-    it('makes the merchant auto-approve', async () => {
+    it("makes the merchant auto-approve, except for its writer's own proposals", async () => {
       await world.createPattern.execute({ caller: ACCOUNTANT, pattern: spotify });
 
       expect((await submitted(world)).proposal.status).toBe('APPROVED');
+      expect((await submitted(world, undefined, ACCOUNTANT)).proposal.status).toBe('PROPOSED');
     });
 
     it('refuses a second active pattern for the same merchant, account and VAT rate', async () => {

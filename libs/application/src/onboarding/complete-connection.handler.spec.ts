@@ -152,6 +152,7 @@ describe('CompleteConnection', () => {
     expect(exchange.redeemFikenCode).toHaveBeenCalledWith(
       'the-code',
       'https://accounting.example/v1/oauth/fiken/callback',
+      state,
     );
     expect(connections.stored[0]).toMatchObject({
       companyId: 'acme',

@@ -81,7 +81,7 @@ export class CompleteConnection {
     let grant: ProviderGrant;
     let external: { id: string; name: string | null };
     try {
-      ({ grant, external } = await this.redeem(request.provider, callback.code));
+      ({ grant, external } = await this.redeem(request.provider, callback.code, callback.state ?? ''));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       const kind =
@@ -138,6 +138,7 @@ export class CompleteConnection {
   private async redeem(
     provider: ProviderKind,
     code: string,
+    state: string,
   ): Promise<{ grant: ProviderGrant; external: { id: string; name: string | null } }> {
     switch (provider) {
       case 'tripletex': {
@@ -145,7 +146,7 @@ export class CompleteConnection {
         return { grant: { provider: 'tripletex', employeeToken: code }, external: company };
       }
       case 'fiken': {
-        const redeemed = await this.exchange.redeemFikenCode(code, this.endpoints.callbackUrl('fiken'));
+        const redeemed = await this.exchange.redeemFikenCode(code, this.endpoints.callbackUrl('fiken'), state);
         const company = redeemed.companies[0];
         if (!company) throw new ProviderError('fiken', 'rejected', 'the Fiken grant opens no company');
         return { grant: { provider: 'fiken', tokens: redeemed.tokens }, external: company };

@@ -7,7 +7,8 @@ const FILES: Record<string, Buffer> = {
   'image/png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
   'image/jpeg': Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]),
   'image/webp': Buffer.concat([Buffer.from('RIFF'), Buffer.from([0, 0, 0, 0]), Buffer.from('WEBPVP8 ')]),
-  'image/heic': Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(8)]),
+  'image/gif': Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'),
+  'image/tiff': Buffer.from('II*\x00\x08\x00\x00\x00', 'latin1'),
 };
 
 describe('decodeReceipt', () => {

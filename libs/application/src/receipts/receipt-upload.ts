@@ -18,8 +18,6 @@ type ReceiptContentType = (typeof RECEIPT_CONTENT_TYPES)[number];
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1']);
-
 function ascii(bytes: Uint8Array, from: number, length: number): string {
   return Buffer.from(bytes.subarray(from, from + length)).toString('latin1');
 }
@@ -33,7 +31,8 @@ const LOOKS_LIKE: Readonly<Record<ReceiptContentType, (bytes: Uint8Array) => boo
   'application/pdf': (bytes) => Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-'),
   'image/jpeg': (bytes) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff,
   'image/png': (bytes) => ascii(bytes, 0, 8) === '\x89PNG\r\n\x1a\n',
-  'image/heic': (bytes) => ascii(bytes, 4, 4) === 'ftyp' && HEIF_BRANDS.has(ascii(bytes, 8, 4)),
+  'image/gif': (bytes) => ['GIF87a', 'GIF89a'].includes(ascii(bytes, 0, 6)),
+  'image/tiff': (bytes) => ['II*\x00', 'MM\x00*'].includes(ascii(bytes, 0, 4)),
   'image/webp': (bytes) => ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP',
 };
 

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CompanyContextStore, NotFound, transitionProposal, UnitOfWork } from '@app/domain';
+import { CompanyContextStore, NotFound, transitionProposal } from '@app/domain';
 import { originOf, type Caller } from '../shared/caller';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { rejectedMessage } from '../shared/proposal-notifications';
 import { proposalEvents, type ProposalView } from '../shared/proposal-view';
+import { UnitOfWork } from '../shared/unit-of-work.port';
 
 export interface RejectProposalCommand {
   readonly caller: Caller;

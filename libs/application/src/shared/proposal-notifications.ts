@@ -5,9 +5,7 @@ import { formatMoney, type OutboundMessage, type Proposal } from '@app/domain';
  * @app/notifications defines for each kind (`ProposalNeedsReviewPayload`, `ProposalAutoApprovedPayload`,
  * `ProposalRejectedPayload`): money as decimal strings, instants as RFC 3339 strings.
  *
- * `summary(proposal, extra)`: the fields every proposal message starts with, then `extra`, as one
- * literal with `extra` spread last: V8 (Node 20) adds properties after a leading spread through a
- * slow path (docs/performance.md), and these are built for every submission.
+ * `summary(proposal, extra)`: the fields every proposal message starts with, then `extra`.
  */
 function summary<E extends object>(proposal: Proposal, extra: E) {
   return {

@@ -9,10 +9,10 @@ import {
   normalizeMerchant,
   NotFound,
   parseExpenseDetails,
-  PatternsChanged,
   PatternStore,
   submitProposal,
   transitionProposal,
+  type AutoApprovalPolicy,
   type CompanyContext,
   type ExpenseDetails,
   type OutboundMessage,
@@ -22,18 +22,16 @@ import {
 import { ApplicationOptions } from '../application.options';
 import { IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
 import { decodeReceipt, type DecodedReceipt } from '../receipts/receipt-upload';
-import { ApplicationUnitOfWork, type ApplicationTransactionalPorts } from '../shared/application-unit-of-work.port';
 import { originOf, type Caller } from '../shared/caller';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { autoApprovedMessage, needsReviewMessage } from '../shared/proposal-notifications';
 import type { ProposalView } from '../shared/proposal-view';
+import { UnitOfWork, type TransactionalPorts } from '../shared/unit-of-work.port';
 import type { ProposalSubmission, SubmitProposalCommand } from './submit-proposal.command';
-import { KnownMerchantPatterns } from './known-merchant-patterns';
-import { refuseUnknownSubmissionFields } from './submission-shape';
 
 const MAX_ID_LENGTH = 255;
 
-/** What one submission stores, once validated and with the company's settings read. */
+/** What one submission stores, once validated and with the company's settings and patterns read. */
 interface Submission {
   readonly caller: Caller;
   readonly details: ExpenseDetails;
@@ -41,29 +39,26 @@ interface Submission {
   readonly resubmissionOf: string | null;
   readonly context: CompanyContext | null;
   readonly executionDelayMinutes: number;
-  readonly merchantKey: string;
+  readonly autoApproval: AutoApprovalPolicy;
   readonly candidates: readonly Pattern[];
-  /** The candidates were remembered, not read for this submission: the unit of work expects them unchanged. */
-  readonly remembered: boolean;
 }
 
 /**
- * POST /proposals: validates the proposal (its form, then against the company's chart when the
+ * POST /proposals: validates the proposal (its content, then against the company's chart when the
  * chart was fetched: 422 unknown_account_code / unknown_vat_rate), scores it against the company's
  * patterns, stores it as PROPOSED and — when the ConfidenceEngine routes it to auto_approve —
- * APPROVED with executeAfter = now + the company's execution delay. The Proposed (and Approved)
- * events, the proposal, the receipt's bytes, the notification (review channel, or the user's thread
- * for an auto-approval) and the idempotency key commit in one unit of work; a replayed key answers
- * the recorded response without any of it.
+ * APPROVED with executeAfter = now + the company's execution delay.
  *
- * A merchant whose exact-key patterns this process read lately is scored against them without a
- * read (KnownMerchantPatterns), and the unit of work expects them unchanged; if they changed, it
- * stored nothing, and the submission reads the patterns and is scored and stored again, once.
+ * One unit of work, one transaction: claim the Idempotency-Key (when one was sent), store the
+ * Proposed (and Approved) events, the proposal, the receipt's bytes and the notification (review
+ * channel, or the user's thread for an auto-approval), record the response, commit. A concurrent
+ * request with the same key waits at the claim until this one commits, then answers its recorded
+ * response (or 409 idempotency_conflict for another body); a replayed key stores nothing.
  */
 @Injectable()
 export class SubmitProposalHandler {
   constructor(
-    private readonly unitOfWork: ApplicationUnitOfWork,
+    private readonly unitOfWork: UnitOfWork,
     private readonly settings: CompanySettingsStore,
     private readonly contexts: CompanyContextStore,
     private readonly patterns: PatternStore,
@@ -71,69 +66,45 @@ export class SubmitProposalHandler {
     private readonly engine: ConfidenceEngine,
     private readonly ctx: ApplicationContext,
     private readonly options: ApplicationOptions,
-    private readonly known: KnownMerchantPatterns,
   ) {}
 
   async execute(command: SubmitProposalCommand): Promise<IdempotentOutcome<ProposalView>> {
     const { caller, submission } = command;
     const validated = this.validate(submission);
-    const merchantKey = normalizeMerchant(validated.details.merchant);
-    // Read before the unit of work: inside it, only its own ports may touch the database. Scoring
-    // needs no transaction, and the unit of work stays short. A merchant met lately is scored
-    // against its remembered patterns, which the unit of work then expects unchanged.
-    const known = this.known.get(caller.company, merchantKey);
+    // Read before the unit of work, which keeps it short: scoring needs no transaction, and inside
+    // the unit only its own ports may touch the database.
     const [settings, context, candidates] = await Promise.all([
       this.settings.get(caller.company),
       this.contexts.get(caller.company),
-      known ?? this.readCandidates(caller.company, merchantKey),
+      this.patterns.findCandidates(caller.company, normalizeMerchant(validated.details.merchant)),
     ]);
     const stored: Submission = {
       caller,
-      details: validated.details,
-      receipt: validated.receipt,
-      resubmissionOf: validated.resubmissionOf,
+      ...validated,
       context,
-      merchantKey,
       candidates,
-      remembered: known !== undefined,
       executionDelayMinutes: settings.executionDelayMinutes,
+      autoApproval: { autoApproveMaxAmount: settings.autoApproveMaxAmount },
     };
-    try {
-      return await this.storeOnce(command, stored);
-    } catch (error) {
-      if (!(error instanceof PatternsChanged) || !stored.remembered) throw error;
-      // The remembered patterns changed meanwhile (nothing was stored): read them and score again.
-      this.known.forget(caller.company, merchantKey);
-      const fresh = await this.readCandidates(caller.company, merchantKey);
-      return this.storeOnce(command, { ...stored, candidates: fresh, remembered: false });
-    }
-  }
-
-  private storeOnce(command: SubmitProposalCommand, submission: Submission): Promise<IdempotentOutcome<ProposalView>> {
-    const scope = { companyId: submission.caller.company, actor: submission.caller.actor };
+    const scope = { companyId: caller.company, actor: caller.actor };
     return this.unitOfWork.run((ports) =>
-      this.idempotency.run(ports.idempotency, command.idempotency, scope, command.submission, () =>
-        this.store(ports, submission),
-      ),
+      this.idempotency.run(ports.idempotency, command.idempotency, scope, submission, () => this.store(ports, stored)),
     );
   }
 
-  private async readCandidates(companyId: string, merchantKey: string): Promise<readonly Pattern[]> {
-    const candidates = await this.patterns.findCandidates(companyId, merchantKey);
-    this.known.remember(companyId, merchantKey, candidates);
-    return candidates;
-  }
-
-  private async store(ports: ApplicationTransactionalPorts, submission: Submission): Promise<ProposalView> {
+  private async store(ports: TransactionalPorts, submission: Submission): Promise<ProposalView> {
     const { caller, details, receipt, resubmissionOf, context } = submission;
     if (context) assertInChart(context, details);
-    if (submission.remembered)
-      await ports.patterns.expectActive(caller.company, submission.merchantKey, submission.candidates);
     const previous = resubmissionOf ? await ports.proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
 
     const origin = originOf(caller, context);
-    const assessment = this.engine.score(details, submission.candidates);
+    // The submitter, for separation of duties; the details carry the amounts the limit compares.
+    const assessment = this.engine.score(
+      { ...details, submittedBy: caller.actor },
+      submission.candidates,
+      submission.autoApproval,
+    );
     const submitted = submitProposal(
       { companyId: caller.company, origin, details, assessment, resubmissionOf: previous },
       this.ctx,
@@ -168,28 +139,15 @@ export class SubmitProposalHandler {
     return { proposal, events };
   }
 
-  /** Every problem of the request at once: unknown fields, the content (domain rules), the receipt file, the reference. */
+  /**
+   * Every problem of the content at once (the domain's rules), the receipt file and the reference.
+   * The HTTP layer has checked the request's shape; the rules of the content live here.
+   */
   private validate(submission: ProposalSubmission) {
     const errors = new FieldErrorCollector();
-    refuseUnknownSubmissionFields(submission, errors);
     const upload = submission.receipt;
     const receipt = upload ? errors.check(() => decodeReceipt(upload, this.options.receiptMaxBytes)) : undefined;
-    // Field by field rather than `{ ...submission, receipt }`: V8 (Node 20) adds a property after a
-    // leading spread through a slow path, and this runs for every submission.
-    const details = errors.check(() =>
-      parseExpenseDetails({
-        kind: submission.kind,
-        merchant: submission.merchant,
-        amount: submission.amount,
-        currency: submission.currency,
-        date: submission.date,
-        accountCode: submission.accountCode,
-        vatRate: submission.vatRate,
-        description: submission.description,
-        receipt: receipt?.metadata ?? null,
-        thread: submission.thread,
-      }),
-    );
+    const details = errors.check(() => parseExpenseDetails({ ...submission, receipt: receipt?.metadata ?? null }));
     const resubmissionOf = errors.check(() => {
       const id = submission.resubmissionOf;
       if (id === undefined || id === null) return null;

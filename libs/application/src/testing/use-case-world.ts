@@ -15,10 +15,8 @@ import {
 import { RejectProposalHandler } from '../reject-proposal/reject-proposal.handler';
 import type { Caller } from '../shared/caller';
 import { ApplicationContext } from '../shared/domain-context.provider';
-import { KnownMerchantPatterns } from '../submit-proposal/known-merchant-patterns';
 import { SubmitProposalHandler } from '../submit-proposal/submit-proposal.handler';
 import type { ProposalSubmission } from '../submit-proposal/submit-proposal.command';
-import { InMemoryApplicationUnitOfWork } from './in-memory-application-unit-of-work';
 
 /** The employee who submits through the agent (the mothers' SUBMITTER). */
 export const EMPLOYEE: Caller = { actor: SUBMITTER, company: TEST_COMPANY, channel: 'slack', role: 'employee' };
@@ -82,19 +80,15 @@ export function aCompanyContext(companyId = TEST_COMPANY): CompanyContext {
 /** Every use case over the in-memory adapters, with a manual clock and sequential ids. */
 export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
   const adapters = createInMemoryAdapters();
-  const applicationUnitOfWork = new InMemoryApplicationUnitOfWork(adapters.unitOfWork);
   const ctx = new ApplicationContext(adapters.clock, adapters.ids);
   const applicationOptions = new ApplicationOptions(options);
   const contexts = new InMemoryCompanyContextStore();
-  const knownMerchants = new KnownMerchantPatterns();
   return {
     ...adapters,
     contexts,
-    knownMerchants,
-    receipts: applicationUnitOfWork.receipts,
-    idempotencyKeys: applicationUnitOfWork.idempotency,
+    idempotencyKeys: adapters.idempotency,
     submitProposal: new SubmitProposalHandler(
-      applicationUnitOfWork,
+      adapters.unitOfWork,
       adapters.settings,
       contexts,
       adapters.patterns,
@@ -102,7 +96,6 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       new ConfidenceEngine(),
       ctx,
       applicationOptions,
-      knownMerchants,
     ),
     getProposal: new GetProposalHandler(adapters.proposals, adapters.events),
     approveProposal: new ApproveProposalHandler(adapters.unitOfWork, contexts, ctx),

@@ -1,9 +1,10 @@
-import { isAmountOutlier } from '../pattern/amount-stats';
+import { FAR_FACTOR, isAmountOutlier, MIN_OBSERVATIONS_FOR_SPREAD } from '../pattern/amount-stats';
 import { Pattern } from '../pattern/pattern';
+import { sameActor } from '../shared/identity';
 import { formatMoney, MinorUnits } from '../values/money';
 import { sameVatRate } from '../values/vat-rate';
 import { normalizeMerchant } from './normalize-merchant';
-import { Route, routeFor } from './route';
+import { AUTO_APPROVE_THRESHOLD, Route, routeFor } from './route';
 import { merchantSimilarity } from './similarity';
 
 /** What the engine looks at in a proposal. */
@@ -12,7 +13,22 @@ export interface ScoringInput {
   readonly accountCode: string;
   readonly vatRate: string;
   readonly amount: MinorUnits;
+  /** ISO 4217 code of `amount`. */
+  readonly currency: string;
+  /** The amount in NOK when `currency` is another one, if the submitter knows it. */
+  readonly amountNok?: MinorUnits | null;
+  /** Who submits it (the token's `sub`): separation of duties. */
+  readonly submittedBy: string;
 }
+
+/** The company's rules for auto-approval (its settings). */
+export interface AutoApprovalPolicy {
+  /** In NOK minor units; above it nothing auto-approves. Null: no limit. */
+  readonly autoApproveMaxAmount: MinorUnits | null;
+}
+
+/** The currency of the books (Tripletex and Fiken keep Norwegian books in NOK): the limit is in it. */
+export const BOOK_CURRENCY = 'NOK';
 
 export interface ConfidenceAssessment {
   /** In [0, 1], rounded to 2 decimals. */
@@ -40,11 +56,27 @@ export const SIMILAR_NAME_THRESHOLD = 0.8;
  * - similar name, account + VAT agree:                                      0.70 + 0.10·s + 0.05·g(n) → [0.70, 0.85]
  * - similar name, account or VAT differ:                                    0.35
  * - no candidate, or none similar enough:                                   0.00
- * - amount far outside an agreeing pattern's usual range: capped at         0.75
+ * - amount far from everything an agreeing pattern has seen: capped at      0.75
+ * - an auto-approval held back by the company's limit or by separation
+ *   of duties: capped at                                                    0.85 (review recommended)
  *
  * g(n) = 1 − 1/(n+1) grows with the agreeing approvals n; `share` is the agreeing patterns' share of
  * all approvals of the key; s scales the similarity from the threshold (0) to identity (1). So more
  * agreeing approvals never lower a score, and a similar name can never reach 0.9.
+ *
+ * The amount rule (isAmountOutlier): an amount is far when it is more than FAR_FACTOR (4) × the
+ * largest or less than the smallest ÷ 4 amount the pattern has seen — from its first observation
+ * on — or, from MIN_OBSERVATIONS_FOR_SPREAD (3) observations on, further from the mean than
+ * max(3 σ, half the mean). Observations are a reviewer's approvals and the executed (never
+ * rejected) auto-approvals. A pattern with no observation yet (an accountant's rule) judges no amount;
+ * the limit below covers it.
+ *
+ * Holds, applied only to a score that would auto-approve (each adds its reason):
+ * - the limit: an amount in NOK above the company's `autoApproveMaxAmount`, or an amount in another
+ *   currency without `amountNok`, which cannot be compared with it;
+ * - separation of duties: the submitter wrote the pattern, last changed it, or is the only person
+ *   who confirmed it (Pattern.writtenBy / lastChangedBy / confirmedBy). Emails compare
+ *   case-insensitively (sameActor).
  */
 const BANDS = {
   verifiedBase: 0.9,
@@ -60,25 +92,31 @@ const BANDS = {
   similarApprovalGain: 0.05,
   similarContradicts: 0.35,
   amountOutlierCap: 0.75,
+  holdCap: 0.85,
 } as const;
 
 /**
- * The ConfidenceEngine: a pure, deterministic function of a proposal and the candidate patterns the
- * PatternStore found for it (exact key matches and look-alikes). It decides itself which candidates
- * are the same merchant (equal normalised keys) and which are merely similar; retired candidates are
- * ignored, and the order of candidates does not matter.
+ * The ConfidenceEngine: a pure, deterministic function of a proposal, the candidate patterns the
+ * PatternStore found for it (exact key matches and look-alikes) and the company's auto-approval
+ * policy. It decides itself which candidates are the same merchant (equal normalised keys) and
+ * which are merely similar; retired candidates are ignored, and the order of candidates does not
+ * matter.
  */
 export class ConfidenceEngine {
-  score(input: ScoringInput, candidates: readonly Pattern[]): ConfidenceAssessment {
-    return scoreProposal(input, candidates);
+  score(input: ScoringInput, candidates: readonly Pattern[], policy: AutoApprovalPolicy): ConfidenceAssessment {
+    return scoreProposal(input, candidates, policy);
   }
 }
 
-export function scoreProposal(input: ScoringInput, candidates: readonly Pattern[]): ConfidenceAssessment {
+export function scoreProposal(
+  input: ScoringInput,
+  candidates: readonly Pattern[],
+  policy: AutoApprovalPolicy,
+): ConfidenceAssessment {
   const key = normalizeMerchant(input.merchant);
   const active = candidates.filter((pattern) => pattern.retiredAt === null).sort(byId);
   const exact = active.filter((pattern) => pattern.merchantKey === key);
-  if (key !== '' && exact.length > 0) return scoreExactMatch(key, input, exact);
+  if (key !== '' && exact.length > 0) return scoreExactMatch(key, input, exact, policy);
 
   const similar = active
     .map((pattern) => ({ pattern, similarity: merchantSimilarity(key, pattern.merchantKey) }))
@@ -102,7 +140,12 @@ export function scoreProposal(input: ScoringInput, candidates: readonly Pattern[
   );
 }
 
-function scoreExactMatch(key: string, input: ScoringInput, exact: Pattern[]): ConfidenceAssessment {
+function scoreExactMatch(
+  key: string,
+  input: ScoringInput,
+  exact: Pattern[],
+  policy: AutoApprovalPolicy,
+): ConfidenceAssessment {
   const reasons = [`exact merchant match: ${key}`];
   const agreeing = exact.filter((pattern) => agrees(pattern, input));
   const others = exact.filter((pattern) => !agrees(pattern, input));
@@ -146,6 +189,9 @@ function scoreExactMatch(key: string, input: ScoringInput, exact: Pattern[]): Co
     );
   }
   score = applyAmountCheck(input, agreeing, score, reasons);
+  if (roundScore(score) >= AUTO_APPROVE_THRESHOLD) {
+    score = applyHolds(input, agreeing, policy, score, reasons);
+  }
   return assessment(key, score, reasons, best.id);
 }
 
@@ -182,17 +228,83 @@ function scoreSimilarName(
 }
 
 /**
- * Caps the score when the amount is far outside the usual range of every agreeing pattern that has
- * enough observations to say (one pattern that finds it usual is enough), and says so either way.
+ * Caps the score when the amount is far from everything every agreeing pattern has seen (one
+ * pattern that finds it usual is enough), and says so.
  */
 function applyAmountCheck(input: ScoringInput, agreeing: Pattern[], score: number, reasons: string[]): number {
   if (agreeing.some((pattern) => !isAmountOutlier(pattern.amountStats, input.amount))) return score;
   const stats = [...agreeing].sort(byApprovalsDesc)[0].amountStats;
+  const range =
+    stats.min !== stats.max
+      ? `the usual range ${formatMoney(stats.min ?? 0)}–${formatMoney(stats.max ?? 0)}`
+      : stats.count === 1
+        ? `the only amount seen, ${formatMoney(stats.min ?? 0)}`
+        : `the amount seen each time, ${formatMoney(stats.min ?? 0)}`;
+  const rule =
+    stats.count < MIN_OBSERVATIONS_FOR_SPREAD
+      ? `more than ${FAR_FACTOR} times off`
+      : `mean ${formatMoney(Math.round(stats.mean))}`;
   reasons.push(
-    `amount ${formatMoney(input.amount)} is far outside the usual range ${formatMoney(stats.min ?? 0)}–${formatMoney(stats.max ?? 0)} ` +
-      `(mean ${formatMoney(Math.round(stats.mean))}, ${plural(stats.count, 'observation')}): never auto-approved`,
+    `amount ${formatMoney(input.amount)} is far outside ${range} (${rule}, ${plural(stats.count, 'observation')}): never auto-approved`,
   );
   return Math.min(score, BANDS.amountOutlierCap);
+}
+
+/**
+ * What keeps a score that would auto-approve from doing so: the company's limit, and separation
+ * of duties. Each hold adds its reason and caps the score in the review-recommended band.
+ */
+function applyHolds(
+  input: ScoringInput,
+  agreeing: Pattern[],
+  policy: AutoApprovalPolicy,
+  score: number,
+  reasons: string[],
+): number {
+  const holds = [limitHold(input, policy), separationOfDutiesHold(input.submittedBy, agreeing)].filter(
+    (hold): hold is string => hold !== null,
+  );
+  reasons.push(...holds);
+  return holds.length > 0 ? Math.min(score, BANDS.holdCap) : score;
+}
+
+function limitHold(input: ScoringInput, policy: AutoApprovalPolicy): string | null {
+  const limit = policy.autoApproveMaxAmount;
+  if (limit === null) return null;
+  const amountNok = input.currency === BOOK_CURRENCY ? input.amount : (input.amountNok ?? null);
+  if (amountNok === null) {
+    return (
+      `the amount is in ${input.currency} without an amount in ${BOOK_CURRENCY}, so it cannot be held against the ` +
+      `auto-approval limit of ${BOOK_CURRENCY} ${formatMoney(limit)}: a person must approve it`
+    );
+  }
+  if (amountNok <= limit) return null;
+  return (
+    `amount ${BOOK_CURRENCY} ${formatMoney(amountNok)} is above the company's auto-approval limit of ` +
+    `${BOOK_CURRENCY} ${formatMoney(limit)}: a person must approve it`
+  );
+}
+
+/**
+ * Separation of duties: some verified agreeing pattern must be neither written nor last changed by
+ * the submitter, and confirmed by someone else. The reason names what failed for the pattern with
+ * the most approvals.
+ */
+function separationOfDutiesHold(submitter: string, agreeing: Pattern[]): string | null {
+  const verified = agreeing.filter((pattern) => pattern.verified).sort(byApprovalsDesc);
+  const problems = verified.map((pattern) => separationProblem(pattern, submitter));
+  if (problems.some((problem) => problem === null)) return null;
+  return `separation of duties: ${problems[0]}, so a second person must approve it`;
+}
+
+function separationProblem(pattern: Pattern, submitter: string): string | null {
+  const mine = (actor: string | null) => actor !== null && sameActor(actor, submitter);
+  if (mine(pattern.writtenBy)) return `${submitter} wrote the pattern and submitted this proposal`;
+  if (mine(pattern.lastChangedBy)) return `${submitter} last changed the pattern and submitted this proposal`;
+  if (pattern.confirmedBy.some((actor) => !mine(actor))) return null;
+  return pattern.confirmedBy.length === 0
+    ? 'no one is recorded as having confirmed the pattern as it stands'
+    : `only ${submitter}, who submitted this proposal, has confirmed the pattern`;
 }
 
 function agrees(pattern: Pattern, input: ScoringInput): boolean {

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { aMerchantAndVariant, DISTINCT_MERCHANTS } from '@app/testing';
 import { normalizeMerchant } from './normalize-merchant';
 
 describe('normalizeMerchant', () => {
@@ -55,6 +57,32 @@ describe('normalizeMerchant', () => {
     ['Circle K nr. 123 Storo', 'circle k storo'],
     ['Circle K 1234', 'circle k'],
     ['Narvesen Oslo S 4567 8901', 'narvesen oslo s'],
+    // card statements: the merchant's own `*` and what follows it
+    ['SPOTIFY AB *P2B9C1X', 'spotify'],
+    ['Spotify AB*P2B9C1X', 'spotify'],
+    ['UBER *TRIP 7XK2', 'uber'],
+    ['UBER *TRIP HELP.UBER.COM', 'uber'],
+    ['UBER *EATS', 'uber eats'],
+    ['UBER* EATS 7XK2', 'uber eats'],
+    ['UBER *EATS PENDING', 'uber eats'],
+    ['GOOGLE *ADS4839', 'google ads'],
+    ['WIDEROE', 'widero'],
+    ['Widerøe', 'widero'],
+    ['GOOGLE *GSUITE', 'google gsuite'],
+    ['PAYPAL *SPOTIFY 4029357733', 'spotify'],
+    ['SP * KAFFEBRENNERIET', 'kaffebrenneriet'],
+    ['TST* Peppes Pizza', 'peppes pizza'],
+    ['KLARNA*ZALANDO', 'zalando'],
+    ['AMZN Mktp US*2K4L', 'amzn mktp us'],
+    ['NETFLIX.COM 866579 NO', 'netflix com no'],
+    // reference codes and long numbers after the name
+    ['Spotify P2B9C1X', 'spotify'],
+    ['Elkjøp 4029357733 Storo', 'elkjop storo'],
+    // Norwegian letters as terminals without them write them
+    ['AALESUND SJOMAT', 'alesund sjomat'],
+    ['BAEREPOSEN OEKERN', 'baereposen okern'],
+    ['ELKJOEP', 'elkjop'],
+    ['Elkjøp', 'elkjop'],
   ])('%p → %p', (name, key) => {
     expect(normalizeMerchant(name)).toBe(key);
   });
@@ -87,6 +115,11 @@ describe('normalizeMerchant', () => {
     ['Apple', "Applebee's"],
     ['Rema 1000', 'Rema 2000'],
     ['Rema 1000 Storo', 'Rema 1000 Majorstuen'],
+    ['UBER *TRIP 7XK2', 'UBER *EATS 7XK2'],
+    ['Telia Norge AS', 'Telia Sverige AB'],
+    ['GOOGLE *ADS', 'GOOGLE *GSUITE'],
+    ['Rema1000', 'Rema 1000 Storo'],
+    ['Kiwi 345', 'Kiwi'],
   ])('keeps different merchants apart: %p ≠ %p', (a, b) => {
     expect(normalizeMerchant(a)).not.toBe(normalizeMerchant(b));
   });
@@ -102,5 +135,47 @@ describe('normalizeMerchant', () => {
       const key = normalizeMerchant(name);
       expect(normalizeMerchant(key)).toBe(key);
     }
+  });
+
+  describe('properties', () => {
+    const merchantAndVariant = aMerchantAndVariant();
+
+    it('gives every variant of a merchant the key of its plain name', () => {
+      fc.assert(
+        fc.property(merchantAndVariant, ([name, variant]) => {
+          expect(normalizeMerchant(variant)).toBe(normalizeMerchant(name));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('keeps the merchants of a realistic list apart, whichever way each is written', () => {
+      const keys = new Set(DISTINCT_MERCHANTS.map((name) => normalizeMerchant(name)));
+      expect(keys.size).toBe(DISTINCT_MERCHANTS.length);
+      fc.assert(
+        fc.property(merchantAndVariant, merchantAndVariant, ([a, variantA], [b, variantB]) => {
+          fc.pre(a !== b);
+          expect(normalizeMerchant(variantA)).not.toBe(normalizeMerchant(variantB));
+        }),
+        { numRuns: 2000 },
+      );
+    });
+
+    it('is idempotent on any text', () => {
+      fc.assert(
+        fc.property(
+          fc.oneof(
+            fc.string({ maxLength: 40 }),
+            fc.string({ maxLength: 40, unit: fc.constantFrom(..."aeoøåæAEOØÅ* #.-'1234567890xXsS") }),
+            merchantAndVariant.map(([, variant]) => variant),
+          ),
+          (name) => {
+            const key = normalizeMerchant(name);
+            expect(normalizeMerchant(key)).toBe(key);
+          },
+        ),
+        { numRuns: 2000 },
+      );
+    });
   });
 });

@@ -11,14 +11,3 @@ export class ConcurrencyConflict extends DomainError {
     super('invalid_transition', message);
   }
 }
-
-/**
- * The active patterns of a merchant key are no longer the ones a caller scored against (one was
- * saved, strengthened or retired meanwhile): `PatternStore.expectActive` refused. The caller
- * re-reads the candidates and scores again; left unhandled it is a ConcurrencyConflict like any other.
- */
-export class PatternsChanged extends ConcurrencyConflict {
-  constructor(readonly merchantKey: string) {
-    super(`the active patterns for merchant "${merchantKey}" changed while the proposal was being scored`);
-  }
-}

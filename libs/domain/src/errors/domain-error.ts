@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'rate_limited',
   'unknown_account_code',
   'unknown_vat_rate',
+  'nok_amount_required',
   'provider_error',
   'provider_unavailable',
   'provider_timeout',

@@ -92,8 +92,11 @@ export interface PatternSnapshot {
 }
 
 export interface PatternSavedData {
-  /** Why it was saved: learnt from a review approval, created or edited by an accountant. */
-  readonly cause: 'approval' | 'created' | 'edited';
+  /**
+   * Why it was saved: learnt from a review approval, created or edited by an accountant, or one more
+   * amount observed because an auto-approval resting on it was executed (never rejected).
+   */
+  readonly cause: 'approval' | 'created' | 'edited' | 'auto_approval_executed';
   readonly pattern: PatternSnapshot;
 }
 

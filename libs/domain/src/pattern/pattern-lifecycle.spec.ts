@@ -1,7 +1,22 @@
-import { ManualClock, SequentialIdGenerator, aPattern, aProposal, aReviewerOrigin, REVIEWER } from '@app/testing';
+import {
+  ManualClock,
+  SequentialIdGenerator,
+  aPattern,
+  aProposal,
+  anOrigin,
+  aReviewerOrigin,
+  REVIEWER,
+  SUBMITTER,
+} from '@app/testing';
 import { InvalidTransition, ValidationFailed } from '../errors/domain-error';
 import { DomainContext } from '../shared/domain-context';
-import { createPattern, editPattern, learnFromApproval, retirePattern } from './pattern-lifecycle';
+import {
+  createPattern,
+  editPattern,
+  learnFromApproval,
+  observeExecutedAutoApproval,
+  retirePattern,
+} from './pattern-lifecycle';
 
 function newContext(): DomainContext & { clock: ManualClock } {
   return { clock: new ManualClock('2026-11-21T09:00:00.000Z'), ids: new SequentialIdGenerator(2) };
@@ -25,6 +40,9 @@ describe('learning patterns from approvals', () => {
       version: 1,
       amountStats: { count: 1, mean: 11900, m2: 0, min: 11900, max: 11900 },
       retiredAt: null,
+      writtenBy: null,
+      lastChangedBy: null,
+      confirmedBy: [REVIEWER],
     });
     expect(events).toEqual([
       expect.objectContaining({
@@ -74,6 +92,36 @@ describe('learning patterns from approvals', () => {
     });
   });
 
+  it('adds the reviewer to the confirmers, newest first, each person once, two at most', () => {
+    const ctx = newContext();
+    const existing = aPattern({ confirmedBy: ['per@example.no', 'nora@example.no'] });
+
+    const once = learnFromApproval(existing, aProposal('APPROVED'), aReviewerOrigin(), ctx).pattern;
+    const twice = learnFromApproval(once, aProposal('APPROVED'), aReviewerOrigin({ actor: 'KARI@example.no' }), ctx);
+
+    expect(once.confirmedBy).toEqual([REVIEWER, 'per@example.no']);
+    expect(twice.pattern.confirmedBy).toEqual(['KARI@example.no', 'per@example.no']);
+  });
+
+  it('confirms an unverified pattern afresh: the reviewer alone', () => {
+    const existing = aPattern({ verified: false, writtenBy: 'per@example.no' });
+
+    const { pattern } = learnFromApproval(existing, aProposal('APPROVED'), aReviewerOrigin(), newContext());
+
+    expect(pattern).toMatchObject({ verified: true, confirmedBy: [REVIEWER], writtenBy: 'per@example.no' });
+  });
+
+  it('learns under the key the merchant has today, whatever key the proposal was stored with', () => {
+    const stored = {
+      ...aProposal('APPROVED', { details: { merchant: 'SPOTIFY AB *P2B9C1X' } }),
+      merchantKey: 'old key',
+    };
+    const existing = aPattern();
+
+    expect(learnFromApproval(existing, stored, aReviewerOrigin(), newContext()).pattern.approvals).toBe(4);
+    expect(learnFromApproval(null, stored, aReviewerOrigin(), newContext()).pattern.merchantKey).toBe('spotify');
+  });
+
   it('refuses to learn from a proposal that is not approved', () => {
     expect(() => learnFromApproval(null, aProposal('PROPOSED'), aReviewerOrigin(), newContext())).toThrow(
       InvalidTransition,
@@ -113,6 +161,21 @@ describe('an accountant’s patterns', () => {
     });
   });
 
+  it('records its writer, who is its only confirmer, or none when unverified', () => {
+    const origin = aReviewerOrigin({ actor: 'per@example.no' });
+    const fields = { merchantName: 'Telenor', accountCode: '6900', vatRate: '25' };
+
+    expect(createPattern('acme', fields, origin, newContext()).pattern).toMatchObject({
+      writtenBy: 'per@example.no',
+      lastChangedBy: null,
+      confirmedBy: ['per@example.no'],
+    });
+    expect(createPattern('acme', { ...fields, verified: false }, origin, newContext()).pattern).toMatchObject({
+      writtenBy: 'per@example.no',
+      confirmedBy: [],
+    });
+  });
+
   it('refuses an invalid pattern, naming every field', () => {
     try {
       createPattern('acme', { merchantName: '', accountCode: 'x', vatRate: '200' }, aReviewerOrigin(), newContext());
@@ -148,6 +211,27 @@ describe('an accountant’s patterns', () => {
     expect(events[0]).toMatchObject({ type: 'PatternSaved', sequence: 3, data: { cause: 'edited' } });
   });
 
+  it('records the editor as last changer; an edit of the rule voids the earlier confirmations', () => {
+    const pattern = aPattern({ writtenBy: 'per@example.no', confirmedBy: [REVIEWER, 'per@example.no'] });
+    const nora = aReviewerOrigin({ actor: 'nora@example.no' });
+
+    const renamed = editPattern(pattern, { merchantName: 'SPOTIFY' }, nora, newContext()).pattern;
+    const moved = editPattern(pattern, { accountCode: '6550' }, nora, newContext()).pattern;
+    const unverified = editPattern(pattern, { verified: false }, nora, newContext()).pattern;
+
+    expect(renamed).toMatchObject({
+      writtenBy: 'per@example.no',
+      lastChangedBy: 'nora@example.no',
+      confirmedBy: ['nora@example.no', REVIEWER],
+    });
+    expect(moved).toMatchObject({ lastChangedBy: 'nora@example.no', confirmedBy: ['nora@example.no'] });
+    expect(unverified).toMatchObject({ lastChangedBy: 'nora@example.no', confirmedBy: [] });
+    expect(editPattern(unverified, { verified: true }, aReviewerOrigin(), newContext()).pattern).toMatchObject({
+      lastChangedBy: REVIEWER,
+      confirmedBy: [REVIEWER],
+    });
+  });
+
   it('retires a pattern once, with a PatternRetired event', () => {
     const ctx = newContext();
     const pattern = aPattern({ version: 2 });
@@ -158,5 +242,59 @@ describe('an accountant’s patterns', () => {
     expect(events[0]).toMatchObject({ type: 'PatternRetired', status: null, correlationId: pattern.id, sequence: 3 });
     expect(() => retirePattern(retired, aReviewerOrigin(), ctx)).toThrow(InvalidTransition);
     expect(() => editPattern(retired, { accountCode: '6550' }, aReviewerOrigin(), ctx)).toThrow(InvalidTransition);
+  });
+});
+
+describe('observing executed auto-approvals', () => {
+  const executed = (overrides = {}) => ({
+    ...aProposal('EXECUTED', { details: { amount: 12900 } }),
+    autoApproved: true,
+    approvedBy: null,
+    ...overrides,
+  });
+
+  it('adds the amount as one more observation, keeps the approvals, and names the proposal', () => {
+    const ctx = newContext();
+    const pattern = aPattern({ approvals: 1, amounts: [11900], version: 3 });
+    const proposal = executed();
+
+    const { pattern: observed, events } = observeExecutedAutoApproval(pattern, proposal, anOrigin(), ctx);
+
+    expect(observed).toMatchObject({
+      approvals: 1,
+      amountStats: { count: 2, min: 11900, max: 12900 },
+      version: 4,
+      confirmedBy: pattern.confirmedBy,
+      writtenBy: null,
+      lastChangedBy: null,
+    });
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'PatternSaved',
+        correlationId: pattern.id,
+        sequence: 4,
+        proposalId: proposal.id,
+        actor: SUBMITTER,
+        data: expect.objectContaining({ cause: 'auto_approval_executed' }),
+      }),
+    ]);
+  });
+
+  it.each([
+    ['not executed', { status: 'APPROVED' }],
+    ['approved by a reviewer (already observed at the approval)', { autoApproved: false, approvedBy: REVIEWER }],
+    ['rejected', { status: 'REJECTED' }],
+  ])('refuses a proposal %s', (_label, overrides) => {
+    expect(() => observeExecutedAutoApproval(aPattern(), executed(overrides), anOrigin(), newContext())).toThrow(
+      InvalidTransition,
+    );
+  });
+
+  it('refuses a pattern of another account or a retired one', () => {
+    for (const pattern of [aPattern({ accountCode: '6300' }), aPattern({ retiredAt: new Date() })]) {
+      expect(() => observeExecutedAutoApproval(pattern, executed(), anOrigin(), newContext())).toThrow(
+        InvalidTransition,
+      );
+    }
   });
 });

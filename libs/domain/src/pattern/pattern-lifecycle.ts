@@ -14,7 +14,8 @@ import { parseAccountCode } from '../values/account-code';
 import { parseVatRate, sameVatRate } from '../values/vat-rate';
 import { Proposal } from '../proposal/proposal';
 import { EMPTY_AMOUNT_STATS, observeAmount } from './amount-stats';
-import { Pattern } from './pattern';
+import { Pattern, withConfirmer } from './pattern';
+import type { PatternKey } from '../ports/pattern-store.port';
 
 export interface PatternChange<E extends PatternEvent = PatternEvent> {
   readonly pattern: Pattern;
@@ -25,10 +26,11 @@ export interface PatternChange<E extends PatternEvent = PatternEvent> {
  * Learns from a reviewer's approval (api-contract §4.2): saves a new pattern merchant → (account,
  * VAT) with the approved (corrected) values, or strengthens the existing active one with the same
  * key, account and VAT rate (one more approval, one more amount observation). Either way the
- * pattern counts as verified, and a PatternSaved event names the proposal.
+ * pattern counts as verified, the reviewer is one of its confirmers, and a PatternSaved event
+ * names the proposal. The key is the merchant's key as normalised today, so that a proposal
+ * stored before a change of normalizeMerchant still teaches the pattern that scores its merchant.
  *
- * `existing` is the caller's PatternStore.findActiveByKey result for the proposal's key, account
- * and VAT rate.
+ * `existing` is the caller's PatternStore.findActiveByKey result for learningKeyOf(proposal).
  */
 export function learnFromApproval(
   existing: Pattern | null,
@@ -39,19 +41,9 @@ export function learnFromApproval(
   if (proposal.status !== 'APPROVED' && proposal.status !== 'EXECUTED') {
     throw new InvalidTransition(`cannot learn a pattern from proposal ${proposal.id} in status ${proposal.status}`);
   }
+  const key = learningKeyOf(proposal);
   const now = ctx.clock.now();
-  if (existing) {
-    if (existing.companyId !== proposal.companyId) throw new NotFound('pattern', existing.id);
-    const matches =
-      existing.merchantKey === proposal.merchantKey &&
-      existing.accountCode === proposal.accountCode &&
-      sameVatRate(existing.vatRate, proposal.vatRate);
-    if (!matches || existing.retiredAt !== null) {
-      throw new InvalidTransition(
-        `pattern ${existing.id} does not match proposal ${proposal.id}'s merchant, account and VAT rate`,
-      );
-    }
-  }
+  if (existing) assertPatternOf(existing, proposal);
   const pattern: Pattern = existing
     ? {
         ...existing,
@@ -59,19 +51,23 @@ export function learnFromApproval(
         approvals: existing.approvals + 1,
         amountStats: observeAmount(existing.amountStats, proposal.amount),
         verified: true,
+        confirmedBy: withConfirmer(existing.verified ? existing.confirmedBy : [], origin.actor),
         version: existing.version + 1,
         updatedAt: now,
       }
     : {
         id: ctx.ids.next(),
         companyId: proposal.companyId,
-        merchantKey: proposal.merchantKey,
+        merchantKey: key.merchantKey,
         merchantName: proposal.merchant,
         accountCode: proposal.accountCode,
         vatRate: proposal.vatRate,
         approvals: 1,
         amountStats: observeAmount(EMPTY_AMOUNT_STATS, proposal.amount),
         verified: true,
+        writtenBy: null,
+        lastChangedBy: null,
+        confirmedBy: [origin.actor],
         version: 1,
         createdAt: now,
         updatedAt: now,
@@ -86,6 +82,67 @@ export function learnFromApproval(
       }),
     ],
   };
+}
+
+/**
+ * An auto-approved proposal was executed, so no one rejected it during the execution delay: its
+ * amount becomes one more observation of the pattern it rested on (the approvals count, which
+ * counts people, stays). Called by the executor in the unit of work that stores `Executed`, so it
+ * happens exactly once per execution; a rejected auto-approval is never executed and never counts.
+ *
+ * `pattern` is the caller's PatternStore.findActiveByKey result for learningKeyOf(proposal).
+ */
+export function observeExecutedAutoApproval(
+  pattern: Pattern,
+  proposal: Proposal,
+  origin: EventOrigin,
+  ctx: DomainContext,
+): PatternChange<PatternSavedEvent> {
+  if (proposal.status !== 'EXECUTED' || !proposal.autoApproved) {
+    throw new InvalidTransition(
+      `proposal ${proposal.id} is not an executed auto-approval (status ${proposal.status}): its amount is not observed`,
+    );
+  }
+  assertPatternOf(pattern, proposal);
+  const now = ctx.clock.now();
+  const observed: Pattern = {
+    ...pattern,
+    amountStats: observeAmount(pattern.amountStats, proposal.amount),
+    version: pattern.version + 1,
+    updatedAt: now,
+  };
+  return {
+    pattern: observed,
+    events: [
+      patternEvent(observed, 'PatternSaved', origin, proposal.id, now, ctx, {
+        cause: 'auto_approval_executed',
+        pattern: snapshotOf(observed),
+      }),
+    ],
+  };
+}
+
+/** The pattern key a proposal teaches or strengthens: its merchant as normalised today, its account and VAT rate. */
+export function learningKeyOf(proposal: Proposal): PatternKey {
+  return {
+    merchantKey: normalizeMerchant(proposal.merchant),
+    accountCode: proposal.accountCode,
+    vatRate: proposal.vatRate,
+  };
+}
+
+function assertPatternOf(pattern: Pattern, proposal: Proposal): void {
+  if (pattern.companyId !== proposal.companyId) throw new NotFound('pattern', pattern.id);
+  const key = learningKeyOf(proposal);
+  const matches =
+    pattern.merchantKey === key.merchantKey &&
+    pattern.accountCode === key.accountCode &&
+    sameVatRate(pattern.vatRate, key.vatRate);
+  if (!matches || pattern.retiredAt !== null) {
+    throw new InvalidTransition(
+      `pattern ${pattern.id} does not match proposal ${proposal.id}'s merchant, account and VAT rate`,
+    );
+  }
 }
 
 export interface NewPatternInput {
@@ -104,6 +161,7 @@ export function createPattern(
   ctx: DomainContext,
 ): PatternChange<PatternSavedEvent> {
   const values = parsePatternFields(input, true);
+  const verified = values.verified ?? true;
   const now = ctx.clock.now();
   const pattern: Pattern = {
     id: ctx.ids.next(),
@@ -114,7 +172,10 @@ export function createPattern(
     vatRate: values.vatRate,
     approvals: 0,
     amountStats: EMPTY_AMOUNT_STATS,
-    verified: values.verified ?? true,
+    verified,
+    writtenBy: origin.actor,
+    lastChangedBy: null,
+    confirmedBy: verified ? [origin.actor] : [],
     version: 1,
     createdAt: now,
     updatedAt: now,
@@ -128,7 +189,12 @@ export function createPattern(
   };
 }
 
-/** An accountant's edit (PUT /patterns/{id}): any of name, account, VAT rate, verified. Counts are kept. */
+/**
+ * An accountant's edit (PUT /patterns/{id}): any of name, account, VAT rate, verified. Counts are
+ * kept. The editor becomes the pattern's last changer (their own proposals no longer auto-approve
+ * from it) and, when it stays verified, a confirmer; an edit of the rule itself (merchant, account
+ * or VAT rate) voids the earlier confirmations, which were of another rule.
+ */
 export function editPattern(
   pattern: Pattern,
   changes: NewPatternInput,
@@ -139,13 +205,22 @@ export function editPattern(
   if (pattern.retiredAt !== null) throw new InvalidTransition(`cannot edit pattern ${pattern.id}: it is retired`);
   const now = ctx.clock.now();
   const merchantName = values.merchantName ?? pattern.merchantName;
+  const merchantKey = normalizeMerchant(merchantName);
+  const accountCode = values.accountCode ?? pattern.accountCode;
+  const vatRate = values.vatRate ?? pattern.vatRate;
+  const verified = values.verified ?? pattern.verified;
+  const sameRule =
+    merchantKey === pattern.merchantKey && accountCode === pattern.accountCode && sameVatRate(vatRate, pattern.vatRate);
+  const earlier = sameRule && pattern.verified ? pattern.confirmedBy : [];
   const edited: Pattern = {
     ...pattern,
     merchantName,
-    merchantKey: normalizeMerchant(merchantName),
-    accountCode: values.accountCode ?? pattern.accountCode,
-    vatRate: values.vatRate ?? pattern.vatRate,
-    verified: values.verified ?? pattern.verified,
+    merchantKey,
+    accountCode,
+    vatRate,
+    verified,
+    lastChangedBy: origin.actor,
+    confirmedBy: verified ? withConfirmer(earlier, origin.actor) : [],
     version: pattern.version + 1,
     updatedAt: now,
   };

@@ -1,3 +1,4 @@
+import { sameActor } from '../shared/identity';
 import { AccountCode } from '../values/account-code';
 import { VatRate } from '../values/vat-rate';
 import { AmountStats } from './amount-stats';
@@ -24,11 +25,36 @@ export interface Pattern {
   readonly amountStats: AmountStats;
   /** Confirmed by a person (a reviewer's approval or an accountant). Only verified patterns auto-approve. */
   readonly verified: boolean;
+  /**
+   * Who wrote the rule by hand (POST /patterns); null for a pattern learnt from an approval. Their
+   * own proposals never auto-approve from it (separation of duties).
+   */
+  readonly writtenBy: string | null;
+  /** Who last changed the rule by hand (PUT /patterns/{id}); null until then. Same consequence. */
+  readonly lastChangedBy: string | null;
+  /**
+   * Who confirmed the rule as it now stands, newest first, each person once, at most
+   * MAX_CONFIRMERS_KEPT: the accountant who wrote or last changed it (when verified), and the
+   * reviewers whose approvals created or strengthened it since. Empty while unverified. A proposal
+   * auto-approves only if someone other than its submitter is among them.
+   */
+  readonly confirmedBy: readonly string[];
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   /** Retired patterns are kept for the audit trail and ignored by scoring. */
   readonly retiredAt: Date | null;
+}
+
+/**
+ * Two distinct confirmers are enough to know, for any submitter, whether someone else confirmed
+ * the rule; the full list of who confirmed what is in the pattern's events.
+ */
+export const MAX_CONFIRMERS_KEPT = 2;
+
+/** `confirmers` with `actor` in front (newest first), each person once, at most MAX_CONFIRMERS_KEPT. */
+export function withConfirmer(confirmers: readonly string[], actor: string): string[] {
+  return [actor, ...confirmers.filter((other) => !sameActor(other, actor))].slice(0, MAX_CONFIRMERS_KEPT);
 }
 
 export function isActivePattern(pattern: Pattern): boolean {

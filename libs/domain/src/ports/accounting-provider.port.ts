@@ -84,15 +84,21 @@ export interface ExpenseBooking {
   /** Our reference (the proposal id), stored in the booking so that it can be found again. */
   readonly reference: string;
   readonly date: string;
-  readonly description: string;
+  /** What was bought, when the submission said it; the booking's text is `merchant: description`. */
+  readonly description: string | null;
   readonly merchant: string;
   readonly accountCode: string;
   /** VAT percentage as a decimal string: `"25"`, `"15"`, `"12"`, `"0"`. */
   readonly vatRate: string;
-  /** Amount paid, VAT included, minor units, > 0. */
+  /** Amount paid, VAT included, minor units of `currency`, > 0. */
   readonly grossAmount: number;
   /** ISO 4217. */
   readonly currency: string;
+  /**
+   * For a currency other than NOK: the NOK amount actually paid (minor units), which is what the
+   * provider books; null for NOK. A foreign booking without it is refused before anything is sent.
+   */
+  readonly amountNok: number | null;
   /** The account the expense was paid from (the credit side), e.g. `"1920"` or `"1920:10001"`. */
   readonly paymentAccount: string;
   readonly receipt?: Receipt;

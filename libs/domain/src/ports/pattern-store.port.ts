@@ -31,15 +31,6 @@ export abstract class PatternStore {
    */
   abstract findCandidates(companyId: string, merchantKey: string, options?: { limit?: number }): Promise<Pattern[]>;
 
-  /**
-   * Asserts that the active patterns with exactly `merchantKey` are still `expected` (the same ids
-   * at the same versions, nothing added, nothing retired), else PatternsChanged. Lets a caller score
-   * against patterns it read earlier, or remembered, and store the result only if they still hold:
-   * inside a unit of work the assertion may be deferred to the commit, where a failure undoes the
-   * whole unit.
-   */
-  abstract expectActive(companyId: string, merchantKey: string, expected: readonly Pattern[]): Promise<void>;
-
   /** The active pattern with exactly this key, account and VAT rate, to strengthen on approval. */
   abstract findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null>;
 

@@ -20,8 +20,12 @@ export interface RedeemedGrant {
  * refuses is reason `rejected`.
  */
 export abstract class ProviderGrantExchange {
-  /** Fiken: exchanges the authorization code at the token endpoint, then lists the companies it opens. */
-  abstract redeemFikenCode(code: string, redirectUri: string): Promise<RedeemedGrant>;
+  /**
+   * Fiken: exchanges the authorization code at the token endpoint (with the `state` the authorize
+   * request carried, which Fiken's definition lists as required there too), then lists the
+   * companies it opens.
+   */
+  abstract redeemFikenCode(code: string, redirectUri: string, state: string): Promise<RedeemedGrant>;
 
   /** Tripletex: creates a session with the employee token (proving it works) and asks whose it is. */
   abstract verifyTripletexEmployeeToken(employeeToken: string): Promise<GrantedCompany>;

@@ -1,5 +1,11 @@
 import { ValidationFailed } from '../errors/domain-error';
-import { ExpenseDetailsInput, MAX_RECEIPT_BYTES, parseExpenseDetails } from './expense-details';
+import {
+  ExpenseDetailsInput,
+  MAX_RECEIPT_BYTES,
+  NokAmountRequired,
+  parseExpenseDetails,
+  RECEIPT_CONTENT_TYPES,
+} from './expense-details';
 
 function validInput(overrides: Partial<ExpenseDetailsInput> = {}): ExpenseDetailsInput {
   return {
@@ -34,6 +40,7 @@ describe('parseExpenseDetails', () => {
       merchant: 'Spotify AB',
       amount: 124950,
       currency: 'NOK',
+      amountNok: null,
       date: '2026-11-20',
       accountCode: '6540',
       vatRate: '25',
@@ -112,5 +119,57 @@ describe('parseExpenseDetails', () => {
       sha256: 'ab'.repeat(32),
     };
     expect(parseExpenseDetails(validInput({ receipt })).receipt?.sizeBytes).toBe(MAX_RECEIPT_BYTES);
+  });
+
+  it('refuses a HEIC receipt, naming the types it takes', () => {
+    const receipt = { filename: 'r.heic', contentType: 'image/heic', sizeBytes: 10, sha256: 'ab'.repeat(32) };
+    let refused: unknown;
+    try {
+      parseExpenseDetails(validInput({ receipt }));
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ValidationFailed);
+    const [fieldError] = (refused as ValidationFailed).fieldErrors ?? [];
+    expect(fieldError.field).toBe('receipt.contentType');
+    expect(fieldError.message).toContain('HEIC');
+    for (const type of RECEIPT_CONTENT_TYPES) expect(fieldError.message).toContain(type);
+  });
+
+  it.each(['image/gif', 'image/tiff', 'image/webp'])(
+    'accepts a %s receipt (converted for a provider that needs it)',
+    (contentType) => {
+      const receipt = { filename: 'r', contentType, sizeBytes: 10, sha256: 'ab'.repeat(32) };
+      expect(parseExpenseDetails(validInput({ receipt })).receipt?.contentType).toBe(contentType);
+    },
+  );
+
+  it('keeps the NOK amount paid for an expense in another currency', () => {
+    expect(parseExpenseDetails(validInput({ currency: 'EUR', amount: '125.00', amountNok: '1462.50' }))).toMatchObject({
+      amount: 12_500,
+      currency: 'EUR',
+      amountNok: 146_250,
+    });
+  });
+
+  it('refuses an expense in another currency without amountNok with nok_amount_required', () => {
+    expect(() => parseExpenseDetails(validInput({ currency: 'EUR' }))).toThrow(NokAmountRequired);
+    try {
+      parseExpenseDetails(validInput({ currency: 'USD', amountNok: null }));
+    } catch (error) {
+      expect(error).toMatchObject({ code: 'nok_amount_required', fieldErrors: [{ field: 'amountNok' }] });
+    }
+  });
+
+  it('reports form errors before the missing NOK amount', () => {
+    expect(fieldsOf(validInput({ currency: 'EUR', amount: '0' }))).toEqual(['amount']);
+  });
+
+  it.each([
+    ['an amountNok that is not money', { currency: 'EUR', amountNok: 1462.5 }],
+    ['a zero amountNok', { currency: 'EUR', amountNok: '0.00' }],
+    ['an amountNok other than the amount of a NOK expense', { amountNok: '120.00' }],
+  ] as const)('refuses %s', (_label, overrides) => {
+    expect(fieldsOf(validInput(overrides as Partial<ExpenseDetailsInput>))).toEqual(['amountNok']);
   });
 });

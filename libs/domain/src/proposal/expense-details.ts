@@ -1,3 +1,4 @@
+import { DomainError } from '../errors/domain-error';
 import { FieldErrorCollector, invalidField } from '../values/field-errors';
 import { AccountCode, parseAccountCode } from '../values/account-code';
 import { AccountingDate, parseAccountingDate } from '../values/accounting-date';
@@ -10,14 +11,22 @@ import { normalizeMerchant } from '../confidence/normalize-merchant';
 export const PROPOSAL_KINDS = ['expense'] as const;
 export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
 
-/** Receipt content types the service accepts. */
+/**
+ * Receipt content types the service accepts: what Tripletex (PDF, PNG, JPEG, TIFF) or Fiken (PDF,
+ * PNG, JPEG, GIF) takes, and WebP. A type the company's provider does not take is converted before
+ * the booking is made. HEIC is refused: neither provider takes it, and it cannot be converted here.
+ */
 export const RECEIPT_CONTENT_TYPES = [
   'application/pdf',
   'image/jpeg',
   'image/png',
-  'image/heic',
+  'image/gif',
+  'image/tiff',
   'image/webp',
 ] as const;
+
+/** The currency the providers keep their books in; an expense in another one needs `amountNok`. */
+export const BOOKKEEPING_CURRENCY = 'NOK';
 /** A receipt is at most 7 MiB decoded (api-contract §1). */
 export const MAX_RECEIPT_BYTES = 7 * 1024 * 1024;
 export const MAX_MERCHANT_LENGTH = 200;
@@ -46,6 +55,11 @@ export interface ExpenseDetails {
   readonly merchant: string;
   readonly amount: MinorUnits;
   readonly currency: CurrencyCode;
+  /**
+   * The amount actually paid in NOK (what left the bank account), for an expense in another
+   * currency; null for a NOK expense. The providers book it and keep `amount` as the currency amount.
+   */
+  readonly amountNok: MinorUnits | null;
   readonly date: AccountingDate;
   readonly accountCode: AccountCode;
   readonly vatRate: VatRate;
@@ -60,6 +74,7 @@ export interface ExpenseDetailsInput {
   merchant?: unknown;
   amount?: unknown;
   currency?: unknown;
+  amountNok?: unknown;
   date?: unknown;
   accountCode?: unknown;
   vatRate?: unknown;
@@ -88,6 +103,12 @@ function parseReceipt(
 ): ReceiptMetadata | null {
   const filename = errors.check(() => parseText(value.filename, 'receipt.filename', 255));
   const contentType = errors.check(() => {
+    if (typeof value.contentType === 'string' && /^image\/hei[cf]/.test(value.contentType)) {
+      invalidField(
+        'receipt.contentType',
+        `HEIC/HEIF is not accepted: neither Tripletex nor Fiken takes it; send one of ${RECEIPT_CONTENT_TYPES.join(', ')}`,
+      );
+    }
     if (
       typeof value.contentType !== 'string' ||
       !(RECEIPT_CONTENT_TYPES as readonly string[]).includes(value.contentType)
@@ -126,7 +147,9 @@ function parseThread(value: NonNullable<ExpenseDetailsInput['thread']>, errors: 
 /**
  * Validates a proposal's content and reports every bad field at once (ValidationFailed with
  * fieldErrors). The amount must be > 0; account code and VAT rate are checked for form here and
- * against the company's chart by the use case (`unknown_account_code`, `unknown_vat_rate`).
+ * against the company's chart by the use case (`unknown_account_code`, `unknown_vat_rate`). An
+ * expense in another currency than NOK must carry `amountNok`, the NOK amount paid
+ * (`nok_amount_required`, 422): the providers book in NOK and convert nothing themselves.
  */
 export function parseExpenseDetails(input: ExpenseDetailsInput): ExpenseDetails {
   const errors = new FieldErrorCollector();
@@ -138,6 +161,13 @@ export function parseExpenseDetails(input: ExpenseDetailsInput): ExpenseDetails 
   const merchant = errors.check(() => parseMerchant(input.merchant));
   const amount = errors.check(() => parsePositiveMoney(input.amount));
   const currency = errors.check(() => parseCurrency(input.currency));
+  const amountNok =
+    input.amountNok === undefined || input.amountNok === null
+      ? null
+      : errors.check(() => parsePositiveMoney(input.amountNok, 'amountNok'));
+  if (currency === BOOKKEEPING_CURRENCY && amountNok !== null && amountNok !== undefined && amountNok !== amount) {
+    errors.add('amountNok', 'must equal amount for an expense in NOK (or be left out)');
+  }
   const date = errors.check(() => parseAccountingDate(input.date));
   const accountCode = errors.check(() => parseAccountCode(input.accountCode));
   const vatRate = errors.check(() => parseVatRate(input.vatRate));
@@ -148,11 +178,13 @@ export function parseExpenseDetails(input: ExpenseDetailsInput): ExpenseDetails 
   const receipt = input.receipt ? parseReceipt(input.receipt, errors) : null;
   const thread = input.thread ? parseThread(input.thread, errors) : null;
   errors.throwIfAny('the proposal is invalid');
+  if (currency !== BOOKKEEPING_CURRENCY && amountNok === null) throw new NokAmountRequired(currency as string);
   return {
     kind: kind as ProposalKind,
     merchant: merchant as string,
     amount: amount as MinorUnits,
     currency: currency as CurrencyCode,
+    amountNok: currency === BOOKKEEPING_CURRENCY ? null : (amountNok as MinorUnits),
     date: date as AccountingDate,
     accountCode: accountCode as AccountCode,
     vatRate: vatRate as VatRate,
@@ -160,4 +192,15 @@ export function parseExpenseDetails(input: ExpenseDetailsInput): ExpenseDetails 
     receipt,
     thread,
   };
+}
+
+/** An expense in a foreign currency without the NOK amount actually paid. */
+export class NokAmountRequired extends DomainError {
+  constructor(currency: string) {
+    super(
+      'nok_amount_required',
+      `an expense in ${currency} needs amountNok, the amount paid in NOK: Tripletex and Fiken book in NOK`,
+      [{ field: 'amountNok', message: `is required when currency is not NOK (got ${currency})` }],
+    );
+  }
 }

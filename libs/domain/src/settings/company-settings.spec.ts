@@ -2,13 +2,38 @@ import { ValidationFailed } from '../errors/domain-error';
 import { DEFAULT_COMPANY_SETTINGS, updateCompanySettings } from './company-settings';
 
 describe('company settings', () => {
-  it('defaults to a 15-minute execution delay and payment account 1920', () => {
+  it('defaults to a 15-minute execution delay, payment account 1920 and an auto-approval limit of NOK 10 000', () => {
     expect(DEFAULT_COMPANY_SETTINGS).toMatchObject({
       executionDelayMinutes: 15,
       paymentAccount: '1920',
       reviewChannel: null,
+      autoApproveMaxAmount: 1_000_000,
     });
   });
+
+  it.each([
+    ['25000.50', 2_500_050],
+    ['0', 0],
+    ['0.00', 0],
+    [null, null],
+  ])('sets the auto-approval limit from %p', (value, limit) => {
+    expect(updateCompanySettings(DEFAULT_COMPANY_SETTINGS, { autoApproveMaxAmount: value }).autoApproveMaxAmount).toBe(
+      limit,
+    );
+  });
+
+  it.each([[-1], ['-1.00'], [10000], ['10 000'], ['1e4'], ['10000.001'], [''], [{}]])(
+    'refuses the auto-approval limit %p',
+    (value) => {
+      try {
+        updateCompanySettings(DEFAULT_COMPANY_SETTINGS, { autoApproveMaxAmount: value });
+        throw new Error('expected ValidationFailed');
+      } catch (error) {
+        expect(error).toBeInstanceOf(ValidationFailed);
+        expect((error as ValidationFailed).fieldErrors?.map((e) => e.field)).toEqual(['autoApproveMaxAmount']);
+      }
+    },
+  );
 
   it('applies a partial update and keeps the rest', () => {
     const updated = updateCompanySettings(DEFAULT_COMPANY_SETTINGS, {
@@ -38,6 +63,7 @@ describe('company settings', () => {
         gatewayCallback: { kind: 'webhook', url: 'ftp://x.example' },
         executionDelayMinutes: -1,
         paymentAccount: '19',
+        autoApproveMaxAmount: '-5',
       });
       throw new Error('expected ValidationFailed');
     } catch (error) {
@@ -47,6 +73,7 @@ describe('company settings', () => {
         'gatewayCallback.url',
         'executionDelayMinutes',
         'paymentAccount',
+        'autoApproveMaxAmount',
       ]);
     }
   });

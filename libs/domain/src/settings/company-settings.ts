@@ -1,6 +1,7 @@
 import { DEFAULT_EXECUTION_DELAY_MINUTES } from '../proposal/proposal-commands';
 import { FieldErrorCollector, invalidField } from '../values/field-errors';
 import { parseAccountCode } from '../values/account-code';
+import { MinorUnits, parseMoney } from '../values/money';
 
 /** Where a notification goes: a Slack incoming webhook or a signed JSON webhook (api-contract §4.5). */
 export interface WebhookTarget {
@@ -17,9 +18,23 @@ export interface CompanySettings {
   readonly executionDelayMinutes: number;
   /** The credit side of a booked expense. */
   readonly paymentAccount: string;
+  /**
+   * The largest amount, in NOK minor units, that may be auto-approved; above it a proposal goes to
+   * review whatever its score. A foreign amount is compared by its amount in NOK (one without it is
+   * never auto-approved while a limit is set). Null: no limit.
+   */
+  readonly autoApproveMaxAmount: MinorUnits | null;
 }
 
 export const DEFAULT_PAYMENT_ACCOUNT = '1920';
+/**
+ * NOK 10 000.00. Well below NOK 15 000, from which a purchase with a lifetime of three years or
+ * more must be capitalised as a fixed asset rather than expensed (skatteloven § 14-40), so nothing
+ * that may need that judgement is booked unseen; above the bills a small company repeats every
+ * month (subscriptions, phone, travel, meals), so automation keeps its use; and it bounds what one
+ * wrong auto-approval can cost before someone notices.
+ */
+export const DEFAULT_AUTO_APPROVE_MAX_AMOUNT: MinorUnits = 1_000_000;
 /** An upper bound that catches typos (a week); the contract sets none. */
 export const MAX_EXECUTION_DELAY_MINUTES = 7 * 24 * 60;
 
@@ -29,6 +44,7 @@ export const DEFAULT_COMPANY_SETTINGS: CompanySettings = {
   gatewayCallback: null,
   executionDelayMinutes: DEFAULT_EXECUTION_DELAY_MINUTES,
   paymentAccount: DEFAULT_PAYMENT_ACCOUNT,
+  autoApproveMaxAmount: DEFAULT_AUTO_APPROVE_MAX_AMOUNT,
 };
 
 export interface CompanySettingsInput {
@@ -37,6 +53,8 @@ export interface CompanySettingsInput {
   gatewayCallback?: unknown;
   executionDelayMinutes?: unknown;
   paymentAccount?: unknown;
+  /** A decimal string in NOK ("10000.00", "0" turns auto-approval off), or null for no limit. */
+  autoApproveMaxAmount?: unknown;
 }
 
 function parseTarget(value: unknown, field: string): WebhookTarget | null {
@@ -92,6 +110,19 @@ export function updateCompanySettings(current: CompanySettings, input: CompanySe
     const account = errors.check(() => parseAccountCode(input.paymentAccount, 'paymentAccount'));
     if (account !== undefined) next.paymentAccount = account;
   }
+  if (input.autoApproveMaxAmount !== undefined) {
+    const limit = errors.check(() => parseLimit(input.autoApproveMaxAmount));
+    if (limit !== undefined) next.autoApproveMaxAmount = limit;
+  }
   errors.throwIfAny('the company settings are invalid');
   return next;
+}
+
+function parseLimit(value: unknown): MinorUnits | null {
+  if (value === null) return null;
+  const message = 'must be an amount in NOK as a decimal string, such as "10000.00", or null for no limit';
+  if (typeof value !== 'string') invalidField('autoApproveMaxAmount', message);
+  const minor = parseMoney(value, 'autoApproveMaxAmount');
+  if (minor < 0) invalidField('autoApproveMaxAmount', message);
+  return minor;
 }

@@ -81,8 +81,9 @@ describe('OutboxDispatcher', () => {
         channels,
         webhook: new WebhookSender({ timeoutMs: sendTimeoutMs, allowInternalTargets: true }),
         slack: new SlackWebhookSender({ timeoutMs: sendTimeoutMs, allowInternalTargets: true }),
+        clock,
       },
-      { clock, logger, random: () => 0.5, backoff: BACKOFF, leaseMs: LEASE_MS, ...options },
+      { logger, random: () => 0.5, backoff: BACKOFF, leaseMs: LEASE_MS, ...options },
     );
 
   const enqueue = async (...messages: NewOutboxMessage[]): Promise<void> => {

@@ -19,20 +19,15 @@ import {
   backoffDelay,
   isExhausted,
 } from './backoff';
-import {
-  type NotificationLogger,
-  type TimeSource,
-  type Timer,
-  silentLogger,
-  systemClock,
-  systemTimer,
-} from './runtime';
+import { type NotificationLogger, type TimeSource, type Timer, silentLogger, systemTimer } from './runtime';
 
 export interface OutboxDispatcherDeps {
   repository: OutboxRepository;
   channels: CompanyChannelDirectory;
   webhook: WebhookSender;
   slack: SlackWebhookSender;
+  /** Due times, leases and backoff are reckoned on it. */
+  clock: TimeSource;
 }
 
 export interface OutboxDispatcherOptions {
@@ -47,7 +42,6 @@ export interface OutboxDispatcherOptions {
   leaseMs?: number;
   backoff?: Partial<BackoffPolicy>;
   deadLetter?: Partial<DeadLetterPolicy>;
-  clock?: TimeSource;
   timer?: Timer;
   /** [0, 1), for the jitter. Default Math.random. */
   random?: () => number;
@@ -129,7 +123,7 @@ export class OutboxDispatcher {
     this.leaseMs = options.leaseMs ?? 120_000;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.deadLetter = { ...DEFAULT_DEAD_LETTER, ...options.deadLetter };
-    this.clock = options.clock ?? systemClock;
+    this.clock = deps.clock;
     this.timer = options.timer ?? systemTimer;
     this.random = options.random ?? Math.random;
     this.logger = options.logger ?? silentLogger;

@@ -5,8 +5,6 @@ export interface TimeSource {
   now(): Date;
 }
 
-export const systemClock: TimeSource = { now: () => new Date() };
-
 export interface Timer {
   set(callback: () => void, ms: number): unknown;
   clear(handle: unknown): void;

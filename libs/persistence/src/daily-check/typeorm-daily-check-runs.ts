@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
+  DailyCheckLedger,
   DailyCheckRuns,
   type DailyCheckClaim,
   type DailyCheckCounts,
@@ -8,16 +8,11 @@ import {
   type DailyCheckRunStatus,
   type DailyCheckScope,
 } from '@app/application';
-import { ConcurrencyConflict, isProviderKind, type Clock, type IdGenerator, type OutboundMessage } from '@app/domain';
-import { OutboxNotifier } from '@app/notifications';
-import { TypeOrmOutboxRepository } from '../outbox/typeorm-outbox.repository';
+import { ConcurrencyConflict, isProviderKind } from '@app/domain';
 import { execute, select, toNullableNumber, toNumber } from '../shared/sql';
 
 /** Key of the advisory lock under which a day's runs are created (instances starting the 07:00 job together take turns). */
 export const DAILY_CHECK_SCHEDULE_LOCK_KEY = 7305_0007;
-
-const systemClock: Pick<Clock, 'now'> = { now: () => new Date() };
-const randomIds: Pick<IdGenerator, 'next'> = { next: () => randomUUID() };
 
 interface RunRow {
   company_id: string;
@@ -64,11 +59,7 @@ function dueCondition(now: string, ignoreBackoff: boolean): string {
 
 /** The daily check's run records over `daily_check_runs`. */
 export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly clock: Pick<Clock, 'now'> = systemClock,
-    private readonly ids: Pick<IdGenerator, 'next'> = randomIds,
-  ) {
+  constructor(private readonly dataSource: DataSource) {
     super();
   }
 
@@ -156,33 +147,6 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
     }));
   }
 
-  async succeed(claim: DailyCheckClaim, counts: DailyCheckCounts, message: OutboundMessage, now: Date): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const { affected } = await execute(
-        manager,
-        `UPDATE daily_check_runs
-            SET status = 'succeeded', finished_at = $4, next_attempt_at = NULL, claim_token = NULL, error = NULL,
-                missing_receipts = $5, overdue_invoices = $6, items_found = $7
-          WHERE company_id = $1 AND day = $2::date AND claim_token = $3 AND status = 'running'`,
-        [
-          claim.companyId,
-          claim.day,
-          claim.token,
-          now,
-          counts.missingReceipts,
-          counts.overdueInvoices,
-          counts.missingReceipts + counts.overdueInvoices,
-        ],
-      );
-      if (affected !== 1) {
-        throw new ConcurrencyConflict(
-          `the daily check ${claim.day} of ${claim.companyId} is no longer held by this worker`,
-        );
-      }
-      await new OutboxNotifier(new TypeOrmOutboxRepository(manager), this.clock, this.ids).notify([message]);
-    });
-  }
-
   async fail(claim: DailyCheckClaim, error: string, now: Date, retryAt: Date | null): Promise<void> {
     const { affected } = await execute(
       this.dataSource.manager,
@@ -219,5 +183,36 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
       error: row.error,
       nextAttemptAt: row.next_attempt_at,
     }));
+  }
+}
+
+/** The success of a claimed run, written in the daily check's unit of work (with its notification). */
+export class TypeOrmDailyCheckLedger extends DailyCheckLedger {
+  constructor(private readonly manager: EntityManager) {
+    super();
+  }
+
+  async succeed(claim: DailyCheckClaim, counts: DailyCheckCounts, now: Date): Promise<void> {
+    const { affected } = await execute(
+      this.manager,
+      `UPDATE daily_check_runs
+          SET status = 'succeeded', finished_at = $4, next_attempt_at = NULL, claim_token = NULL, error = NULL,
+              missing_receipts = $5, overdue_invoices = $6, items_found = $7
+        WHERE company_id = $1 AND day = $2::date AND claim_token = $3 AND status = 'running'`,
+      [
+        claim.companyId,
+        claim.day,
+        claim.token,
+        now,
+        counts.missingReceipts,
+        counts.overdueInvoices,
+        counts.missingReceipts + counts.overdueInvoices,
+      ],
+    );
+    if (affected !== 1) {
+      throw new ConcurrencyConflict(
+        `the daily check ${claim.day} of ${claim.companyId} is no longer held by this worker`,
+      );
+    }
   }
 }

@@ -1,7 +1,6 @@
 import { DataSource, type DataSourceOptions, type EntitySchema, type MigrationInterface } from 'typeorm';
 import { EmbeddedPostgres, readLiveLock, connectionFor, type EmbeddedConnection } from './embedded-postgres';
 import { ENTITIES } from '../entities';
-import { PreparedStatements } from '../shared/prepared-statements';
 import { MIGRATIONS } from '../migrations';
 import {
   auditTrailPrivilegeProblems,
@@ -38,24 +37,15 @@ export interface DatabaseOptions {
    */
   refuseUnsafeRole?: boolean;
   logQueries?: boolean;
-  /**
-   * Hot statements go as named (prepared) statements (default true). Set false behind a proxy that
-   * pools transactions (PgBouncer's transaction mode). Always off on PGlite: see PreparedStatements.
-   */
-  preparedStatements?: boolean;
 }
 
 type MigrationClass = new () => MigrationInterface;
 
-/**
- * An open database: the TypeORM data source, the named statements it allows, plus the embedded
- * server when this process runs it.
- */
+/** An open database: the TypeORM data source, plus the embedded server when this process runs it. */
 export class Database {
   private constructor(
     readonly dataSource: DataSource,
     readonly embedded: boolean,
-    readonly statements: PreparedStatements,
     private readonly server?: EmbeddedPostgres,
   ) {}
 
@@ -80,18 +70,16 @@ export class Database {
       }
     }
     const dataSource = new DataSource(dataSourceOptions(target, poolSize, options.logQueries ?? false));
-    let statements: PreparedStatements;
     try {
       await dataSource.initialize();
       if (migrateHere) await runMigrations(dataSource);
       if (options.refuseUnsafeRole && options.url) await refuseUnsafeRole(dataSource);
-      statements = await PreparedStatements.for(dataSource, options.preparedStatements ?? true);
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
       await server?.stop();
       throw error;
     }
-    return new Database(dataSource, !options.url, statements, server);
+    return new Database(dataSource, !options.url, server);
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { DomainEvent, EventQuery, EventStore, Page } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
-import { select, uniqueViolationAs } from '../shared/sql';
+import { conflictOnUniqueViolation, insertInto, select } from '../shared/sql';
 import { EVENT_COLUMNS, EVENT_INSERT_COLUMNS, type EventRecord } from './event.entity';
 import { eventFromRecord, eventParameters } from './event.mapper';
 
@@ -22,26 +21,22 @@ const POSITION_TAKEN = ['events_chain_position_key', 'events_pkey'];
  * - Immutability is the database's job (triggers, and a role without UPDATE/DELETE in production).
  *
  * Constructed over an EntityManager: `dataSource.manager` for standalone use (each append is its
- * own statement, hence atomic), or a unit of work's manager and writer (the append joins that unit
- * and may be held until it commits: a conflict then fails the unit's commit).
+ * own statement, hence atomic), or a unit of work's transactional manager (the append joins it).
  */
 export class TypeOrmEventStore extends EventStore {
-  constructor(
-    private readonly manager: EntityManager,
-    private readonly writer: InsertWriter = immediateInserts(manager),
-  ) {
+  constructor(private readonly manager: EntityManager) {
     super();
   }
 
   async append(events: readonly DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
     // One multi-row INSERT: the batch is atomic, and rows take their positions in batch order.
-    await this.writer.insert({
-      table: 'events',
-      columns: EVENT_INSERT_COLUMNS,
-      rows: events.map(eventParameters),
-      translateError: uniqueViolationAs(POSITION_TAKEN, () => conflictMessage(events)),
-    });
+    await conflictOnUniqueViolation(
+      POSITION_TAKEN,
+      () => conflictMessage(events),
+      () =>
+        this.manager.query(insertInto('events', EVENT_INSERT_COLUMNS, events.length), events.flatMap(eventParameters)),
+    );
   }
 
   async readChain(companyId: string, correlationId: string): Promise<DomainEvent[]> {

@@ -15,6 +15,11 @@ import { CreateDailyCheckRuns1763800000002 } from './1763800000002-create-daily-
 import { PatternCandidatesFunction1763810000001 } from './1763810000001-pattern-candidates-function';
 import { DailyCheckClaimOrderIndex1763810000002 } from './1763810000002-daily-check-claim-order-index';
 import { ExpectActivePatternsFunction1763820000001 } from './1763820000001-expect-active-patterns-function';
+import { PatternSeparationOfDuties1763830000001 } from './1763830000001-pattern-separation-of-duties';
+import { RekeyMerchantPatterns1763830000002 } from './1763830000002-rekey-merchant-patterns';
+import { DropExpectActivePatternsFunction1763830000003 } from './1763830000003-drop-expect-active-patterns-function';
+import { CreateRateLimits1763830000004 } from './1763830000004-create-rate-limits';
+import { AddProposalAmountNok1763840000001 } from './1763840000001-add-proposal-amount-nok';
 import { KeyEventChain1764153700001 } from './1764153700001-key-event-chain';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
@@ -34,5 +39,10 @@ export const MIGRATIONS = [
   PatternCandidatesFunction1763810000001,
   DailyCheckClaimOrderIndex1763810000002,
   ExpectActivePatternsFunction1763820000001,
+  PatternSeparationOfDuties1763830000001,
+  RekeyMerchantPatterns1763830000002,
+  DropExpectActivePatternsFunction1763830000003,
+  CreateRateLimits1763830000004,
+  AddProposalAmountNok1763840000001,
   KeyEventChain1764153700001,
 ];

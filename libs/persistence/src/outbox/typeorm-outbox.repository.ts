@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { OutboxRepository, type Delivery, type NewOutboxMessage, type OutboxMessage } from '@app/notifications';
-import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
-import { execute, select } from '../shared/sql';
+import { execute, insertInto, select } from '../shared/sql';
 
 interface OutboxRecord {
   id: string;
@@ -45,19 +44,16 @@ function fromRecord(row: OutboxRecord): OutboxMessage {
  * fenced by the attempt number the claim returned. Nothing is ever deleted.
  */
 export class TypeOrmOutboxRepository extends OutboxRepository {
-  constructor(
-    private readonly manager: EntityManager,
-    private readonly writer: InsertWriter = immediateInserts(manager),
-  ) {
+  constructor(private readonly manager: EntityManager) {
     super();
   }
 
   override async enqueue(messages: readonly NewOutboxMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.writer.insert({
-      table: 'notification_outbox',
-      columns: ['id', 'company_id', 'target', 'kind', 'payload', 'attempts', 'next_attempt_at', 'created_at'],
-      rows: messages.map((m) => [
+    const columns = ['id', 'company_id', 'target', 'kind', 'payload', 'attempts', 'next_attempt_at', 'created_at'];
+    await this.manager.query(
+      `${insertInto('notification_outbox', columns, messages.length)} ON CONFLICT (id) DO NOTHING`,
+      messages.flatMap((m) => [
         m.id,
         m.companyId,
         m.target,
@@ -67,8 +63,7 @@ export class TypeOrmOutboxRepository extends OutboxRepository {
         m.nextAttemptAt ?? m.createdAt,
         m.createdAt,
       ]),
-      skipConflictsOn: ['id'],
-    });
+    );
   }
 
   override async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<OutboxMessage[]> {

@@ -1,6 +1,6 @@
 import { EntitySchema } from 'typeorm';
 
-/** One row of `patterns` (migration 1763780000003). */
+/** One row of `patterns` (migrations 1763780000003, 1763830000001). */
 export interface PatternRow {
   id: string;
   companyId: string;
@@ -15,6 +15,9 @@ export interface PatternRow {
   amountMin: string | null;
   amountMax: string | null;
   verified: boolean;
+  writtenBy: string | null;
+  lastChangedBy: string | null;
+  confirmedBy: string[];
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -38,6 +41,9 @@ export const PatternEntity = new EntitySchema<PatternRow>({
     amountMin: { type: 'bigint', name: 'amount_min', nullable: true },
     amountMax: { type: 'bigint', name: 'amount_max', nullable: true },
     verified: { type: 'boolean' },
+    writtenBy: { type: 'text', name: 'written_by', nullable: true },
+    lastChangedBy: { type: 'text', name: 'last_changed_by', nullable: true },
+    confirmedBy: { type: 'text', name: 'confirmed_by', array: true },
     version: { type: 'int' },
     createdAt: { type: 'timestamptz', name: 'created_at' },
     updatedAt: { type: 'timestamptz', name: 'updated_at' },

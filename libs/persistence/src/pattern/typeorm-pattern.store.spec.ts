@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyConflict } from '@app/domain';
 import { aPattern, describePatternStoreContract } from '@app/testing';
 import type { Database } from '../database/database';
-import { createCompany, isRealPostgres, openTestDatabase } from '../testing/test-database';
+import { createCompany, openTestDatabase } from '../testing/test-database';
 import { CANDIDATES_SQL, TypeOrmPatternStore } from './typeorm-pattern.store';
 
 let database: Database;
@@ -20,19 +20,6 @@ describePatternStoreContract('TypeOrmPatternStore', () => new TypeOrmPatternStor
     await createCompany(database, companyId);
   },
 });
-
-// The service's own store sends the candidate query as a named statement (real PostgreSQL only).
-if (isRealPostgres()) {
-  describePatternStoreContract(
-    'TypeOrmPatternStore, candidate query as a named statement',
-    () => new TypeOrmPatternStore(database.dataSource.manager, database.statements),
-    {
-      prepareCompany: async (companyId) => {
-        await createCompany(database, companyId);
-      },
-    },
-  );
-}
 
 describe('TypeOrmPatternStore', () => {
   let store: TypeOrmPatternStore;

@@ -6,14 +6,11 @@ import {
   Pattern,
   PatternKey,
   PatternListQuery,
-  PatternsChanged,
   PatternStore,
   parseVatRate,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
-import { PreparedStatements } from '../shared/prepared-statements';
-import { conflictOnUniqueViolation, execute, pgErrorOf, select } from '../shared/sql';
+import { conflictOnUniqueViolation, execute, select } from '../shared/sql';
 import {
   PATTERN_COLUMN_NAMES,
   PATTERN_SELECT,
@@ -21,9 +18,6 @@ import {
   patternParameters,
   type PatternRecord,
 } from './pattern.mapper';
-
-/** What `expect_active_patterns` raises when a merchant's active patterns changed (migration 1763820000001). */
-const PATTERNS_CHANGED_SQLSTATE = 'UAP01';
 
 /** The partial unique index that allows one active pattern per (company, key, account, VAT rate). */
 const ACTIVE_KEY_INDEX = 'patterns_active_key_key';
@@ -44,37 +38,21 @@ export const CANDIDATES_SQL = `
  * any loser gets ConcurrencyConflict.
  */
 export class TypeOrmPatternStore extends PatternStore {
-  constructor(
-    private readonly manager: EntityManager,
-    /** The candidate query runs for every proposal: named, when allowed. */
-    private readonly statements: PreparedStatements = PreparedStatements.disabled,
-    /** Where `expectActive` goes: at once, or with a unit of work's held inserts. */
-    private readonly writer: InsertWriter = immediateInserts(manager),
-  ) {
+  constructor(private readonly manager: EntityManager) {
     super();
   }
 
   async findCandidates(companyId: string, merchantKey: string, options: { limit?: number } = {}): Promise<Pattern[]> {
     const limit = Math.max(0, options.limit ?? DEFAULT_CANDIDATE_LIMIT);
-    const rows = await select<PatternRecord & { rank: number }>(
-      this.manager,
-      CANDIDATES_SQL,
-      [companyId, merchantKey, limit],
-      this.statements,
-    );
+    const rows = await select<PatternRecord & { rank: number }>(this.manager, CANDIDATES_SQL, [
+      companyId,
+      merchantKey,
+      limit,
+    ]);
     const exact = rows.filter((row) => row.merchant_key === merchantKey).sort((a, b) => compareText(a.id, b.id));
     // Exact keys always come back, even past the limit; look-alikes fill what room is left.
     const similar = rows.filter((row) => row.merchant_key !== merchantKey).slice(0, Math.max(0, limit - exact.length));
     return [...exact, ...similar].map(patternFromRecord);
-  }
-
-  expectActive(companyId: string, merchantKey: string, expected: readonly Pattern[]): Promise<void> {
-    return this.writer.expect({
-      function: 'expect_active_patterns',
-      arguments: [companyId, merchantKey, expected.map((p) => p.id), expected.map((p) => p.version)],
-      translateError: (error) =>
-        pgErrorOf(error).code === PATTERNS_CHANGED_SQLSTATE ? new PatternsChanged(merchantKey) : error,
-    });
   }
 
   async findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null> {

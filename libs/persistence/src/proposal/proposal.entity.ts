@@ -35,6 +35,7 @@ export interface ProposalRow {
   bookingProvider: string | null;
   bookingId: string | null;
   lastExecutionError: string | null;
+  amountNok: string | null;
 }
 
 export const ProposalEntity = new EntitySchema<ProposalRow>({
@@ -74,5 +75,6 @@ export const ProposalEntity = new EntitySchema<ProposalRow>({
     bookingProvider: { type: 'text', name: 'booking_provider', nullable: true },
     bookingId: { type: 'text', name: 'booking_id', nullable: true },
     lastExecutionError: { type: 'text', name: 'last_execution_error', nullable: true },
+    amountNok: { type: 'bigint', name: 'amount_nok', nullable: true },
   },
 });

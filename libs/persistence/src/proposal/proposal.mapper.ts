@@ -45,6 +45,7 @@ export const PROPOSAL_COLUMN_NAMES = [
   'booking_provider',
   'booking_id',
   'last_execution_error',
+  'amount_nok',
 ] as const;
 
 /** SELECT list: the date as `YYYY-MM-DD` text (node-pg would turn a `date` into a local-time Date). */
@@ -89,6 +90,7 @@ export function proposalFromRecord(row: ProposalRecord): Proposal {
     rejectionReason: row.rejection_reason as string | null,
     booking: bookingId === null ? null : { provider: row.booking_provider as string, bookingId },
     lastExecutionError: row.last_execution_error as string | null,
+    amountNok: row.amount_nok === null || row.amount_nok === undefined ? null : toNumber(row.amount_nok),
   };
 }
 
@@ -130,5 +132,6 @@ export function proposalParameters(p: Proposal): unknown[] {
     p.booking?.provider ?? null,
     p.booking?.bookingId ?? null,
     p.lastExecutionError,
+    p.amountNok,
   ];
 }

@@ -1,8 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { ConcurrencyConflict, Page, PageRequest, Proposal, ProposalRepository, ProposalStatus } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
-import { execute, select, uniqueViolationAs } from '../shared/sql';
+import { conflictOnUniqueViolation, execute, insertInto, select } from '../shared/sql';
 import {
   PROPOSAL_COLUMN_NAMES,
   PROPOSAL_SELECT,
@@ -26,10 +25,7 @@ const assignments = PROPOSAL_COLUMN_NAMES.map((column, i) => ({ column, i }))
  * Every read is scoped by company; another company's id reads as absent.
  */
 export class TypeOrmProposalRepository extends ProposalRepository {
-  constructor(
-    private readonly manager: EntityManager,
-    private readonly writer: InsertWriter = immediateInserts(manager),
-  ) {
+  constructor(private readonly manager: EntityManager) {
     super();
   }
 
@@ -43,12 +39,11 @@ export class TypeOrmProposalRepository extends ProposalRepository {
   }
 
   async insert(proposal: Proposal): Promise<void> {
-    await this.writer.insert({
-      table: 'proposals',
-      columns: PROPOSAL_COLUMN_NAMES,
-      rows: [proposalParameters(proposal)],
-      translateError: uniqueViolationAs(['proposals_pkey'], () => `proposal ${proposal.id} already exists`),
-    });
+    await conflictOnUniqueViolation(
+      ['proposals_pkey'],
+      () => `proposal ${proposal.id} already exists`,
+      () => this.manager.query(insertInto('proposals', PROPOSAL_COLUMN_NAMES, 1), proposalParameters(proposal)),
+    );
   }
 
   async update(proposal: Proposal, expectedVersion: number): Promise<void> {

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import type { IdGenerator } from '@app/domain';
 import { notification } from '@app/notifications';
 import { TypeOrmOutboxRepository } from '../outbox/typeorm-outbox.repository';
 import { execute } from '../shared/sql';
@@ -14,6 +14,7 @@ export async function markNeedsReauthorization(
   companyId: string,
   reason: string,
   now: Date,
+  ids: IdGenerator,
 ): Promise<void> {
   const { rows: changed } = await execute<{ provider: string }>(
     manager,
@@ -28,7 +29,7 @@ export async function markNeedsReauthorization(
   await new TypeOrmOutboxRepository(manager).enqueue([
     {
       ...notification(companyId, 'provider_reauthorisation_needed', { provider, reason: reason.slice(0, 500) }),
-      id: randomUUID(),
+      id: ids.next(),
       createdAt: now,
     },
   ]);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   Clock,
+  IdGenerator,
   ProviderConnectionRepository,
   ProviderReauthorizationRequired,
   TokenVault,
@@ -23,6 +24,7 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
     private readonly dataSource: DataSource,
     private readonly vault: TokenVault,
     private readonly clock: Clock,
+    private readonly ids: IdGenerator,
     private readonly locks: KeyedMutex = PROCESS_CONNECTION_LOCKS,
   ) {
     super();
@@ -105,7 +107,7 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
 
   async markNeedsReauthorization(companyId: string, reason: string): Promise<void> {
     await this.dataSource.transaction((manager) =>
-      markNeedsReauthorization(manager, companyId, reason, this.clock.now()),
+      markNeedsReauthorization(manager, companyId, reason, this.clock.now(), this.ids),
     );
   }
 }

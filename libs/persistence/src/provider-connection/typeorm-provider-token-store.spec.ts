@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ProviderReauthorizationRequired, type OAuthTokens } from '@app/domain';
 import { describeProviderTokenStoreContract } from '../../../providers/src/testing/provider-token-store.contract';
 import { EnvelopeTokenVault, LocalKeyringKms } from '@app/vault';
-import { ManualClock } from '@app/testing';
+import { ManualClock, SequentialIdGenerator } from '@app/testing';
 import { Database } from '../database/database';
 import { createCompany, isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { TypeOrmWrappedDekRepository } from '../vault/typeorm-wrapped-dek.repository';
@@ -46,11 +46,18 @@ describeProviderTokenStoreContract('TypeOrmProviderTokenStore', async () => {
   for (const id of ['acme', 'globex', 'nobody']) await createCompany(database, id);
   const clock = new ManualClock();
   const lock = new KeyedMutex();
-  const store = new TypeOrmProviderTokenStore(database.dataSource, vaultOver(database), clock, lock);
-  const connections = new TypeOrmProviderConnectionRepository(database.dataSource, vaultOver(database), clock, lock);
+  const ids = new SequentialIdGenerator(Math.floor(Math.random() * 0xffff_ffff));
+  const store = new TypeOrmProviderTokenStore(database.dataSource, vaultOver(database), clock, ids, lock);
+  const connections = new TypeOrmProviderConnectionRepository(
+    database.dataSource,
+    vaultOver(database),
+    clock,
+    ids,
+    lock,
+  );
   const other = second
-    ? new TypeOrmProviderTokenStore(second.dataSource, vaultOver(second), clock, new KeyedMutex())
-    : new TypeOrmProviderTokenStore(database.dataSource, vaultOver(database), clock, lock);
+    ? new TypeOrmProviderTokenStore(second.dataSource, vaultOver(second), clock, ids, new KeyedMutex())
+    : new TypeOrmProviderTokenStore(database.dataSource, vaultOver(database), clock, ids, lock);
   return {
     store,
     other: () => other,
@@ -68,14 +75,15 @@ describeProviderTokenStoreContract('TypeOrmProviderTokenStore', async () => {
 
 describe('TypeOrmProviderConnectionRepository', () => {
   const clock = new ManualClock(new Date('2026-11-20T08:00:00.000Z'));
+  const ids = new SequentialIdGenerator(Math.floor(Math.random() * 0xffff_ffff));
   let connections: TypeOrmProviderConnectionRepository;
   let store: TypeOrmProviderTokenStore;
   let company: string;
 
   beforeEach(async () => {
     const vault = vaultOver(isolated.database);
-    connections = new TypeOrmProviderConnectionRepository(isolated.database.dataSource, vault, clock);
-    store = new TypeOrmProviderTokenStore(isolated.database.dataSource, vault, clock);
+    connections = new TypeOrmProviderConnectionRepository(isolated.database.dataSource, vault, clock, ids);
+    store = new TypeOrmProviderTokenStore(isolated.database.dataSource, vault, clock, ids);
     company = await createCompany(isolated.database);
   });
 

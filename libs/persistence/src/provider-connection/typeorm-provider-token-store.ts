@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   Clock,
+  IdGenerator,
   ProviderTokenStore,
   TokenVault,
   type OAuthTokens,
@@ -36,6 +37,7 @@ export class TypeOrmProviderTokenStore extends ProviderTokenStore {
     private readonly dataSource: DataSource,
     private readonly vault: TokenVault,
     private readonly clock: Clock,
+    private readonly ids: IdGenerator,
     private readonly locks: KeyedMutex = PROCESS_CONNECTION_LOCKS,
   ) {
     super();
@@ -95,7 +97,7 @@ export class TypeOrmProviderTokenStore extends ProviderTokenStore {
       }
       case 'revoked':
         if (row && row.provider === provider) {
-          await markNeedsReauthorization(manager, companyId, decision.reason, this.clock.now());
+          await markNeedsReauthorization(manager, companyId, decision.reason, this.clock.now(), this.ids);
         }
         return null;
     }

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { ReceiptStore, type StoredReceipt } from '@app/application';
-import { immediateInserts, type InsertWriter } from '../shared/insert-writer';
-import { select, uniqueViolationAs } from '../shared/sql';
+import { conflictOnUniqueViolation, insertInto, select } from '../shared/sql';
+
+const RECEIPT_COLUMNS = ['proposal_id', 'company_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'bytes'];
 
 interface ReceiptRecord {
   proposal_id: string;
@@ -17,33 +18,26 @@ interface ReceiptRecord {
  * proposal (the row references it); over the data source's manager it serves the executor's reads.
  */
 export class TypeOrmReceiptStore extends ReceiptStore {
-  constructor(
-    private readonly manager: EntityManager,
-    private readonly writer: InsertWriter = immediateInserts(manager),
-  ) {
+  constructor(private readonly manager: EntityManager) {
     super();
   }
 
   async save(receipt: StoredReceipt): Promise<void> {
-    await this.writer.insert({
-      table: 'receipts',
-      columns: ['proposal_id', 'company_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'bytes'],
-      rows: [
-        [
+    const bytes = Buffer.from(receipt.bytes.buffer, receipt.bytes.byteOffset, receipt.bytes.byteLength);
+    await conflictOnUniqueViolation(
+      ['receipts_pkey'],
+      () => `proposal ${receipt.proposalId} already has a receipt`,
+      () =>
+        this.manager.query(insertInto('receipts', RECEIPT_COLUMNS, 1), [
           receipt.proposalId,
           receipt.companyId,
           receipt.filename,
           receipt.contentType,
           receipt.bytes.byteLength,
           receipt.sha256,
-          Buffer.from(receipt.bytes.buffer, receipt.bytes.byteOffset, receipt.bytes.byteLength),
-        ],
-      ],
-      translateError: uniqueViolationAs(
-        ['receipts_pkey'],
-        () => `proposal ${receipt.proposalId} already has a receipt`,
-      ),
-    });
+          bytes,
+        ]),
+    );
   }
 
   async find(companyId: string, proposalId: string): Promise<StoredReceipt | null> {

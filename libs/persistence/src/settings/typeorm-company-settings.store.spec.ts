@@ -1,4 +1,4 @@
-import { DEFAULT_COMPANY_SETTINGS } from '@app/domain';
+import { DEFAULT_AUTO_APPROVE_MAX_AMOUNT, DEFAULT_COMPANY_SETTINGS } from '@app/domain';
 import { describeCompanySettingsStoreContract } from '@app/testing';
 import type { Database } from '../database/database';
 import { createCompany, openTestDatabase } from '../testing/test-database';
@@ -36,6 +36,20 @@ describe('TypeOrmCompanySettingsStore', () => {
       ...DEFAULT_COMPANY_SETTINGS,
       executionDelayMinutes: 5,
     });
+  });
+
+  it('gives a company that saved settings before the auto-approval limit existed the default limit', async () => {
+    const company = await createCompany(database);
+    await database.dataSource.query(
+      `INSERT INTO company_settings (company_id, settings)
+       VALUES ($1, '{"executionDelayMinutes": 15, "paymentAccount": "1920", "reviewChannel": null}')`,
+      [company],
+    );
+
+    const settings = await new TypeOrmCompanySettingsStore(database.dataSource.manager).get(company);
+
+    expect(settings.autoApproveMaxAmount).toBe(DEFAULT_AUTO_APPROVE_MAX_AMOUNT);
+    expect(settings.autoApproveMaxAmount).toBe(1_000_000);
   });
 
   it('disappears with its company', async () => {

@@ -28,6 +28,7 @@ export class TypeOrmCompanySettingsStore extends CompanySettingsStore {
       gatewayCallback: settings.gatewayCallback,
       executionDelayMinutes: settings.executionDelayMinutes,
       paymentAccount: settings.paymentAccount,
+      autoApproveMaxAmount: settings.autoApproveMaxAmount,
     };
     await this.manager.query(
       `INSERT INTO company_settings (company_id, settings, updated_at) VALUES ($1, $2, now())

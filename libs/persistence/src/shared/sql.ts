@@ -1,6 +1,5 @@
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import { ConcurrencyConflict } from '@app/domain';
-import { PreparedStatements, type QueryOutcome } from './prepared-statements';
 
 /** PostgreSQL SQLSTATE of a unique or exclusion constraint violation. */
 export const UNIQUE_VIOLATION = '23505';
@@ -45,24 +44,28 @@ export async function conflictOnUniqueViolation<T>(
   }
 }
 
-export type { QueryOutcome };
+export interface QueryOutcome<T> {
+  readonly rows: T[];
+  /** Rows inserted, updated or deleted (or returned, for SELECT). */
+  readonly affected: number;
+}
 
 /**
  * Runs one statement on the manager's connection (its transaction, when it has one) and returns
  * both the rows and the affected-row count, whatever the statement. `EntityManager.query` returns
- * `[rows, count]` for UPDATE/DELETE but bare rows otherwise, which is easy to misread. With
- * `statements`, a hot statement goes as a named (prepared) one.
+ * `[rows, count]` for UPDATE/DELETE but bare rows otherwise, which is easy to misread.
  */
 export async function execute<T = Record<string, unknown>>(
   manager: EntityManager,
   sql: string,
   parameters: unknown[] = [],
-  statements: PreparedStatements = PreparedStatements.disabled,
 ): Promise<QueryOutcome<T>> {
   const own = manager.queryRunner ? undefined : manager.connection.createQueryRunner();
   const runner = manager.queryRunner ?? own!;
   try {
-    return await statements.query<T>(runner, sql, parameters);
+    const result = await runner.query(sql, parameters, true);
+    const rows = (result.records ?? []) as T[];
+    return { rows, affected: result.affected ?? rows.length };
   } finally {
     await own?.release();
   }
@@ -73,9 +76,18 @@ export async function select<T = Record<string, unknown>>(
   manager: EntityManager,
   sql: string,
   parameters: unknown[] = [],
-  statements?: PreparedStatements,
 ): Promise<T[]> {
-  return (await execute<T>(manager, sql, parameters, statements)).rows;
+  return (await execute<T>(manager, sql, parameters)).rows;
+}
+
+/**
+ * `INSERT INTO table (columns) VALUES ($1, …), (…)` for `rows` rows, every value a parameter (the
+ * rows' values flattened in order). Table and column names are fixed identifiers of ours, never input.
+ */
+export function insertInto(table: string, columns: readonly string[], rows: number): string {
+  let next = 0;
+  const tuples = Array.from({ length: rows }, () => `(${columns.map(() => `$${++next}`).join(', ')})`);
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
 }
 
 /**

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Test } from '@nestjs/testing';
+import { Global, Module } from '@nestjs/common';
+import { UnitOfWork } from '@app/application';
 import {
+  Clock,
   CompanyRepository,
   CompanySettingsStore,
   ConcurrencyConflict,
   EventStore,
+  IdGenerator,
   OutboundMessage,
   PatternStore,
   ProposalRepository,
-  UnitOfWork,
 } from '@app/domain';
 import { OutboxNotifier, OutboxRepository } from '@app/notifications';
 import {
@@ -28,6 +31,7 @@ import { TypeOrmOutboxRepository } from '../outbox/typeorm-outbox.repository';
 import { TypeOrmPatternStore } from '../pattern/typeorm-pattern.store';
 import { PersistenceModule } from '../persistence.module';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
+import { TypeOrmReceiptStore } from '../receipts/typeorm-receipt.store';
 import { createCompany, openTestDatabase } from '../testing/test-database';
 import { testEventChainKeys } from '../testing/test-keyring';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
@@ -71,6 +75,7 @@ describeUnitOfWorkContract(
       events: new TypeOrmEventStore(manager),
       proposals: new TypeOrmProposalRepository(manager),
       patterns: new TypeOrmPatternStore(manager),
+      receipts: new TypeOrmReceiptStore(manager),
       pendingMessages,
     };
   },
@@ -149,10 +154,22 @@ describe('TypeOrmUnitOfWork', () => {
   });
 });
 
+/** What the application module provides the persistence module with in the service. */
+@Global()
+@Module({
+  providers: [
+    { provide: Clock, useValue: new ManualClock() },
+    { provide: IdGenerator, useValue: orderedIds() },
+  ],
+  exports: [Clock, IdGenerator],
+})
+class TimeAndIds {}
+
 describe('PersistenceModule', () => {
   it('binds every port to its TypeORM adapter', async () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
+        TimeAndIds,
         PersistenceModule.forRoot({
           useFactory: () => ({ url: process.env.DATABASE_URL, dataDir: '/nonexistent', role: 'client', poolSize: 2 }),
         }),

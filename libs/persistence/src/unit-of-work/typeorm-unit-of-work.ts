@@ -1,53 +1,46 @@
-import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { TransactionalPorts, UnitOfWork, type Clock, type IdGenerator } from '@app/domain';
+import type { DataSource, EntityManager } from 'typeorm';
+import { UnitOfWork, type TransactionalPorts } from '@app/application';
+import { Clock, IdGenerator } from '@app/domain';
 import { OutboxNotifier } from '@app/notifications';
+import { TypeOrmDailyCheckLedger } from '../daily-check/typeorm-daily-check-runs';
 import { TypeOrmEventStore } from '../event-store/typeorm-event-store';
+import { TypeOrmExecutionLedger } from '../execution/typeorm-execution.ledger';
+import { TypeOrmIdempotencyStore } from '../idempotency/typeorm-idempotency.store';
 import { TypeOrmOutboxRepository } from '../outbox/typeorm-outbox.repository';
 import { TypeOrmPatternStore } from '../pattern/typeorm-pattern.store';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
-import { PreparedStatements } from '../shared/prepared-statements';
-import { WriteBehindTransaction } from './write-behind-transaction';
-
-/** Used when the application provides no Clock / IdGenerator (CLI, tests of persistence alone). */
-const systemClock: Pick<Clock, 'now'> = { now: () => new Date() };
-const randomIds: Pick<IdGenerator, 'next'> = { next: () => randomUUID() };
+import { TypeOrmReceiptStore } from '../receipts/typeorm-receipt.store';
 
 /**
- * Runs each unit of work in ONE database transaction and hands it EventStore, ProposalRepository,
- * PatternStore and Notifier instances bound to that transaction: events, the read model, patterns
- * and outbox rows commit together, or nothing does (the work's error is rethrown after the
- * rollback). The transaction is a WriteBehindTransaction: a unit that only inserts commits as one
- * statement.
- *
- * The work must use only the ports it is handed while it runs: a query through another connection
- * would not see the uncommitted writes and, on embedded PGlite (one transaction at a time), would
- * wait for ever.
+ * Runs each unit of work in ONE database transaction (BEGIN … COMMIT, READ COMMITTED) and hands it
+ * every transactional port bound to that transaction: events, the proposals' read model, patterns,
+ * outbox rows, receipts, idempotency keys and the executor's and daily check's ledgers commit
+ * together, or nothing does (the work's error is rethrown after the rollback). Each port call is
+ * sent when it is made, so the unit reads its own writes and a failed write fails at once.
  */
 export class TypeOrmUnitOfWork extends UnitOfWork {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly clock: Pick<Clock, 'now'> = systemClock,
-    private readonly ids: Pick<IdGenerator, 'next'> = randomIds,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
   ) {
     super();
   }
 
   run<T>(work: (ports: TransactionalPorts) => Promise<T>): Promise<T> {
-    return WriteBehindTransaction.run(this.dataSource, (tx) => work(transactionalPorts(tx, this.clock, this.ids)));
+    return this.dataSource.transaction((manager) => work(this.portsOf(manager)));
   }
-}
 
-/** The domain's ports bound to one unit of work's transaction. */
-export function transactionalPorts(
-  { manager, writer }: WriteBehindTransaction,
-  clock: Pick<Clock, 'now'>,
-  ids: Pick<IdGenerator, 'next'>,
-): TransactionalPorts {
-  return {
-    events: new TypeOrmEventStore(manager, writer),
-    proposals: new TypeOrmProposalRepository(manager, writer),
-    patterns: new TypeOrmPatternStore(manager, PreparedStatements.disabled, writer),
-    notifier: new OutboxNotifier(new TypeOrmOutboxRepository(manager, writer), clock, ids),
-  };
+  private portsOf(manager: EntityManager): TransactionalPorts {
+    return {
+      events: new TypeOrmEventStore(manager),
+      proposals: new TypeOrmProposalRepository(manager),
+      patterns: new TypeOrmPatternStore(manager),
+      notifier: new OutboxNotifier(new TypeOrmOutboxRepository(manager), this.clock, this.ids),
+      receipts: new TypeOrmReceiptStore(manager),
+      idempotency: new TypeOrmIdempotencyStore(manager),
+      executions: new TypeOrmExecutionLedger(manager),
+      dailyChecks: new TypeOrmDailyCheckLedger(manager),
+    };
+  }
 }

@@ -1,8 +1,9 @@
+import type { FormData } from 'undici';
 import { randomUUID } from 'node:crypto';
 import { ApiCallRecorder, FikenConnection, ProviderReauthorizationRequired } from '@app/domain';
-import { KeyedSerialQueue } from '../http/keyed-serial-queue';
 import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
 import { RetryMode } from '../http/resilience';
+import { RequestSlots } from '../http/request-slots';
 import { isUnauthorized } from '../http/transport-error';
 import { asArray, drainPage, Json } from '../shared/json';
 import { buildUrl, Query } from '../shared/url';
@@ -21,16 +22,19 @@ export interface FikenRequest {
 
 /**
  * Fiken HTTP: Bearer access tokens (refreshed once on a 401), an `X-Request-ID` on every call, at
- * most one request in flight per company (FIFO), and header paging (`Fiken-Api-Page-Count`).
+ * most `maxConcurrentRequests` API requests in flight across every company (FIFO; Fiken allows one
+ * per application), and header paging (`Fiken-Api-Page-Count`).
  */
 export class FikenClient {
-  private readonly queue = new KeyedSerialQueue();
+  private readonly slots: RequestSlots;
 
   constructor(
     private readonly http: ProviderHttp,
     private readonly tokens: FikenTokens,
     private readonly config: ResolvedFikenConfig,
-  ) {}
+  ) {
+    this.slots = new RequestSlots(config.maxConcurrentRequests);
+  }
 
   async request(conn: FikenConnection, request: FikenRequest, recorder: ApiCallRecorder): Promise<HttpResponse> {
     const accessToken = await this.tokens.accessToken(conn, recorder);
@@ -115,7 +119,7 @@ export class FikenClient {
       {
         recorder,
         retryMode: request.retryMode,
-        exclusive: (attempt) => this.queue.run(`${conn.companyId} ${conn.baseUrl}`, attempt),
+        exclusive: (attempt) => this.slots.run(attempt),
       },
     );
   }

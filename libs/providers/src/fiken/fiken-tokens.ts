@@ -97,9 +97,8 @@ export class FikenTokens {
     recorder: ApiCallRecorder,
   ): Promise<TokenRefreshDecision> {
     const issuedAt = this.clock.now().getTime();
-    const basic = Buffer.from(
-      `${encodeURIComponent(this.config.clientId)}:${encodeURIComponent(this.config.clientSecret)}`,
-    ).toString('base64');
+    // The id and secret as they are: Fiken compares the Basic credentials as sent (no form-encoding).
+    const basic = Buffer.from(`${this.config.clientId}:${this.config.clientSecret}`).toString('base64');
     try {
       const response = await this.http.send(
         {

@@ -1,4 +1,4 @@
-import { Clock } from '@app/domain';
+import type { Dispatcher } from 'undici';
 import { ResilienceOptions } from '../http/resilience';
 
 export interface FikenConfig {
@@ -11,12 +11,15 @@ export interface FikenConfig {
   readonly refreshMarginMs?: number;
   /** `pageSize` of each list page (Fiken's maximum is 100). Default 100. */
   readonly pageSize?: number;
-  /** Days either side of the date hint searched when finding a booking by reference. Default 3. */
-  readonly referenceSearchDays?: number;
+  /**
+   * Requests in flight at once to Fiken's API from this adapter, across every company. Fiken
+   * allows "a single concurrent API-request" per application. Default 1.
+   */
+  readonly maxConcurrentRequests?: number;
   /** Pause before looking up a create whose outcome is unknown, ms. Default 1 000. */
   readonly settleBeforeLookupMs?: number;
-  readonly clock?: Clock;
-  readonly fetch?: typeof fetch;
+  /** The undici dispatcher to send through (tests); by default the process's shared one. */
+  readonly dispatcher?: Dispatcher;
 }
 
 export interface ResolvedFikenConfig {
@@ -24,13 +27,21 @@ export interface ResolvedFikenConfig {
   readonly clientSecret: string;
   readonly refreshMarginMs: number;
   readonly pageSize: number;
-  readonly referenceSearchDays: number;
+  readonly maxConcurrentRequests: number;
   readonly settleBeforeLookupMs: number;
 }
 
 export function resolveFikenConfig(config: FikenConfig): ResolvedFikenConfig {
   if (!config.clientId || !config.clientSecret) {
     throw new Error('Fiken OAuth client id and secret are not configured');
+  }
+  if (config.clientId.includes(':')) {
+    // HTTP Basic cannot carry it: the client id ends at the first colon.
+    throw new Error('a Fiken OAuth client id cannot contain ":"');
+  }
+  const maxConcurrentRequests = config.maxConcurrentRequests ?? 1;
+  if (!Number.isInteger(maxConcurrentRequests) || maxConcurrentRequests < 1) {
+    throw new RangeError('Fiken maxConcurrentRequests must be an integer ≥ 1');
   }
   const pageSize = config.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
@@ -41,7 +52,7 @@ export function resolveFikenConfig(config: FikenConfig): ResolvedFikenConfig {
     clientSecret: config.clientSecret,
     refreshMarginMs: config.refreshMarginMs ?? 60_000,
     pageSize,
-    referenceSearchDays: config.referenceSearchDays ?? 3,
+    maxConcurrentRequests,
     settleBeforeLookupMs: config.settleBeforeLookupMs ?? 1_000,
   };
 }

@@ -1,10 +1,14 @@
+import sharp from 'sharp';
 import {
   createSandbox,
+  fikenCompanySlug,
+  inspectSandboxExchanges,
   SANDBOX_FIKEN_CLIENT_ID,
   SANDBOX_FIKEN_CLIENT_SECRET,
   SANDBOX_FIKEN_DEMO_SLUG,
   type RunningSandbox,
   type Sandbox,
+  type SandboxExchange,
 } from '@app/sandbox';
 import {
   ApiCallLog,
@@ -14,6 +18,8 @@ import {
   ProviderError,
   ProviderReauthorizationRequired,
 } from '@app/domain';
+import { checkProviderContract } from '@app/testing';
+import { readableReference } from '../shared/booking-text';
 import { addDays } from '../shared/dates';
 import { InMemoryProviderTokenStore } from '../testing/in-memory-provider-token-store';
 import { FikenConfig } from './fiken.config';
@@ -43,6 +49,8 @@ const FAST = { timeoutMs: 400, retries: 2, initialBackoffMs: 5, maxBackoffMs: 20
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe('FikenProvider against the Fiken sandbox', () => {
+  checkProviderContract();
+
   let clock: ManualClock;
   let sandbox: Sandbox;
   let running: RunningSandbox;
@@ -94,16 +102,34 @@ describe('FikenProvider against the Fiken sandbox', () => {
       {
         clientId: SANDBOX_FIKEN_CLIENT_ID,
         clientSecret: SANDBOX_FIKEN_CLIENT_SECRET,
-        clock,
         settleBeforeLookupMs: 10,
         ...overrides,
         resilience: { ...FAST, ...overrides.resilience },
       },
       store,
+      clock,
     );
   }
 
   const tokenCalls = () => sandbox.control.calls({ provider: 'fiken', path: '/oauth/token' });
+
+  /** The exchanges the sandbox answers while `work` runs. */
+  async function exchangesDuring(work: () => Promise<unknown>): Promise<SandboxExchange[]> {
+    const seen: SandboxExchange[] = [];
+    const stop = inspectSandboxExchanges((exchange) => seen.push(exchange));
+    try {
+      await work();
+    } finally {
+      stop();
+    }
+    return seen;
+  }
+
+  const image = (format: 'webp' | 'gif' | 'tiff') =>
+    sharp({ create: { width: 8, height: 6, channels: 3, background: '#3c3' } })
+      .toFormat(format)
+      .toBuffer()
+      .then((bytes) => new Uint8Array(bytes));
   const purchases = () => sandbox.control.bookings('fiken', SANDBOX_FIKEN_DEMO_SLUG);
 
   function booking(overrides: Partial<ExpenseBooking> = {}): ExpenseBooking {
@@ -116,6 +142,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
       vatRate: '25',
       grossAmount: 11_900,
       currency: 'NOK',
+      amountNok: null,
       paymentAccount: '1920',
       ...overrides,
     };
@@ -171,19 +198,41 @@ describe('FikenProvider against the Fiken sandbox', () => {
     });
 
     it('sends a fresh X-Request-ID uuid with every call', async () => {
-      const ids: string[] = [];
-      const spy: typeof fetch = (input, init) => {
-        ids.push(new Headers(init?.headers).get('x-request-id') ?? '');
-        return fetch(input, init);
-      };
-      await provider({ fetch: spy, pageSize: 50 }).balances(conn, TODAY);
-      await provider({ fetch: spy }).fetchContext(conn);
+      const exchanges = await exchangesDuring(async () => {
+        await provider({ pageSize: 50 }).balances(conn, TODAY);
+        await provider().fetchContext(conn);
+      });
+      const ids = exchanges.filter((e) => e.surface === 'api').map((e) => String(e.requestHeaders['x-request-id']));
       expect(ids.length).toBeGreaterThan(1);
       expect(ids.every((id) => UUID.test(id))).toBe(true);
       expect(new Set(ids).size).toBe(ids.length);
     });
 
-    it('keeps one request in flight per company, so concurrent operations never meet a 429', async () => {
+    it('pages through a chart longer than a page, so that every valid code is known', async () => {
+      const log = new ApiCallLog();
+      const context = await provider({ pageSize: 20 }).fetchContext(conn, { recorder: log });
+      expect(context.accounts.length).toBeGreaterThan(25);
+      expect(new Set(context.accounts.map((a) => a.code)).size).toBe(context.accounts.length);
+      expect(context.accounts.map((a) => a.code)).toEqual(expect.arrayContaining(['1920:10001', '6540', '7350']));
+      expect(log.calls.length).toBe(Math.ceil(context.accounts.length / 20));
+    });
+
+    it('reports each invoice in its own currency, with the outstanding amount in it', async () => {
+      const invoices = [];
+      for await (const page of provider().openInvoicePages(conn, TODAY)) invoices.push(...page);
+      const euro = invoices.filter((i) => i.currency === 'EUR');
+      expect(euro.length).toBeGreaterThan(0);
+      expect(euro.every((i) => i.outstanding > 0 && i.outstanding <= i.amount)).toBe(true);
+    });
+
+    it('keeps one request in flight per application across companies, so concurrent operations never meet a 429', async () => {
+      const second: FikenConnection = { ...conn, companyId: 'second-fiken', companySlug: fikenCompanySlug(1) };
+      const issued = sandbox.control.fiken.issueTokens(fikenCompanySlug(1));
+      await store.save('second-fiken', 'fiken', {
+        accessToken: issued.access_token,
+        refreshToken: issued.refresh_token,
+        expiresAt: clock.now().getTime() + issued.expires_in * 1000,
+      });
       const fk = provider({ pageSize: 25 });
       const drain = async (iterable: AsyncIterable<unknown>) => {
         for await (const _ of iterable) {
@@ -196,6 +245,9 @@ describe('FikenProvider against the Fiken sandbox', () => {
         drain(fk.voucherPages(conn, addDays(TODAY, -120))),
         drain(fk.openInvoicePages(conn, TODAY)),
         fk.balances(conn, addDays(TODAY, -30)),
+        fk.balances(second, TODAY),
+        drain(fk.voucherPages(second, addDays(TODAY, -60))),
+        fk.fetchContext(second),
       ]);
       expect(sandbox.control.calls({ provider: 'fiken', status: 429 })).toHaveLength(0);
       expect(sandbox.control.calls({ provider: 'fiken' }).length).toBeGreaterThan(10);
@@ -315,7 +367,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
       expect(result).toEqual({ bookingId: String(purchase.purchaseId), hasAttachment: true });
       expect(purchase).toMatchObject({
         kind: 'cash_purchase',
-        identifier: booking().reference,
+        identifier: readableReference(booking().reference),
         paymentAccount: '1920:10001',
         currency: 'NOK',
         lines: [expect.objectContaining({ account: '6540', vatType: 'HIGH', netPrice: 9_520, vat: 2_380 })],
@@ -339,6 +391,101 @@ describe('FikenProvider against the Fiken sandbox', () => {
         expect(purchases()[0].lines[0]).toMatchObject({ vatType, netPrice, vat });
       },
     );
+
+    it('fits the line description into the 200 characters Fiken allows', async () => {
+      const description = `Kontorstoler, skrivebord og lamper til det nye kontoret i Bergen ${'med montering '.repeat(80)}`;
+      await provider().bookExpense(conn, booking({ merchant: 'IKEA Furuset', description }));
+      const text = purchases()[0].lines[0].description;
+      expect(Array.from(text).length).toBeLessThanOrEqual(200);
+      expect(text.startsWith('IKEA Furuset: Kontorstoler, skrivebord og lamper')).toBe(true);
+      expect(text.endsWith('…')).toBe(true);
+    });
+
+    it('says the merchant alone when there is no description', async () => {
+      await provider().bookExpense(conn, booking({ description: null }));
+      expect(purchases()[0].lines[0].description).toBe('Spotify AB');
+    });
+
+    it('books a purchase in another currency at the NOK amount paid, priced in its currency', async () => {
+      const result = await provider().bookExpense(
+        conn,
+        booking({ currency: 'EUR', grossAmount: 12_500, amountNok: 146_250 }),
+      );
+      const [purchase] = purchases();
+      expect(String(purchase.purchaseId)).toBe(result.bookingId);
+      expect(purchase).toMatchObject({
+        currency: 'EUR',
+        paymentAmountInNok: 146_250,
+        lines: [expect.objectContaining({ netPriceInCurrency: 10_000, vatInCurrency: 2_500 })],
+      });
+      expect(purchase.journalEntry.lines.find((l) => l.account === '1920:10001')?.amount).toBe(-146_250);
+    });
+
+    it('refuses a purchase in another currency without the NOK amount, before calling Fiken', async () => {
+      const error = await provider()
+        .bookExpense(conn, booking({ currency: 'EUR', amountNok: null }))
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'provider_error', transient: false });
+      expect(sandbox.control.calls({ provider: 'fiken', method: 'POST' })).toHaveLength(0);
+    });
+
+    it.each([
+      ['a WebP photo', 'webp', 'image/jpeg', 'kvittering.jpg'],
+      ['a TIFF scan', 'tiff', 'image/png', 'kvittering.png'],
+      ['a GIF', 'gif', 'image/gif', 'kvittering.gif'],
+    ] as const)(
+      'attaches %s as Fiken takes it (%s → %s), documenting the purchase',
+      async (_name, format, contentType, filename) => {
+        const bytes = await image(format);
+        const exchanges = await exchangesDuring(() =>
+          provider().bookExpense(
+            conn,
+            booking({ receipt: { filename: `kvittering.${format}`, contentType: `image/${format}`, bytes } }),
+          ),
+        );
+        const upload = exchanges.find((e) => e.path.endsWith('/attachments'));
+        expect(upload?.status).toBe(201);
+        expect(upload?.query.get('attachToSale')).toBe('true');
+        expect(upload?.requestBody).toMatchObject({
+          kind: 'multipart',
+          fields: { filename },
+          files: [{ field: 'file', filename, contentType }],
+        });
+        expect(purchases()[0].purchaseAttachments).toHaveLength(1);
+      },
+    );
+
+    it('refuses a receipt it cannot convert before booking anything', async () => {
+      const bytes = new TextEncoder().encode('RIFF0000WEBPnot really an image');
+      const error = await provider()
+        .bookExpense(conn, booking({ receipt: { filename: 'r.webp', contentType: 'image/webp', bytes } }))
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'provider_error', transient: false });
+      expect((error as ProviderError).bookingId).toBeUndefined();
+      expect(purchases()).toHaveLength(0);
+    });
+
+    it('finds a purchase booked with the bare reference as its identifier, as earlier versions did', async () => {
+      const issued = sandbox.control.fiken.issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
+      const created = await fetch(`${running.fikenApi}/companies/${SANDBOX_FIKEN_DEMO_SLUG}/purchases`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${issued.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          identifier: booking().reference,
+          date: TODAY,
+          kind: 'cash_purchase',
+          paid: true,
+          paymentAccount: '1920:10001',
+          currency: 'NOK',
+          lines: [{ description: 'Spotify AB', netPrice: 9_520, vat: 2_380, account: '6540', vatType: 'HIGH' }],
+        }),
+      });
+      expect(created.status).toBe(201);
+      await expect(provider().findBookingByReference(conn, booking().reference, TODAY)).resolves.toEqual({
+        bookingId: String(purchases()[0].purchaseId),
+        hasAttachment: false,
+      });
+    });
 
     it('finds the purchase again by our reference, and nothing for another one', async () => {
       const fk = provider();

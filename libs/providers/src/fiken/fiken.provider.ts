@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { FormData } from 'undici';
 import {
   AccountBalance,
   AccountingProvider,
@@ -21,10 +22,11 @@ import { ProviderHttp, retryAfterHeaderMs } from '../http/provider-http';
 import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
 import { attachAfterBooking, createOnce } from '../shared/create-once';
-import { addDays, assertIsoDate, osloDate } from '../shared/dates';
+import { assertIsoDate, osloDate } from '../shared/dates';
+import { bookingText, fitText, readableReference } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/json';
 import { splitGross } from '../shared/money';
-import { SystemClock } from '../shared/system-clock';
+import { receiptFor } from '../shared/receipt-format';
 import { validateBooking } from '../shared/validate-booking';
 import { FikenClient, idFromLocation } from './fiken-client';
 import { FikenConfig, ResolvedFikenConfig, resolveFikenConfig } from './fiken.config';
@@ -32,34 +34,40 @@ import { describeFikenError } from './fiken-errors';
 import { FikenTokens } from './fiken-tokens';
 import { fikenVatTypeFor, fikenVatTypes } from './fiken-vat';
 
-/** The AccountingProvider adapter for Fiken API v2 (providers.md, "Provider B"). Amounts are øre. */
+/** `orderLine.description` in Fiken's definition: `maxLength: 200`. */
+const MAX_LINE_DESCRIPTION = 200;
+
+/**
+ * The AccountingProvider adapter for Fiken API v2 (docs/providers.md: every call, the operation of
+ * Fiken's definition it conforms to, and the decisions). Amounts are øre.
+ */
 @Injectable()
 export class FikenProvider extends AccountingProvider {
   private readonly config: ResolvedFikenConfig;
   private readonly client: FikenClient;
   private readonly clock: Clock;
 
-  constructor(config: FikenConfig, tokenStore: ProviderTokenStore) {
+  constructor(config: FikenConfig, tokenStore: ProviderTokenStore, clock: Clock) {
     super();
     this.config = resolveFikenConfig(config);
-    this.clock = config.clock ?? new SystemClock();
+    this.clock = clock;
     const http = new ProviderHttp({
       provider: 'fiken',
       policy: new ResiliencePolicy('fiken', resilienceOptions(config.resilience)),
       describeError: describeFikenError,
       rateLimitWaitMs: (response) => retryAfterHeaderMs(response.headers),
-      fetch: config.fetch,
+      dispatcher: config.dispatcher,
     });
     const tokens = new FikenTokens(tokenStore, http, this.config, this.clock);
     this.client = new FikenClient(http, tokens, this.config);
   }
 
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
-    const response = await this.client.request(fiken(conn), { method: 'GET', path: '/accounts' }, recorderOf(options));
-    const accounts = asArray(response.body).map((item) => {
-      const account = asObject(item);
-      return { code: asString(account.code), name: asString(account.name) };
-    });
+    // Paged like every list: the definition declares page/pageSize with a default of 25 accounts.
+    const accounts = [];
+    for await (const account of this.client.list(fiken(conn), '/accounts', {}, recorderOf(options))) {
+      accounts.push({ code: asString(account.code), name: asString(account.name) });
+    }
     // Fiken has no departments, VAT type or employee endpoints: its fixed purchase VAT types stand in.
     return { accounts, departments: [], vatTypes: fikenVatTypes(), employees: [] };
   }
@@ -131,25 +139,36 @@ export class FikenProvider extends AccountingProvider {
         `Fiken has no purchase VAT type with rate ${booking.vatRate} %`,
       );
     }
+    const foreign = booking.currency !== 'NOK';
+    if (foreign && (booking.amountNok === null || !Number.isSafeInteger(booking.amountNok) || booking.amountNok <= 0)) {
+      throw new ProviderError(
+        'fiken',
+        'rejected',
+        `a purchase in ${booking.currency} needs the NOK amount paid (paymentAmountInNok)`,
+      );
+    }
+    // Converted before anything is booked: a receipt Fiken cannot take must not leave a purchase without it.
+    const receipt = booking.receipt ? await receiptFor('fiken', booking.receipt) : undefined;
     const { net, vat } = splitGross(booking.grossAmount, rate);
     const paymentAccount = await this.paymentAccount(c, booking.paymentAccount, recorder);
+    const line = {
+      description: fitText(bookingText(booking), MAX_LINE_DESCRIPTION),
+      // A foreign purchase is priced in its currency; Fiken books the NOK amount paid.
+      ...(foreign ? { netPriceInCurrency: net, vatInCurrency: vat } : { netPrice: net, vat }),
+      account: booking.accountCode,
+      vatType,
+    };
     const purchase = {
-      identifier: booking.reference,
+      // Shown as the invoice number in Fiken: a readable form of our reference, found again by it.
+      identifier: readableReference(booking.reference),
       date: booking.date,
       kind: 'cash_purchase',
       paid: true,
       paymentDate: booking.date,
       paymentAccount,
       currency: booking.currency,
-      lines: [
-        {
-          description: `${booking.merchant}: ${booking.description}`,
-          netPrice: net,
-          vat,
-          account: booking.accountCode,
-          vatType,
-        },
-      ],
+      ...(foreign ? { paymentAmountInNok: booking.amountNok } : {}),
+      lines: [line],
     };
     const created = await createOnce(
       async () => {
@@ -170,8 +189,8 @@ export class FikenProvider extends AccountingProvider {
       () => this.findBookingByReference(c, booking.reference, booking.date, options),
       this.config.settleBeforeLookupMs,
     );
-    return attachAfterBooking(created, booking.receipt, (bookingId, receipt) =>
-      this.attachReceipt(c, bookingId, receipt, options),
+    return attachAfterBooking(created, receipt, (bookingId, converted) =>
+      this.attachReceipt(c, bookingId, converted, options),
     );
   }
 
@@ -184,17 +203,20 @@ export class FikenProvider extends AccountingProvider {
     const c = fiken(conn);
     const recorder = recorderOf(options);
     const purchasePath = `/purchases/${encodeURIComponent(bookingId)}`;
+    const file = await receiptFor('fiken', receipt);
     await createOnce(
       async () => {
         const form = new FormData();
-        form.append('filename', receipt.filename);
-        form.append('file', new Blob([new Uint8Array(receipt.bytes)], { type: receipt.contentType }), receipt.filename);
+        form.append('filename', file.filename);
+        form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
         await this.client.request(
           c,
           {
             method: 'POST',
             path: `${purchasePath}/attachments`,
-            query: { attachToPayment: true },
+            // A shop receipt is the seller's document of the purchase ("may document the sale (i.e.
+            // invoice, etc)"), not a card company's or bank's record of the payment.
+            query: { attachToSale: true },
             form,
             retryMode: 'not-processed-only',
           },
@@ -217,10 +239,12 @@ export class FikenProvider extends AccountingProvider {
     options?: ProviderCallOptions,
   ): Promise<BookingRef | null> {
     assertIsoDate(dateHint, 'dateHint');
-    const days = this.config.referenceSearchDays;
-    const query = { dateGe: addDays(dateHint, -days), dateLe: addDays(dateHint, days), sortBy: 'createdDate desc' };
-    for await (const purchase of this.client.list(fiken(conn), '/purchases', query, recorderOf(options))) {
-      if (asString(purchase.identifier) === reference) {
+    // GET /purchases filters by date but not by identifier, and sorts only by date: every purchase
+    // of the booking's date (the date we sent) is read, page by page, and matched on the identifier.
+    // The bare reference is what purchases booked before the readable form carry.
+    const identifiers = new Set([readableReference(reference), reference]);
+    for await (const purchase of this.client.list(fiken(conn), '/purchases', { date: dateHint }, recorderOf(options))) {
+      if (identifiers.has(asString(purchase.identifier))) {
         return { bookingId: asString(purchase.purchaseId), hasAttachment: attachmentsOf(purchase).length > 0 };
       }
     }
@@ -236,15 +260,17 @@ export class FikenProvider extends AccountingProvider {
     if (configured.includes(':')) {
       return configured;
     }
-    const response = await this.client.request(
+    const number = Number(configured.slice(0, 4));
+    for await (const account of this.client.list(
       conn,
-      { method: 'GET', path: '/accounts', query: { fromAccount: configured, toAccount: configured } },
+      '/accounts',
+      { fromAccount: number, toAccount: number },
       recorder,
-    );
-    const subLedger = asArray(response.body)
-      .map((item) => asString(asObject(item).code))
-      .find((code) => code.startsWith(`${configured}:`));
-    return subLedger ?? `${configured}:10001`;
+    )) {
+      const code = asString(account.code);
+      if (code.startsWith(`${configured}:`)) return code;
+    }
+    return `${configured}:10001`;
   }
 }
 
@@ -288,14 +314,22 @@ function toLedgerVoucher(entry: Json, from: string, to: string): LedgerVoucher |
   };
 }
 
-/** An invoice as an `OpenInvoice`; `undefined` when settled, issued after `asOf` or fully paid. */
+/**
+ * An invoice as an `OpenInvoice`, in the invoice's own currency: `gross` is in it, and so is the
+ * sale's `outstandingBalanceInCurrency` (its `outstandingBalance` is NOK) when the currency is not
+ * NOK. `undefined` when settled, issued after `asOf` or fully paid.
+ */
 function toOpenInvoice(invoice: Json, asOf: string): OpenInvoice | undefined {
   const sale = asObject(invoice.sale);
   if (sale.settled === true || invoice.settled === true) {
     return undefined;
   }
   const issueDate = asString(invoice.issueDate);
-  const outstanding = Math.round(asNumber(sale.outstandingBalance ?? invoice.outstandingBalance ?? invoice.gross));
+  const currency = asString(invoice.currency, 'NOK') || 'NOK';
+  const inCurrency = currency === 'NOK' ? undefined : sale.outstandingBalanceInCurrency;
+  const outstanding = Math.round(
+    asNumber(inCurrency ?? sale.outstandingBalance ?? invoice.outstandingBalance ?? invoice.gross),
+  );
   if (issueDate > asOf || outstanding <= 0) {
     return undefined;
   }
@@ -307,6 +341,6 @@ function toOpenInvoice(invoice: Json, asOf: string): OpenInvoice | undefined {
     dueDate: asString(invoice.dueDate),
     amount: Math.round(asNumber(invoice.gross)),
     outstanding,
-    currency: asString(invoice.currency, 'NOK') || 'NOK',
+    currency,
   };
 }

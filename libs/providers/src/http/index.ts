@@ -1,4 +1,5 @@
 export * from './keyed-serial-queue';
+export * from './request-slots';
 export * from './provider-http';
 export * from './resilience';
 export * from './single-flight';

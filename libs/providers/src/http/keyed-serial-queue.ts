@@ -1,6 +1,6 @@
 /**
  * Runs tasks one at a time per key, in arrival order (FIFO), with no limit across keys.
- * Used to keep at most one request in flight per company where the provider demands it (Fiken).
+ * Used where work for one key must not overlap (a company's token refresh in the in-memory token store).
  */
 export class KeyedSerialQueue {
   private readonly tails = new Map<string, Promise<void>>();

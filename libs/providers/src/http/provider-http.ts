@@ -1,7 +1,8 @@
+import type { Dispatcher, FormData } from 'undici';
 import { ApiCallRecorder, FieldError, ProviderKind } from '@app/domain';
 import { ResiliencePolicy, RetryMode } from './resilience';
-import { nodeGet, type WireResponse } from './node-get';
 import { TransportError } from './transport-error';
+import { exchange, sharedProviderDispatcher, type WireResponse } from './undici-transport';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -12,11 +13,8 @@ export interface HttpRequest {
   /** What `api_calls` shows: the path relative to the provider's base URL, no query, no secrets. */
   readonly recordedPath: string;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: string | FormData | URLSearchParams;
+  readonly body?: string | FormData;
 }
-
-/** A request on the wire. */
-type Exchange = (request: HttpRequest, signal: AbortSignal) => Promise<WireResponse>;
 
 /** What the rate-limit hooks see of a response: its status and headers. */
 export interface ResponseHead {
@@ -45,8 +43,8 @@ export interface ProviderHttpOptions {
   describeError(status: number, body: unknown): ErrorDescription;
   /** How long a 429 asks us to wait, ms; undefined → exponential backoff. */
   rateLimitWaitMs(response: ResponseHead): number | undefined;
-  /** Every request through this function instead (tests); by default GETs use `nodeGet`, the rest `fetch`. */
-  readonly fetch?: typeof fetch;
+  /** The undici dispatcher to send through; by default one shared by every adapter of the process. */
+  readonly dispatcher?: Dispatcher;
 }
 
 export interface SendOptions {
@@ -55,7 +53,10 @@ export interface SendOptions {
   readonly retryMode?: RetryMode;
   /** Runs before every attempt, outside its timeout (rate-limit pauses). */
   readonly beforeAttempt?: () => Promise<void>;
-  /** Wraps every attempt (per-company serialisation). */
+  /**
+   * Wraps every attempt, outside its timeout (Fiken's one request at a time): the time spent
+   * waiting for a turn does not count against the request.
+   */
   readonly exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Sees every response, successful or not (rate-limit headers). */
   readonly onResponse?: (response: ResponseHead) => void;
@@ -64,39 +65,30 @@ export interface SendOptions {
 const NOT_PROCESSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 /**
- * One HTTP exchange with a provider: recorded, timed out, classified, retried.
- *
- * GETs — the reads, among them the checks' paging through whole ledgers — go through `nodeGet`
- * (Node's http/https on keep-alive agents); everything else through `fetch`. undici's `fetch` spent
- * about 3 s of the daily check's CPU on its streams and another 1.2 s decoding bodies
- * (docs/performance.md); writes, rare and each possibly a booking, keep it as they were.
+ * One HTTP exchange with a provider: recorded, timed out, classified, retried. Every request goes
+ * through undici (keep-alive pools, see undici-transport.ts).
  */
 export class ProviderHttp {
-  private readonly fetchExchange: Exchange;
-  private readonly getExchange: Exchange;
+  private readonly dispatcher: Dispatcher;
 
   constructor(private readonly options: ProviderHttpOptions) {
-    this.fetchExchange = fetchExchange(options.fetch ?? fetch);
-    this.getExchange = options.fetch ? this.fetchExchange : nodeGet;
+    this.dispatcher = options.dispatcher ?? sharedProviderDispatcher();
   }
 
   send(request: HttpRequest, send: SendOptions): Promise<HttpResponse> {
     return this.options.policy.execute(
       send.retryMode ?? 'idempotent',
-      (signal) => {
-        const attempt = () => this.attempt(request, send, signal);
-        return send.exclusive ? send.exclusive(attempt) : attempt();
-      },
+      (signal) => this.attempt(request, send, signal),
       send.beforeAttempt,
+      send.exclusive,
     );
   }
 
   private async attempt(request: HttpRequest, send: SendOptions, signal: AbortSignal): Promise<HttpResponse> {
-    const exchange = request.method === 'GET' ? this.getExchange : this.fetchExchange;
     let response: WireResponse;
     let text: string;
     try {
-      response = await exchange(request, signal);
+      response = await exchange(this.dispatcher, request, signal);
     } catch (error) {
       send.recorder.record({ method: request.method, path: request.recordedPath, status: 0 });
       throw this.transportFailure(error, signal, true);
@@ -161,19 +153,6 @@ export class ProviderHttp {
       outcomeUnknown: !notProcessed,
     });
   }
-}
-
-/** An exchange through `fetch`: its status, headers and body text. */
-function fetchExchange(fetchFn: typeof fetch): Exchange {
-  return async (request, signal) => {
-    const response = await fetchFn(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      signal,
-    });
-    return { status: response.status, headers: response.headers, text: () => response.text() };
-  };
 }
 
 function parseBody(text: string): unknown {

@@ -78,19 +78,22 @@ export class ResiliencePolicy {
 
   /**
    * Runs `attempt` (given an AbortSignal that fires at the timeout) under the policies.
-   * `beforeAttempt` (a rate-limit pause) runs before every attempt, outside its timeout.
+   * `beforeAttempt` (a rate-limit pause) runs before every attempt, and `around` (waiting for a
+   * turn) wraps every attempt, both outside its timeout.
    */
   async execute<T>(
     mode: RetryMode,
     attempt: (signal: AbortSignal) => Promise<T>,
     beforeAttempt?: () => Promise<void>,
+    around?: <R>(fn: () => Promise<R>) => Promise<R>,
   ): Promise<T> {
     const retryPolicy = mode === 'idempotent' ? this.retryIdempotent : this.retryNotProcessed;
     const perAttempt = timeout(this.options.timeoutMs, TimeoutStrategy.Cooperative);
+    const guarded = () => this.breaker.execute(() => perAttempt.execute(({ signal }) => attempt(signal)));
     try {
       return await retryPolicy.execute(async () => {
         await beforeAttempt?.();
-        return this.breaker.execute(() => perAttempt.execute(({ signal }) => attempt(signal)));
+        return around ? around(guarded) : guarded();
       });
     } catch (error) {
       if (error instanceof BrokenCircuitError) {

@@ -1,3 +1,4 @@
+import type { Dispatcher, FormData } from 'undici';
 import { ApiCallRecorder, Clock, ProviderReauthorizationRequired, TripletexConnection } from '@app/domain';
 import { HttpMethod, HttpResponse, ProviderHttp, type ResponseHead } from '../http/provider-http';
 import { ResiliencePolicy, RetryMode } from '../http/resilience';
@@ -45,14 +46,14 @@ export class TripletexClient {
     private readonly config: ResolvedTripletexConfig,
     policy: ResiliencePolicy,
     private readonly clock: Clock,
-    fetchFn?: typeof fetch,
+    dispatcher?: Dispatcher,
   ) {
     this.http = new ProviderHttp({
       provider: 'tripletex',
       policy,
       describeError: describeTripletexError,
       rateLimitWaitMs: (response) => resetHeaderMs(response.headers) ?? this.config.rateLimitFallbackWaitMs,
-      fetch: fetchFn,
+      dispatcher,
     });
   }
 

@@ -1,4 +1,4 @@
-import { Clock } from '@app/domain';
+import type { Dispatcher } from 'undici';
 import { ResilienceOptions } from '../http/resilience';
 
 export interface TripletexConfig {
@@ -19,8 +19,8 @@ export interface TripletexConfig {
   readonly referenceSearchDays?: number;
   /** Pause before looking up a create whose outcome is unknown, ms. Default 1 000. */
   readonly settleBeforeLookupMs?: number;
-  readonly clock?: Clock;
-  readonly fetch?: typeof fetch;
+  /** The undici dispatcher to send through (tests); by default the process's shared one. */
+  readonly dispatcher?: Dispatcher;
 }
 
 export interface ResolvedTripletexConfig {

@@ -1,11 +1,15 @@
+import sharp from 'sharp';
 import {
   createSandbox,
+  inspectSandboxExchanges,
   SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
   SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
   type RunningSandbox,
   type Sandbox,
+  type SandboxExchange,
 } from '@app/sandbox';
 import { ApiCallLog, Clock, ExpenseBooking, ProviderError, TripletexConnection } from '@app/domain';
+import { checkProviderContract } from '@app/testing';
 import { addDays } from '../shared/dates';
 import { TripletexProvider } from './tripletex.provider';
 import { TripletexConfig } from './tripletex.config';
@@ -32,6 +36,8 @@ const FAST = { timeoutMs: 400, retries: 2, initialBackoffMs: 5, maxBackoffMs: 20
 const PDF = new TextEncoder().encode('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
 describe('TripletexProvider against the Tripletex sandbox', () => {
+  checkProviderContract();
+
   let clock: ManualClock;
   let sandbox: Sandbox;
   let running: RunningSandbox;
@@ -70,16 +76,36 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
   }
 
   function provider(overrides: Partial<TripletexConfig> = {}): TripletexProvider {
-    return new TripletexProvider({
-      consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+    return new TripletexProvider(
+      {
+        consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+        settleBeforeLookupMs: 10,
+        ...overrides,
+        resilience: { ...FAST, ...overrides.resilience },
+      },
       clock,
-      settleBeforeLookupMs: 10,
-      ...overrides,
-      resilience: { ...FAST, ...overrides.resilience },
-    });
+    );
   }
 
   const sessionCreates = () => sandbox.control.calls({ provider: 'tripletex', path: '/token/session/' }).length;
+
+  /** The exchanges the sandbox answers while `work` runs. */
+  async function exchangesDuring(work: () => Promise<unknown>): Promise<SandboxExchange[]> {
+    const seen: SandboxExchange[] = [];
+    const stop = inspectSandboxExchanges((exchange) => seen.push(exchange));
+    try {
+      await work();
+    } finally {
+      stop();
+    }
+    return seen;
+  }
+
+  const image = (format: 'webp' | 'gif' | 'tiff' | 'png') =>
+    sharp({ create: { width: 8, height: 6, channels: 3, background: '#c33' } })
+      .toFormat(format)
+      .toBuffer()
+      .then((bytes) => new Uint8Array(bytes));
 
   function booking(overrides: Partial<ExpenseBooking> = {}): ExpenseBooking {
     return {
@@ -91,6 +117,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       vatRate: '25',
       grossAmount: 13_500,
       currency: 'NOK',
+      amountNok: null,
       paymentAccount: '1920',
       ...overrides,
     };
@@ -188,6 +215,23 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         expect.objectContaining({ customerName: expect.any(String), currency: 'NOK', number: expect.any(String) }),
       );
     });
+
+    it('reports each invoice in its own currency, named, with amount and outstanding in it', async () => {
+      const invoices = [];
+      for await (const page of provider().openInvoicePages(conn, TODAY)) invoices.push(...page);
+      const euro = invoices.filter((i) => i.currency === 'EUR');
+      expect(euro.length).toBeGreaterThan(0);
+      expect(invoices.every((i) => i.currency === 'EUR' || i.currency === 'NOK')).toBe(true);
+      expect(euro.every((i) => i.amount > 0 && i.outstanding <= i.amount)).toBe(true);
+    });
+
+    it("reports a booked voucher's gross once, without the VAT posting Tripletex generates", async () => {
+      const tx = provider();
+      const booked = await tx.bookExpense(conn, booking({ grossAmount: 13_500 }));
+      const vouchers = [];
+      for await (const page of tx.voucherPages(conn, TODAY)) vouchers.push(...page);
+      expect(vouchers.find((v) => v.id === booked.bookingId)?.amount).toBe(13_500);
+    });
   });
 
   describe('sessions', () => {
@@ -199,19 +243,14 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     });
 
     it('asks for a session that expires tomorrow in Oslo, never today, even late in the UTC evening', async () => {
-      const urls: string[] = [];
-      const spy: typeof fetch = (input, init) => {
-        urls.push(String(input));
-        return fetch(input, init);
-      };
+      const expirationDates = async () =>
+        (await exchangesDuring(() => provider().balances(conn, TODAY)))
+          .filter((e) => e.path === '/token/session/:create')
+          .map((e) => e.query.get('expirationDate'));
       clock.set(`${TODAY}T23:30:00Z`);
-      await expect(provider({ fetch: spy }).balances(conn, TODAY)).resolves.toBeDefined();
-      const create = new URL(urls.find((u) => u.includes('/token/session/')) as string);
-      expect(create.searchParams.get('expirationDate')).toBe(addDays(TODAY, 2));
+      expect(await expirationDates()).toEqual([addDays(TODAY, 2)]);
       clock.set(`${TODAY}T10:00:00Z`);
-      urls.length = 0;
-      await provider({ fetch: spy }).balances(conn, TODAY);
-      expect(new URL(urls[0]).searchParams.get('expirationDate')).toBe(addDays(TODAY, 1));
+      expect(await expirationDates()).toEqual([addDays(TODAY, 1)]);
     });
 
     it('renews the session before its hour is up', async () => {
@@ -302,6 +341,67 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         '/ledger/voucher 201',
         `/ledger/voucher/${result.bookingId}/attachment 200`,
       ]);
+    });
+
+    it('says "merchant: description", or the merchant alone when there is no description', async () => {
+      const tx = provider();
+      await tx.bookExpense(conn, booking({ description: null }));
+      await tx.bookExpense(conn, booking({ reference: 'second', description: 'Skrivepapir' }));
+      const [first, second] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      expect(first.postings[0].description).toBe('Clas Ohlson');
+      expect(second.postings[0].description).toBe('Clas Ohlson: Skrivepapir');
+    });
+
+    it('books an expense in another currency at the NOK amount paid, with the currency amount beside it', async () => {
+      const tx = provider();
+      const result = await tx.bookExpense(conn, booking({ currency: 'EUR', grossAmount: 12_500, amountNok: 146_250 }));
+      const [voucher] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      expect(String(voucher.id)).toBe(result.bookingId);
+      const entered = voucher.postings.filter((p) => !p.systemGenerated);
+      expect(entered.map((p) => [p.amountGross, p.amountGrossCurrency])).toEqual([
+        [146_250, 12_500],
+        [-146_250, -12_500],
+      ]);
+      expect(new Set(entered.map((p) => p.currencyId)).size).toBe(1);
+      expect(entered[0].currencyId).not.toBe(1);
+    });
+
+    it('refuses an expense in another currency without the NOK amount, before calling Tripletex', async () => {
+      const error = await provider()
+        .bookExpense(conn, booking({ currency: 'EUR', amountNok: null }))
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'provider_error', transient: false });
+      expect(sandbox.control.calls({ provider: 'tripletex' })).toHaveLength(0);
+    });
+
+    it.each([
+      ['a WebP photo', 'webp', 'image/jpeg', 'kvittering.jpg'],
+      ['a GIF', 'gif', 'image/png', 'kvittering.png'],
+      ['a TIFF scan', 'tiff', 'image/tiff', 'kvittering.tif'],
+    ] as const)('attaches %s as Tripletex takes it (%s → %s)', async (_name, format, contentType, filename) => {
+      const bytes = await image(format);
+      const exchanges = await exchangesDuring(() =>
+        provider().bookExpense(
+          conn,
+          booking({ receipt: { filename: `kvittering.${format}`, contentType: `image/${format}`, bytes } }),
+        ),
+      );
+      const upload = exchanges.find((e) => e.path.endsWith('/attachment'));
+      expect(upload?.status).toBe(200);
+      expect(upload?.requestBody).toMatchObject({
+        kind: 'multipart',
+        files: [{ field: 'file', filename, contentType }],
+      });
+    });
+
+    it('refuses a receipt it cannot convert before booking anything', async () => {
+      const bytes = new TextEncoder().encode('RIFF0000WEBPnot really an image');
+      const error = await provider()
+        .bookExpense(conn, booking({ receipt: { filename: 'r.webp', contentType: 'image/webp', bytes } }))
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'provider_error', transient: false });
+      expect((error as ProviderError).bookingId).toBeUndefined();
+      expect(sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
     });
 
     it('finds a booking again by our reference, and nothing for another reference', async () => {
@@ -455,10 +555,11 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       const server = await limited.start(0, '127.0.0.1');
       try {
         const limitedConn: TripletexConnection = { ...conn, baseUrl: server.tripletexApi };
-        const tx = new TripletexProvider({
-          consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
-          resilience: { ...FAST, retries: 0 },
-        });
+        // The sandbox's sessions run on real time here.
+        const tx = new TripletexProvider(
+          { consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, resilience: { ...FAST, retries: 0 } },
+          { now: () => new Date() },
+        );
         for (let i = 0; i < 4; i++) {
           await tx.balances(limitedConn, TODAY);
         }

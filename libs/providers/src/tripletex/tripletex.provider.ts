@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { FormData } from 'undici';
 import {
   AccountBalance,
   AccountingProvider,
@@ -20,9 +21,10 @@ import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
 import { attachAfterBooking, createOnce } from '../shared/create-once';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
+import { bookingText } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asOptionalString, asString, Json, mapPage } from '../shared/json';
 import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
-import { SystemClock } from '../shared/system-clock';
+import { receiptFor } from '../shared/receipt-format';
 import { validateBooking } from '../shared/validate-booking';
 import { TripletexClient } from './tripletex-client';
 import { ResolvedTripletexConfig, TripletexConfig, resolveTripletexConfig } from './tripletex.config';
@@ -30,19 +32,22 @@ import { chooseExpenseVatType } from './tripletex-vat';
 
 const VOUCHER_PATH = '/ledger/voucher';
 
-/** The AccountingProvider adapter for Tripletex API v2 (providers.md, "Provider A"). */
+/**
+ * The AccountingProvider adapter for Tripletex API v2 (docs/providers.md: every call, the operation
+ * of Tripletex's definition it conforms to, and the decisions).
+ */
 @Injectable()
 export class TripletexProvider extends AccountingProvider {
   private readonly config: ResolvedTripletexConfig;
   private readonly client: TripletexClient;
   private readonly clock: Clock;
 
-  constructor(config: TripletexConfig) {
+  constructor(config: TripletexConfig, clock: Clock) {
     super();
     this.config = resolveTripletexConfig(config);
-    this.clock = config.clock ?? new SystemClock();
+    this.clock = clock;
     const policy = new ResiliencePolicy('tripletex', resilienceOptions(config.resilience));
-    this.client = new TripletexClient(this.config, policy, this.clock, config.fetch);
+    this.client = new TripletexClient(this.config, policy, this.clock, config.dispatcher);
   }
 
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
@@ -145,8 +150,8 @@ export class TripletexProvider extends AccountingProvider {
     const query = {
       dateFrom: from,
       dateTo: addDays(last, 1),
-      // Only what the checks read: the gross amounts and whether a document is attached.
-      fields: 'id,number,date,description,attachment(id),postings(amountGross)',
+      // Only what the checks read: the postings' rows and gross amounts, and whether a document is attached.
+      fields: 'id,number,date,description,attachment(id),postings(row,amountGross)',
     };
     for await (const page of this.client.pages(tripletex(conn), VOUCHER_PATH, query, recorderOf(options))) {
       yield mapPage(page, toLedgerVoucher);
@@ -162,7 +167,9 @@ export class TripletexProvider extends AccountingProvider {
     const query = {
       invoiceDateFrom: addDays(asOf, -this.config.invoiceHistoryDays),
       invoiceDateTo: addDays(asOf, 1),
-      fields: 'id,invoiceNumber,invoiceDate,invoiceDueDate,customer(id,name),amount,amountOutstanding,currency',
+      // `currency` alone would come back as {id, url}: its code has to be asked for by name.
+      fields:
+        'id,invoiceNumber,invoiceDate,invoiceDueDate,customer(id,name),amountCurrency,amountCurrencyOutstanding,currency(code)',
     };
     for await (const page of this.client.pages(tripletex(conn), '/invoice', query, recorderOf(options))) {
       yield mapPage(page, toOpenInvoice);
@@ -177,9 +184,16 @@ export class TripletexProvider extends AccountingProvider {
     const c = tripletex(conn);
     const recorder = recorderOf(options);
     const rate = validateBooking('tripletex', booking);
-    if (booking.currency !== 'NOK') {
-      throw new ProviderError('tripletex', 'rejected', `Tripletex bookings are made in NOK; got ${booking.currency}`);
+    const foreign = booking.currency !== 'NOK';
+    if (foreign && (booking.amountNok === null || !Number.isSafeInteger(booking.amountNok) || booking.amountNok <= 0)) {
+      throw new ProviderError(
+        'tripletex',
+        'rejected',
+        `a voucher in ${booking.currency} needs the NOK amount paid; Tripletex books in NOK`,
+      );
     }
+    // Converted before anything is booked: a receipt Tripletex cannot take must not leave a voucher without it.
+    const receipt = booking.receipt ? await receiptFor('tripletex', booking.receipt) : undefined;
     const expenseAccount = await this.accountByNumber(c, booking.accountCode, recorder);
     const paymentAccount = await this.accountByNumber(c, booking.paymentAccount.split(':')[0], recorder);
     const vatTypes = [];
@@ -199,8 +213,11 @@ export class TripletexProvider extends AccountingProvider {
         `Tripletex has no VAT type with rate ${booking.vatRate} %`,
       );
     }
-    const gross = minorToKroner(booking.grossAmount);
-    const text = `${booking.merchant}: ${booking.description}`;
+    // amountGross is NOK; amountGrossCurrency is the same amount in the posting's currency (NOK unless named).
+    const gross = minorToKroner(foreign ? (booking.amountNok as number) : booking.grossAmount);
+    const grossCurrency = minorToKroner(booking.grossAmount);
+    const currency = foreign ? { currency: { id: await this.currencyId(c, booking.currency, recorder) } } : {};
+    const text = bookingText(booking);
     const voucher = {
       date: booking.date,
       description: `${text} (ref ${booking.reference})`,
@@ -212,7 +229,8 @@ export class TripletexProvider extends AccountingProvider {
           description: text,
           account: { id: expenseAccount.id },
           amountGross: gross,
-          amountGrossCurrency: gross,
+          amountGrossCurrency: grossCurrency,
+          ...currency,
           vatType: { id: vatType.id },
         },
         {
@@ -221,7 +239,8 @@ export class TripletexProvider extends AccountingProvider {
           description: text,
           account: { id: paymentAccount.id },
           amountGross: -gross,
-          amountGrossCurrency: -gross,
+          amountGrossCurrency: -grossCurrency,
+          ...currency,
         },
       ],
     };
@@ -243,8 +262,8 @@ export class TripletexProvider extends AccountingProvider {
       () => this.findBookingByReference(c, booking.reference, booking.date, options),
       this.config.settleBeforeLookupMs,
     );
-    return attachAfterBooking(created, booking.receipt, (bookingId, receipt) =>
-      this.attachReceipt(c, bookingId, receipt, options),
+    return attachAfterBooking(created, receipt, (bookingId, converted) =>
+      this.attachReceipt(c, bookingId, converted, options),
     );
   }
 
@@ -257,10 +276,11 @@ export class TripletexProvider extends AccountingProvider {
     const c = tripletex(conn);
     const recorder = recorderOf(options);
     const path = `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}/attachment`;
+    const file = await receiptFor('tripletex', receipt);
     await createOnce(
       async () => {
         const form = new FormData();
-        form.append('file', new Blob([new Uint8Array(receipt.bytes)], { type: receipt.contentType }), receipt.filename);
+        form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
         await this.client.request(c, { method: 'POST', path, form, retryMode: 'not-processed-only' }, recorder);
         return true;
       },
@@ -315,6 +335,14 @@ export class TripletexProvider extends AccountingProvider {
     return null;
   }
 
+  /** Tripletex's id of a currency (`/currency?code=`), for a posting in it. */
+  private async currencyId(conn: TripletexConnection, code: string, recorder: ApiCallRecorder): Promise<unknown> {
+    for await (const currency of this.client.list(conn, '/currency', { code, fields: 'id,code' }, recorder)) {
+      if (asString(currency.code) === code) return currency.id;
+    }
+    throw new ProviderError('tripletex', 'rejected', `Tripletex knows no currency ${code}`);
+  }
+
   private async accountByNumber(conn: TripletexConnection, code: string, recorder: ApiCallRecorder): Promise<Json> {
     for await (const account of this.client.list(
       conn,
@@ -349,31 +377,40 @@ function toBookingRef(voucher: Json): BookingRef {
   return { bookingId: asString(voucher.id), hasAttachment: hasDocument(voucher.attachment) };
 }
 
-/** An invoice as an `OpenInvoice`; `undefined` when nothing is outstanding. */
+/**
+ * An invoice as an `OpenInvoice`, in the invoice's own currency (`amountCurrency`,
+ * `amountCurrencyOutstanding`, `currency(code)`); `undefined` when nothing is outstanding.
+ */
 function toOpenInvoice(invoice: Json): OpenInvoice | undefined {
-  const outstanding = kronerToMinor(invoice.amountOutstanding);
+  const outstanding = kronerToMinor(invoice.amountCurrencyOutstanding);
   if (outstanding <= 0) {
     return undefined;
   }
-  const currency = asObject(invoice.currency);
   return {
     id: asString(invoice.id),
     number: asString(invoice.invoiceNumber),
     customerName: asString(asObject(invoice.customer).name),
     issueDate: asString(invoice.invoiceDate),
     dueDate: asString(invoice.invoiceDueDate),
-    amount: kronerToMinor(invoice.amount),
+    amount: kronerToMinor(invoice.amountCurrency),
     outstanding,
-    currency: asString(currency.code) || (typeof invoice.currency === 'string' ? invoice.currency : 'NOK'),
+    currency: asString(asObject(invoice.currency).code) || 'NOK',
   };
 }
 
+/**
+ * A voucher as a `LedgerVoucher`. Its amount is the gross of what was entered: the positive
+ * `amountGross` of every posting but the ones Tripletex generates itself (row 0: the VAT postings),
+ * which would count the VAT twice.
+ */
 function toLedgerVoucher(voucher: Json): LedgerVoucher {
   const postings = voucher.postings;
   let amount: number | undefined;
   if (Array.isArray(postings) && postings.length > 0) {
     amount = asArray(postings).reduce<number>((sum, p) => {
-      const gross = kronerToMinor(asNumber(asObject(p).amountGross));
+      const posting = asObject(p);
+      if (asNumber(posting.row) === 0) return sum;
+      const gross = kronerToMinor(asNumber(posting.amountGross));
       return gross > 0 ? sum + gross : sum;
     }, 0);
   }

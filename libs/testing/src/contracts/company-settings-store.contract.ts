@@ -32,12 +32,23 @@ export function describeCompanySettingsStoreContract(
         gatewayCallback: { kind: 'webhook', url: 'https://gateway.example/callback' },
         executionDelayMinutes: 0,
         paymentAccount: '1900',
+        autoApproveMaxAmount: 2_500_050,
       };
       await store.save(company, settings);
       await store.save(company, settings);
 
       expect(await store.get(company)).toEqual(settings);
       expect(await store.get(otherCompany)).toEqual(DEFAULT_COMPANY_SETTINGS);
+    });
+
+    it('keeps "no auto-approval limit" (null) apart from "the default limit"', async () => {
+      await store.save(company, { ...DEFAULT_COMPANY_SETTINGS, autoApproveMaxAmount: null });
+
+      expect((await store.get(company)).autoApproveMaxAmount).toBeNull();
+
+      await store.save(company, { ...DEFAULT_COMPANY_SETTINGS, autoApproveMaxAmount: 0 });
+
+      expect((await store.get(company)).autoApproveMaxAmount).toBe(0);
     });
   });
 }

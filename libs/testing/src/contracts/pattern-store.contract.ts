@@ -1,4 +1,4 @@
-import { ConcurrencyConflict, Pattern, PatternsChanged, PatternStore } from '@app/domain';
+import { ConcurrencyConflict, Pattern, PatternStore } from '@app/domain';
 import { aPattern } from '../mothers/pattern.mother';
 import { companies, ContractOptions, uniqueId } from './contract-support';
 
@@ -31,6 +31,26 @@ export function describePatternStoreContract(
       await store.save(pattern, null);
 
       expect(await store.findById(company, pattern.id)).toEqual(pattern);
+    });
+
+    it('keeps who wrote, last changed and confirmed a pattern, through an update and among candidates', async () => {
+      const pattern = patternOf(company, {
+        writtenBy: 'per@example.no',
+        lastChangedBy: null,
+        confirmedBy: ['per@example.no'],
+      });
+      await store.save(pattern, null);
+      const edited = {
+        ...pattern,
+        lastChangedBy: 'kari@example.no',
+        confirmedBy: ['kari@example.no', 'per@example.no'],
+        version: 2,
+      };
+      await store.save(edited, 1);
+
+      expect(await store.findById(company, pattern.id)).toEqual(edited);
+      expect(await store.findCandidates(company, pattern.merchantKey)).toEqual([edited]);
+      expect(await store.findActiveByKey(company, pattern)).toEqual(edited);
     });
 
     it('does not find another company’s pattern', async () => {
@@ -107,47 +127,6 @@ export function describePatternStoreContract(
       expect((await store.findById(company, pattern.id))?.retiredAt).toEqual(new Date(T0));
       expect(await store.findCandidates(company, 'spotify')).toEqual([]);
       await expect(store.save(patternOf(company), null)).resolves.toBeUndefined();
-    });
-
-    describe('expectActive', () => {
-      it('accepts the active patterns of a key as they were read, in any order, and no patterns for an unknown key', async () => {
-        const first = patternOf(company, { merchantName: 'Spotify' });
-        const second = patternOf(company, { merchantName: 'Spotify', accountCode: '6300' });
-        for (const pattern of [first, second]) await store.save(pattern, null);
-
-        await expect(store.expectActive(company, 'spotify', [second, first])).resolves.toBeUndefined();
-        await expect(store.expectActive(company, 'nobody', [])).resolves.toBeUndefined();
-      });
-
-      it('refuses when a pattern of the key was strengthened, retired or added, or is missing', async () => {
-        const pattern = patternOf(company, { merchantName: 'Spotify' });
-        await store.save(pattern, null);
-        const strengthened = { ...pattern, approvals: pattern.approvals + 1, version: 2 };
-        await store.save(strengthened, 1);
-
-        await expect(store.expectActive(company, 'spotify', [pattern])).rejects.toEqual(new PatternsChanged('spotify'));
-        await expect(store.expectActive(company, 'spotify', [])).rejects.toBeInstanceOf(PatternsChanged);
-
-        const added = patternOf(company, { merchantName: 'Spotify', accountCode: '6300' });
-        await store.save(added, null);
-        await expect(store.expectActive(company, 'spotify', [strengthened])).rejects.toBeInstanceOf(PatternsChanged);
-        await expect(store.expectActive(company, 'spotify', [strengthened, added])).resolves.toBeUndefined();
-
-        await store.save({ ...added, retiredAt: new Date(T0), version: 2 }, 1);
-        await expect(store.expectActive(company, 'spotify', [strengthened, added])).rejects.toBeInstanceOf(
-          PatternsChanged,
-        );
-        await expect(store.expectActive(company, 'spotify', [strengthened])).resolves.toBeUndefined();
-      });
-
-      it('is a ConcurrencyConflict, and sees only the company’s own patterns', async () => {
-        const ours = patternOf(company, { merchantName: 'Spotify' });
-        await store.save(ours, null);
-        await store.save(patternOf(otherCompany, { merchantName: 'Spotify' }), null);
-
-        await expect(store.expectActive(company, 'spotify', [ours])).resolves.toBeUndefined();
-        await expect(store.expectActive(otherCompany, 'spotify', [ours])).rejects.toBeInstanceOf(ConcurrencyConflict);
-      });
     });
 
     it('lists patterns oldest first, page by page, retired ones only when asked', async () => {

@@ -28,6 +28,7 @@ describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
     events: adapters.events,
     proposals: adapters.proposals,
     patterns: adapters.patterns,
+    receipts: adapters.receipts,
     pendingMessages: async (companyId) => adapters.notifier.messages(companyId),
   };
 });

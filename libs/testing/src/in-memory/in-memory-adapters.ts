@@ -2,10 +2,14 @@ import { DomainContext } from '@app/domain';
 import { ManualClock } from '../time/manual-clock';
 import { SequentialIdGenerator } from '../time/sequential-id-generator';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
+import { InMemoryDailyCheckLedger } from './in-memory-daily-check-ledger';
 import { InMemoryEventStore } from './in-memory-event-store';
+import { InMemoryExecutions } from './in-memory-executions';
+import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
 import { InMemoryNotifier } from './in-memory-notifier';
 import { InMemoryPatternStore } from './in-memory-pattern-store';
 import { InMemoryProposalRepository } from './in-memory-proposal-repository';
+import { InMemoryReceiptStore } from './in-memory-receipt-store';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 
 /** Every in-memory adapter wired together, with a manual clock and sequential ids: a use case's world. */
@@ -16,10 +20,37 @@ export function createInMemoryAdapters(start?: Date | string) {
   const proposals = new InMemoryProposalRepository();
   const patterns = new InMemoryPatternStore();
   const notifier = new InMemoryNotifier();
+  const receipts = new InMemoryReceiptStore();
+  const idempotency = new InMemoryIdempotencyStore();
+  const executions = new InMemoryExecutions(proposals);
+  const dailyChecks = new InMemoryDailyCheckLedger();
   const settings = new InMemoryCompanySettingsStore();
-  const unitOfWork = new InMemoryUnitOfWork({ events, proposals, patterns, notifier });
+  const unitOfWork = new InMemoryUnitOfWork({
+    events,
+    proposals,
+    patterns,
+    notifier,
+    receipts,
+    idempotency,
+    executions,
+    dailyChecks,
+  });
   const ctx: DomainContext = { clock, ids };
-  return { clock, ids, ctx, events, proposals, patterns, notifier, settings, unitOfWork };
+  return {
+    clock,
+    ids,
+    ctx,
+    events,
+    proposals,
+    patterns,
+    notifier,
+    receipts,
+    idempotency,
+    executions,
+    dailyChecks,
+    settings,
+    unitOfWork,
+  };
 }
 
 export type InMemoryAdapters = ReturnType<typeof createInMemoryAdapters>;

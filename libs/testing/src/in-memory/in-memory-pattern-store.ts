@@ -5,7 +5,6 @@ import {
   Pattern,
   PatternKey,
   PatternListQuery,
-  PatternsChanged,
   PatternStore,
   sameVatRate,
   trigramSimilarity,
@@ -31,11 +30,6 @@ export class InMemoryPatternStore extends PatternStore implements Snapshottable 
       .sort((a, b) => b.similarity - a.similarity || byId(a.pattern, b.pattern))
       .map(({ pattern }) => pattern);
     return [...exact, ...similar.slice(0, Math.max(0, limit - exact.length))].map(copy);
-  }
-
-  async expectActive(companyId: string, merchantKey: string, expected: readonly Pattern[]): Promise<void> {
-    const actual = this.active(companyId).filter((p) => p.merchantKey === merchantKey);
-    if (!sameVersions(actual, expected)) throw new PatternsChanged(merchantKey);
   }
 
   async findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null> {
@@ -110,12 +104,6 @@ function sameKey(pattern: Pattern, key: PatternKey): boolean {
 }
 
 /** The same patterns (by id) at the same versions, in any order. */
-function sameVersions(actual: readonly Pattern[], expected: readonly Pattern[]): boolean {
-  if (actual.length !== expected.length) return false;
-  const versions = new Map(expected.map((p) => [p.id, p.version]));
-  return actual.every((p) => versions.get(p.id) === p.version);
-}
-
 function byId(a: Pattern, b: Pattern): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -1,19 +1,29 @@
-import { TransactionalPorts, UnitOfWork } from '@app/domain';
-import { InMemoryEventStore } from './in-memory-event-store';
-import { InMemoryNotifier } from './in-memory-notifier';
-import { InMemoryPatternStore } from './in-memory-pattern-store';
-import { InMemoryProposalRepository } from './in-memory-proposal-repository';
+import { UnitOfWork, type TransactionalPorts } from '@app/application';
+import type { InMemoryDailyCheckLedger } from './in-memory-daily-check-ledger';
+import type { InMemoryEventStore } from './in-memory-event-store';
+import type { InMemoryExecutions } from './in-memory-executions';
+import type { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
+import type { InMemoryNotifier } from './in-memory-notifier';
+import type { InMemoryPatternStore } from './in-memory-pattern-store';
+import type { InMemoryProposalRepository } from './in-memory-proposal-repository';
+import type { InMemoryReceiptStore } from './in-memory-receipt-store';
 
-export interface InMemoryStores {
+/** The in-memory adapters a unit of work hands out: every one can be saved and put back. */
+export interface InMemoryStores extends TransactionalPorts {
   readonly events: InMemoryEventStore;
   readonly proposals: InMemoryProposalRepository;
   readonly patterns: InMemoryPatternStore;
   readonly notifier: InMemoryNotifier;
+  readonly receipts: InMemoryReceiptStore;
+  readonly idempotency: InMemoryIdempotencyStore;
+  readonly executions: InMemoryExecutions;
+  readonly dailyChecks: InMemoryDailyCheckLedger;
 }
 
 /**
  * Runs units of work one at a time over the in-memory stores, and puts every store back as it was
- * when the work throws: all or nothing, like the database transaction of the TypeORM adapter.
+ * when the work throws: all or nothing, like the database transaction of the TypeORM adapter. One
+ * at a time is also how a concurrent unit with the same idempotency key waits for the first.
  */
 export class InMemoryUnitOfWork extends UnitOfWork {
   private queue: Promise<unknown> = Promise.resolve();
@@ -29,7 +39,7 @@ export class InMemoryUnitOfWork extends UnitOfWork {
   }
 
   private async runNow<T>(work: (ports: TransactionalPorts) => Promise<T>): Promise<T> {
-    const stores = [this.stores.events, this.stores.proposals, this.stores.patterns, this.stores.notifier];
+    const stores = Object.values(this.stores) as InMemoryStores[keyof InMemoryStores][];
     const snapshots = stores.map((store) => store.snapshot());
     try {
       return await work(this.stores);

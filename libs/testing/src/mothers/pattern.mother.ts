@@ -1,6 +1,6 @@
 import { AmountStats, EMPTY_AMOUNT_STATS, normalizeMerchant, observeAmount, Pattern } from '@app/domain';
 import { DEFAULT_TEST_INSTANT } from '../time/manual-clock';
-import { TEST_COMPANY } from './origin.mother';
+import { REVIEWER, TEST_COMPANY } from './origin.mother';
 
 let patternCounter = 0;
 
@@ -16,12 +16,16 @@ export interface PatternOptions extends Partial<Omit<Pattern, 'amountStats' | 'm
   readonly merchantKey?: string;
 }
 
-/** A verified Spotify pattern (6540, 25 %) with 3 approvals of 119.00, unless told otherwise. */
+/**
+ * A verified Spotify pattern (6540, 25 %) with 3 approvals of 119.00, learnt from approvals that the
+ * REVIEWER confirmed (written by no one), unless told otherwise. An unverified one has no confirmers.
+ */
 export function aPattern(options: PatternOptions = {}): Pattern {
   const { amounts, ...fields } = options;
   patternCounter += 1;
   const merchantName = fields.merchantName ?? 'Spotify AB';
   const approvals = fields.approvals ?? 3;
+  const verified = fields.verified ?? true;
   const stats = amountStatsOf(amounts ?? Array.from({ length: approvals }, () => 11900));
   return {
     id: `pattern-${String(patternCounter).padStart(6, '0')}`,
@@ -30,7 +34,10 @@ export function aPattern(options: PatternOptions = {}): Pattern {
     accountCode: '6540',
     vatRate: '25',
     approvals,
-    verified: true,
+    verified,
+    writtenBy: null,
+    lastChangedBy: null,
+    confirmedBy: verified ? [REVIEWER] : [],
     version: 1,
     createdAt: DEFAULT_TEST_INSTANT,
     updatedAt: DEFAULT_TEST_INSTANT,

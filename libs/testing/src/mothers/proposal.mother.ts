@@ -20,6 +20,7 @@ export function anExpense(overrides: Partial<ExpenseDetails> = {}): ExpenseDetai
     merchant: 'Spotify AB',
     amount: 11900,
     currency: 'NOK',
+    amountNok: null,
     date: '2026-11-20',
     accountCode: '6540',
     vatRate: '25',

@@ -1,0 +1,71 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ProviderEndpoints } from '@app/application';
+import { ManualClock } from '@app/testing';
+import { GrantExchangeOptions, HttpProviderGrantExchange } from './http-provider-grant-exchange';
+
+describe('HttpProviderGrantExchange with Fiken', () => {
+  let server: Server;
+  let base: string;
+  const seen: { url: string; authorization?: string; body: string }[] = [];
+  const companies = Array.from({ length: 130 }, (_, i) => ({ slug: `firma-${i}`, name: `Firma ${i}` }));
+
+  beforeAll(async () => {
+    server = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        seen.push({ url: req.url ?? '', authorization: req.headers.authorization, body });
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/oauth/token') {
+          res.end(JSON.stringify({ access_token: 'a', refresh_token: 'r', token_type: 'bearer', expires_in: 3600 }));
+          return;
+        }
+        const url = new URL(req.url ?? '/', 'http://x');
+        const page = Number(url.searchParams.get('page'));
+        const size = Number(url.searchParams.get('pageSize'));
+        res.setHeader('Fiken-Api-Page-Count', String(Math.ceil(companies.length / size)));
+        res.end(JSON.stringify(companies.slice(page * size, (page + 1) * size)));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('sends the state and the client credentials as they are, and pages through the companies', async () => {
+    const endpoints = new ProviderEndpoints(
+      { apiUrl: `${base}/tripletex`, consentUrl: null },
+      {
+        apiUrl: `${base}/api`,
+        authorizeUrl: `${base}/oauth/authorize`,
+        tokenUrl: `${base}/oauth/token`,
+        clientId: 'app',
+      },
+      'https://accounting.example',
+    );
+    const exchange = new HttpProviderGrantExchange(
+      endpoints,
+      new GrantExchangeOptions(undefined, 'app', 's3cr+t/=', 2_000),
+      new ManualClock(),
+    );
+    const redeemed = await exchange.redeemFikenCode('the-code', 'https://accounting.example/cb', 'signed-state');
+    expect(redeemed.companies).toHaveLength(130);
+    const token = seen.find((s) => s.url === '/oauth/token');
+    expect(Object.fromEntries(new URLSearchParams(token?.body))).toEqual({
+      grant_type: 'authorization_code',
+      code: 'the-code',
+      redirect_uri: 'https://accounting.example/cb',
+      state: 'signed-state',
+    });
+    expect(token?.authorization).toBe(`Basic ${Buffer.from('app:s3cr+t/=').toString('base64')}`);
+    expect(seen.filter((s) => s.url.startsWith('/api/companies')).map((s) => s.url)).toEqual([
+      '/api/companies?page=0&pageSize=100',
+      '/api/companies?page=1&pageSize=100',
+    ]);
+  });
+});

@@ -1,0 +1,72 @@
+import sharp from 'sharp';
+import { ProviderError, type ProviderKind, type Receipt } from '@app/domain';
+
+/** The file types a provider takes as a booking's attachment (from its published definition). */
+export const ACCEPTED_RECEIPT_TYPES: Readonly<Record<ProviderKind, readonly string[]>> = {
+  // "Valid document formats are PDF, PNG, JPEG and TIFF" (LedgerVoucherAttachment_uploadAttachment).
+  tripletex: ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff'],
+  // "The filename. Must end with either .png, .jpeg, .jpg, .gif or .pdf" (addAttachmentToPurchase).
+  fiken: ['application/pdf', 'image/png', 'image/jpeg', 'image/gif'],
+};
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  'application/pdf': 'pdf',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/tiff': 'tif',
+  'image/webp': 'webp',
+};
+
+/** The type the file's first bytes show, whatever it was declared as; undefined when unknown. */
+export function sniffReceiptType(bytes: Uint8Array): string | undefined {
+  const head = Buffer.from(bytes.subarray(0, 12)).toString('latin1');
+  if (Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-')) return 'application/pdf';
+  if (head.startsWith('\x89PNG\r\n\x1a\n')) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return 'image/gif';
+  if (head.startsWith('II*\x00') || head.startsWith('MM\x00*')) return 'image/tiff';
+  if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+/** `name` with the extension of `contentType` in place of its own: `IMG_01.webp` → `IMG_01.png`. */
+export function filenameFor(name: string, contentType: string): string {
+  const extension = EXTENSIONS[contentType] ?? 'bin';
+  const base = name.replace(/\.[A-Za-z0-9]{1,5}$/, '').trim() || 'kvittering';
+  return `${base}.${extension}`;
+}
+
+/**
+ * The receipt as the provider takes it, decided by its content: kept when the provider takes its
+ * type, else converted with sharp (libvips) — every page or frame stacked into one PNG, photos
+ * (WebP) into JPEG — before anything is booked, so that a receipt the provider cannot take never
+ * leaves a booking behind without its attachment. The filename's extension follows the type.
+ * A file that cannot be read or converted is a permanent `ProviderError`.
+ */
+export async function receiptFor(provider: ProviderKind, receipt: Receipt): Promise<Receipt> {
+  const accepted = ACCEPTED_RECEIPT_TYPES[provider];
+  const actual = sniffReceiptType(receipt.bytes);
+  if (actual !== undefined && accepted.includes(actual)) {
+    return { filename: filenameFor(receipt.filename, actual), contentType: actual, bytes: receipt.bytes };
+  }
+  if (actual === undefined || actual === 'application/pdf') {
+    throw new ProviderError(
+      provider,
+      'rejected',
+      `the receipt (${receipt.contentType}) is not a file ${provider} takes (${accepted.join(', ')}) and cannot be converted`,
+    );
+  }
+  const target = actual === 'image/webp' ? 'image/jpeg' : 'image/png';
+  try {
+    const image = sharp(receipt.bytes, { pages: -1, failOn: 'error' }).rotate();
+    const bytes = target === 'image/jpeg' ? await image.jpeg({ quality: 90 }).toBuffer() : await image.png().toBuffer();
+    return { filename: filenameFor(receipt.filename, target), contentType: target, bytes: new Uint8Array(bytes) };
+  } catch (error) {
+    throw new ProviderError(
+      provider,
+      'rejected',
+      `the receipt (${actual}) could not be converted to ${target} for ${provider}: ${(error as Error).message}`,
+    );
+  }
+}

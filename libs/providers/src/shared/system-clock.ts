@@ -1,7 +1,0 @@
-import { Clock } from '@app/domain';
-
-export class SystemClock extends Clock {
-  now(): Date {
-    return new Date();
-  }
-}
