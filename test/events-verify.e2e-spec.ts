@@ -91,4 +91,39 @@ describe('npm run cli -- events verify', () => {
       lines: ['sealed 2 event(s) of 1 company(ies)', 'ok: 2 event(s) of 1 company(ies), no break'],
     });
   });
+
+  it('catches, with --heads, events re-sealed by a running sealer after their seals were removed', async () => {
+    const company = await aCompanyWithEvents(3);
+    const heads = path.join(dataDir, `heads-${company}.json`);
+    expect(await cli('--company', company, '--seal', '--heads', heads)).toEqual({
+      lines: [
+        'sealed 3 event(s) of 1 company(ies)',
+        `recorded the newest link of 1 company(ies) in ${heads}`,
+        'ok: 3 event(s) of 1 company(ies), no break',
+      ],
+    });
+
+    // With the owner's rights: the newest seals removed, an event rewritten, the sealer left to seal it again.
+    await database.dataSource.transaction(async (tx) => {
+      await tx.query('ALTER TABLE events DISABLE TRIGGER USER');
+      await tx.query('ALTER TABLE event_seals DISABLE TRIGGER USER');
+      await tx.query('DELETE FROM event_seals WHERE company_id = $1 AND chain_index >= 2', [company]);
+      await tx.query(
+        `UPDATE events SET actor = 'eve@example.no'
+          WHERE id = (SELECT id FROM events WHERE company_id = $1 ORDER BY position OFFSET 1 LIMIT 1)`,
+        [company],
+      );
+      await tx.query('ALTER TABLE events ENABLE TRIGGER USER');
+      await tx.query('ALTER TABLE event_seals ENABLE TRIGGER USER');
+    });
+    expect(await cli('--company', company, '--seal')).toEqual({
+      lines: ['sealed 2 event(s) of 1 company(ies)', 'ok: 3 event(s) of 1 company(ies), no break'],
+    });
+
+    const broken = await cli('--company', company, '--heads', heads);
+    expect(broken.error).toBeInstanceOf(ChainBroken);
+    expect(broken.lines).toEqual([
+      expect.stringMatching(new RegExp(`^BREAK company=${company} chain_index=3: .* holds another hash now`)),
+    ]);
+  });
 });

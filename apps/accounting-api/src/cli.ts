@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import * as fs from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import {
   assertCompanyId,
@@ -21,7 +22,8 @@ import {
   migrateAsOwner,
   roleOfUrl,
   runMigrations,
-  verifyChain,
+  EventChainVerifier,
+  type ChainHead,
 } from '@app/persistence';
 import { createKms, EnvelopeTokenVault, rotateKek } from '@app/vault';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
@@ -64,6 +66,32 @@ function refuseWithRealJwks(config: AppConfig, what: string): void {
       `${what} works only with the dev key set; this service trusts the gateway JWKS at ${config.gatewayJwks}`,
     );
   }
+}
+
+/** The newest links `events verify --heads` recorded, by company. */
+type RecordedHeads = Record<string, { chainIndex: number; hash: string; recordedAt: string }>;
+
+function readHeads(file: string): RecordedHeads {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  const parsed = JSON.parse(text) as unknown;
+  if (typeof parsed !== 'object' || parsed === null) throw new Error(`${file} is not an events verify heads file`);
+  return parsed as RecordedHeads;
+}
+
+/** Records the heads just verified (keeping other companies' entries), replacing the file atomically. */
+function writeHeads(file: string, previous: RecordedHeads, heads: readonly ChainHead[]): void {
+  const recordedAt = new Date().toISOString();
+  const next: RecordedHeads = { ...previous };
+  for (const head of heads) next[head.companyId] = { chainIndex: head.chainIndex, hash: head.hash, recordedAt };
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, `${JSON.stringify(next, null, 2)}\n`);
+  fs.renameSync(temporary, file);
 }
 
 /** `events verify` found a break: reported line by line above, and the exit status is 3. */
@@ -212,7 +240,12 @@ export function buildCli(
     .description("check every company's event hash chain (or one company's); exit non-zero on a break")
     .option('--company <id>', 'only this company')
     .option('--seal', 'seal pending events first (when no service runs the sealer); otherwise verify only reads')
-    .action(async (options: { company?: string; seal?: boolean }) => {
+    .option(
+      '--heads <file>',
+      'a file kept outside the database: the chains must still hold the links recorded in it, and after a clean ' +
+        'check it records the current newest links',
+    )
+    .action(async (options: { company?: string; seal?: boolean; heads?: string }) => {
       const cfg = config();
       await withDatabase(cfg, async (db) => {
         const keys = new EventChainKeys(db.dataSource.manager, createKms(cfg.kek));
@@ -220,12 +253,30 @@ export function buildCli(
           const sealed = await new EventSealer(db.dataSource.manager, keys).sealPending({ companyId: options.company });
           out(`sealed ${sealed.sealed} event(s) of ${sealed.companies} company(ies)`);
         }
-        const report = await verifyChain(db.dataSource, keys, options.company);
+        const verifier = new EventChainVerifier(db.dataSource.manager, keys);
+        const report = await verifier.verify(options.company);
+        const recorded = options.heads === undefined ? {} : readHeads(options.heads);
+        const moved: string[] = [];
+        for (const [company, head] of Object.entries(recorded)) {
+          if (options.company !== undefined && company !== options.company) continue;
+          const now = await verifier.hashAt(company, head.chainIndex);
+          if (now !== head.hash) {
+            moved.push(
+              `BREAK company=${company} chain_index=${head.chainIndex}: the link recorded in ${options.heads} on ` +
+                `${head.recordedAt} ${now === null ? 'is gone' : 'holds another hash now'}: the chain was sealed again`,
+            );
+          }
+        }
         const pending = report.pending > 0 ? `; ${report.pending} recent event(s) not sealed yet` : '';
         if (!report.keyed) {
           out('note: the chain is not keyed yet (the first sealer pass keys it): its links are checked unkeyed');
         }
-        if (report.ok) {
+        if (report.ok && moved.length === 0) {
+          if (options.heads !== undefined) {
+            const heads = await verifier.heads(options.company);
+            writeHeads(options.heads, recorded, heads);
+            out(`recorded the newest link of ${heads.length} company(ies) in ${options.heads}`);
+          }
           out(`ok: ${report.eventsChecked} event(s) of ${report.companiesChecked} company(ies), no break${pending}`);
           return;
         }
@@ -233,7 +284,8 @@ export function buildCli(
           const where = `${b.chainIndex === null ? 'unsealed' : `chain_index=${b.chainIndex}`} position=${b.position ?? '-'}`;
           out(`BREAK company=${b.companyId} event=${b.eventId} ${where}: ${b.reason}`);
         }
-        throw new ChainBroken(report.breaks.length);
+        for (const line of moved) out(line);
+        throw new ChainBroken(report.breaks.length + moved.length);
       });
     });
 

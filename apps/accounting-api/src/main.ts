@@ -21,10 +21,7 @@ async function main(): Promise<void> {
     app = await createApp(config);
   } catch (error) {
     if (error instanceof DatabaseRefused) {
-      process.stderr.write(
-        `${error.message}\nRun the service as a role that may only read and append to the audit trail ` +
-          '(`npm run cli -- db grant-app-role`, docs/operations.md).\n',
-      );
+      process.stderr.write(`${error.message}\n(docs/operations.md, "Database roles")\n`);
       process.exit(78); // EX_CONFIG
     }
     throw error;

@@ -35,6 +35,13 @@ export interface ChainVerification {
   readonly keyed: boolean;
 }
 
+/** A company's newest link: recorded outside the database, it pins the chain up to there. */
+export interface ChainHead {
+  readonly companyId: string;
+  readonly chainIndex: number;
+  readonly hash: string;
+}
+
 export interface VerifyOptions {
   /**
    * How long an event may stay unsealed (by its `recorded_at`, the database's clock) before that
@@ -125,6 +132,30 @@ export class EventChainVerifier {
       pending,
       keyed,
     };
+  }
+
+  /**
+   * Each company's newest link (or one company's): what `events verify --heads` keeps outside the
+   * database, to check later that the chain still holds that hash at that place.
+   */
+  async heads(companyId?: string): Promise<ChainHead[]> {
+    const rows = await select<{ company_id: string; chain_index: string; hash: string }>(
+      this.manager,
+      `SELECT DISTINCT ON (company_id) company_id, chain_index, hash FROM event_seals
+        WHERE $1::text IS NULL OR company_id = $1 ORDER BY company_id, chain_index DESC`,
+      [companyId ?? null],
+    );
+    return rows.map((row) => ({ companyId: row.company_id, chainIndex: toNumber(row.chain_index), hash: row.hash }));
+  }
+
+  /** The hash the company's chain holds at `chainIndex`, or null when it has no such link. */
+  async hashAt(companyId: string, chainIndex: number): Promise<string | null> {
+    const [row] = await select<{ hash: string }>(
+      this.manager,
+      'SELECT hash FROM event_seals WHERE company_id = $1 AND chain_index = $2',
+      [companyId, chainIndex],
+    );
+    return row?.hash ?? null;
   }
 
   /** The companies to check, in id order. */

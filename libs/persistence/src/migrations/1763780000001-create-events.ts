@@ -15,7 +15,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Immutability: row triggers refuse UPDATE and DELETE and a statement trigger refuses TRUNCATE,
  * whoever asks. The table's owner (or a superuser) could still disable the triggers (the tests do,
  * to prove that the hash chain catches tampering), so production runs the application under a
- * role that owns nothing and may only read and append to events:
+ * role that owns nothing and may only read and append to events — today `npm run cli -- db
+ * grant-app-role` sets it up, and the service refuses to start as any other; the sketch below is
+ * how it began:
  *
  *   -- once, as the role that owns the schema and runs the migrations:
  *   CREATE ROLE accounting_app LOGIN PASSWORD '…';
