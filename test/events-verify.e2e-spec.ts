@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { aChainEvent } from '@app/testing';
 import { Database, TypeOrmEventStore } from '@app/persistence';
-import { testKekSource } from '../libs/persistence/src/testing/test-keyring';
+import { testEventChainKeys, testKekSource } from '../libs/persistence/src/testing/test-keyring';
 import { buildCli, ChainBroken } from '../apps/accounting-api/src/cli';
 import { loadConfig, type AppConfig } from '../apps/accounting-api/src/config/app-config';
 
@@ -27,6 +27,8 @@ describe('npm run cli -- events verify', () => {
       KEK_SOURCE: testKekSource(),
     });
     database = await Database.open({ url: config.databaseUrl, dataDir, role: 'client', poolSize: 2 });
+    // The chain is keyed, as by a service's first sealer pass (a fresh test database has no key yet).
+    await testEventChainKeys(database.dataSource.manager).current();
   });
   afterAll(async () => {
     await database.close();
