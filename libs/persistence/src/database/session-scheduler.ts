@@ -139,6 +139,10 @@ export class SessionScheduler {
   private pendingSync = false;
   private pendingCopy = false;
   private running = false;
+  /** The connection whose message PGlite is running. */
+  private executing: number | null = null;
+  /** Connections that closed while they held the session, or while their last message ran. */
+  private readonly closed = new Set<number>();
   /** The connection whose settings the session has. */
   private settingsOf: number | null = null;
   private readonly savedSettings = new Map<number, SessionSetting[]>();
@@ -156,8 +160,9 @@ export class SessionScheduler {
     return this.queue.length;
   }
 
-  /** Drops the messages a closed connection still had waiting, and its saved settings. */
+  /** A connection closed: drops the messages it still had waiting, and its saved settings. */
   clearQueueForHandler(connection: number): void {
+    this.closed.add(connection);
     this.savedSettings.delete(connection);
     // Whatever it changed is reset when the next connection gets the session.
     if (this.settingsOf === connection) this.settingsOf = null;
@@ -168,17 +173,16 @@ export class SessionScheduler {
     }
   }
 
-  /** A connection closed: if it held the session, ends what it left open and lets the others in. */
+  /**
+   * Called after clearQueueForHandler: if the closed connection holds the session (or is about to:
+   * its last message may be running), the pump ends what it left open and lets the others in.
+   */
   async clearTransactionIfNeeded(connection: number): Promise<void> {
-    if (this.holder !== connection) return;
-    await this.db.runExclusive(async () => {
-      const discard = { onRawData: () => undefined };
-      if (this.pendingCopy) await this.db.execProtocolRawStream(COPY_FAIL, discard);
-      if (this.pendingSync || this.pendingCopy) await this.db.execProtocolRawStream(SYNC, discard);
-      if (this.db.isInTransaction()) await this.db.execProtocolRawStream(ROLLBACK, discard);
-    });
-    this.release();
-    void this.pump();
+    if (this.holder !== connection && this.executing !== connection) {
+      this.closed.delete(connection);
+      return;
+    }
+    await this.pump();
   }
 
   private release(): void {
@@ -187,16 +191,33 @@ export class SessionScheduler {
     this.pendingCopy = false;
   }
 
+  /** Ends what a closed holder left open: a COPY, an extended exchange, a transaction. */
+  private async endAbandoned(): Promise<void> {
+    await this.db.runExclusive(async () => {
+      const discard = { onRawData: () => undefined };
+      if (this.pendingCopy) await this.db.execProtocolRawStream(COPY_FAIL, discard);
+      if (this.pendingSync || this.pendingCopy) await this.db.execProtocolRawStream(SYNC, discard);
+      if (this.db.isInTransaction()) await this.db.execProtocolRawStream(ROLLBACK, discard);
+    });
+    this.closed.delete(this.holder!);
+    this.release();
+  }
+
   private async pump(): Promise<void> {
     if (this.running) return;
     this.running = true;
     try {
       for (;;) {
+        if (this.holder !== null && this.closed.has(this.holder)) {
+          await this.endAbandoned();
+          continue;
+        }
         const index = this.holder === null ? 0 : this.queue.findIndex((p) => p.connection === this.holder);
         if (index < 0 || index >= this.queue.length) return;
         const [next] = this.queue.splice(index, 1);
         const reader = new ResponseReader();
         let bytes = 0;
+        this.executing = next.connection;
         try {
           await this.db.runExclusive(async () => {
             if (this.settingsOf !== next.connection) await this.switchSettings(next.connection);
@@ -209,12 +230,16 @@ export class SessionScheduler {
             });
           });
         } catch (error) {
-          // PGlite itself failed: the connection is dropped, and its close ends the exchange.
+          // PGlite itself failed: the handler drops the connection, and its close ends the exchange.
+          this.executing = null;
           this.holder = next.connection;
+          this.pendingSync = true;
           next.reject(error as Error);
           continue;
         }
+        this.executing = null;
         this.settle(next, reader);
+        if (this.holder !== next.connection) this.closed.delete(next.connection);
         next.resolve(bytes);
       }
     } finally {
