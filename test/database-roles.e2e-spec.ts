@@ -5,7 +5,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { aChainEvent } from '@app/testing';
-import { auditTrailPrivilegeProblems, Database, DatabaseRefused, eventHash, TypeOrmEventStore } from '@app/persistence';
+import {
+  auditTrailPrivilegeProblems,
+  Database,
+  DatabaseRefused,
+  eventHash,
+  GENESIS_HASH,
+  TypeOrmEventStore,
+} from '@app/persistence';
 import { createApp } from '../apps/accounting-api/src/bootstrap';
 import { buildCli, ChainBroken } from '../apps/accounting-api/src/cli';
 import { loadConfig } from '../apps/accounting-api/src/config/app-config';
@@ -162,41 +169,27 @@ maybe('database roles: the owner migrates, the service may only read and append 
       'ok: 1 event(s) of 1 company(ies), no break',
     ]);
     // The owner's attack as found: triggers off, the event rewritten, the SHA-256 link recomputed.
-    await as(ownerUrl, async (c) => {
-      await c.query('BEGIN');
-      await c.query('ALTER TABLE events DISABLE TRIGGER USER');
-      await c.query('ALTER TABLE event_seals DISABLE TRIGGER USER');
-      const { rows } = await c.query<Record<string, unknown>>(
-        `UPDATE events SET actor = 'eve@example.no' WHERE company_id = $1
-         RETURNING id, type, status, proposal_id, correlation_id, sequence, occurred_at, actor, company_id, channel,
-                   provider, api_calls, confidence, data`,
-        [company],
-      );
-      const row = rows[0];
-      const forged = {
-        id: row.id,
-        type: row.type,
-        status: row.status,
-        proposalId: row.proposal_id,
-        correlationId: row.correlation_id,
-        sequence: row.sequence,
-        occurredAt: row.occurred_at,
-        actor: row.actor,
-        company: row.company_id,
-        channel: row.channel,
-        provider: row.provider,
-        api_calls: row.api_calls,
-        confidence: row.confidence === null ? null : Number(row.confidence),
-        data: row.data,
-      };
-      await c.query('UPDATE event_seals SET hash = $2, key_version = 0 WHERE event_id = $1', [
-        row.id,
-        eventHash('0'.repeat(64), forged as never),
-      ]);
-      await c.query('ALTER TABLE events ENABLE TRIGGER USER');
-      await c.query('ALTER TABLE event_seals ENABLE TRIGGER USER');
-      await c.query('COMMIT');
-    });
+    const owner = await Database.open({ url: ownerUrl, dataDir, role: 'client', poolSize: 1 });
+    try {
+      await owner.dataSource.transaction(async (tx) => {
+        await tx.query('ALTER TABLE events DISABLE TRIGGER USER');
+        await tx.query('ALTER TABLE event_seals DISABLE TRIGGER USER');
+        // An UPDATE … RETURNING answers [rows, count].
+        const [[changed]] = (await tx.query(
+          `UPDATE events SET actor = 'eve@example.no' WHERE company_id = $1 RETURNING correlation_id`,
+          [company],
+        )) as [{ correlation_id: string }[], number];
+        const [forged] = await new TypeOrmEventStore(tx).readChain(company, changed.correlation_id);
+        await tx.query('UPDATE event_seals SET hash = $2, key_version = 0 WHERE event_id = $1', [
+          forged.id,
+          eventHash(GENESIS_HASH, forged),
+        ]);
+        await tx.query('ALTER TABLE events ENABLE TRIGGER USER');
+        await tx.query('ALTER TABLE event_seals ENABLE TRIGGER USER');
+      });
+    } finally {
+      await owner.close();
+    }
     const lines: string[] = [];
     await expect(
       buildCli(

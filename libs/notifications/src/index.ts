@@ -21,7 +21,7 @@ export * from './rendering/webhook-envelope.renderer';
 
 export * from './delivery/delivery-result';
 export * from './delivery/http-post';
-export * from './delivery/public-egress';
+export { type ResolvedAddress, type Resolver } from './delivery/public-egress';
 export * from './delivery/webhook-secret';
 export * from './delivery/webhook-sender';
 export * from './delivery/slack-webhook-sender';

@@ -1,6 +1,12 @@
 // Public surface of @app/persistence: the database, its migrations and the TypeORM adapters.
 export * from './database/database';
-export * from './database/database-roles';
+export {
+  auditTrailPrivilegeProblems,
+  DatabaseRefused,
+  grantAppRole,
+  roleOfUrl,
+  type AppRoleGrant,
+} from './database/database-roles';
 export * from './database/embedded-postgres';
 export * from './persistence.module';
 export * from './company/typeorm-company.repository';
@@ -9,8 +15,8 @@ export { ENTITIES } from './entities';
 export * from './event-store/typeorm-event-store';
 export * from './event-store/event-chain-verifier';
 export * from './event-store/event-sealer';
-export * from './event-store/event-chain-keys';
-export { anchorMac, canonicalJson, eventHash, GENESIS_HASH, keyedEventHash, linkHash } from './event-store/event-hash';
+export { EventChainKeys, EventChainKeyMissing } from './event-store/event-chain-keys';
+export { canonicalJson, eventHash, GENESIS_HASH } from './event-store/event-hash';
 export * from './proposal/typeorm-proposal.repository';
 export { CANDIDATES_SQL, TypeOrmPatternStore } from './pattern/typeorm-pattern.store';
 export * from './settings/typeorm-company-settings.store';

@@ -12,7 +12,7 @@ export interface ResolvedAddress {
 /** Resolves a host name to all its addresses (the system resolver, or a test's). */
 export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
 
-export const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
+const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
 /** The `code` of the error a connection to an internal address fails with; the delivery is then refused for good. */
 export const INTERNAL_TARGET = 'ERR_INTERNAL_TARGET';
