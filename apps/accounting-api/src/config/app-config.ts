@@ -164,9 +164,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     problems.push('MIGRATION_DATABASE_URL needs DATABASE_URL (the embedded database has a single role)');
   }
   config.dataDir = path.resolve(str('DATA_DIR') ?? './data');
-  // Embedded PGlite serves every connection on one session, and pglite-socket can interleave the
-  // protocol messages of concurrent connections (seen as failed statements under load): the
-  // embedded service therefore talks to it over a single connection.
+  // Embedded PGlite has one session, which its socket server hands to one connection at a time
+  // (whole exchanges, whole transactions): more connections in one process would only wait for
+  // each other, so the embedded service talks to it over a single connection.
   config.dbPoolSize = int('DB_POOL_SIZE', config.databaseUrl === undefined ? 1 : 10, 1, 200);
   config.v8AllocationSitePretenuring = bool('V8_ALLOCATION_SITE_PRETENURING', false);
   config.v8HeapGrowingPercent = int('V8_HEAP_GROWING_PERCENT', 50, 0, 1_000);

@@ -13,8 +13,8 @@ export class DailyCheckOptions {
    */
   readonly concurrency: Readonly<Record<ProviderKind | 'none', number>>;
   /**
-   * One company at a time, whatever `concurrency` says: for embedded PGlite, whose socket server
-   * interleaves the protocol messages of concurrent connections outside transactions.
+   * One company at a time, whatever `concurrency` says: for embedded PGlite, which has a single
+   * session that its socket server hands to one connection at a time.
    */
   readonly serial: boolean;
   /** How long a claimed run is held before another instance may take it over. */
