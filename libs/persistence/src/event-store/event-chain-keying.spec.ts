@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LocalKeyringKms } from '@app/vault';
 import type { DomainEvent } from '@app/domain';
 import { aChainEvent } from '@app/testing';
 import { runMigrations, type Database } from '../database/database';
@@ -6,7 +10,7 @@ import { MIGRATIONS } from '../migrations';
 import { KeyEventChain1764153700001 } from '../migrations/1764153700001-key-event-chain';
 import { createCompany, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { testEventChainKeys } from '../testing/test-keyring';
-import { EventChainKeyMissing, type EventChainKeys } from './event-chain-keys';
+import { EventChainKeyMissing, EventChainKeys } from './event-chain-keys';
 import { verifyChain } from './event-chain-verifier';
 import { anchorMac, eventHash, GENESIS_HASH, keyedEventHash } from './event-hash';
 import { EventSealer } from './event-sealer';
@@ -211,6 +215,21 @@ describe('keying the event chain of a database sealed before chain keys existed'
       chainIndex: 3,
       reason: expect.stringMatching(/forged/),
     });
+  });
+
+  it('says which KEK it needs when the chain key cannot be unwrapped with the KMS at hand', async () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-other-keyring-'));
+    try {
+      const elsewhere = new EventChainKeys(
+        database.dataSource.manager,
+        new LocalKeyringKms(path.join(directory, 'k.json')),
+      );
+      await expect(elsewhere.version(1)).rejects.toThrow(
+        /chain key version 1 \(wrapped under local:v1\): is KEK_SOURCE/,
+      );
+    } finally {
+      fs.rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('refuses to make a new key when the key was removed while keyed links and anchors remain', async () => {

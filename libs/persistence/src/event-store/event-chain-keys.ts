@@ -99,7 +99,16 @@ export class EventChainKeys {
       [version],
     );
     if (!row) return null;
-    const key = await this.kms.unwrap(wrappedOf(row), subjectOf(version), 'event-chain');
+    let key: Buffer;
+    try {
+      key = await this.kms.unwrap(wrappedOf(row), subjectOf(version), 'event-chain');
+    } catch (error) {
+      throw new Error(
+        `cannot unwrap the event chain key version ${version} (wrapped under ${row.kek_id}): is KEK_SOURCE the ` +
+          `one the service uses? (${(error as Error).message})`,
+        { cause: error },
+      );
+    }
     this.unwrapped.set(version, key);
     return key;
   }
