@@ -10,6 +10,7 @@ export * from './in-memory/in-memory-company-settings-store';
 export * from './in-memory/in-memory-receipt-store';
 export * from './in-memory/in-memory-idempotency-store';
 export * from './in-memory/in-memory-executions';
+export * from './in-memory/in-memory-booked-receipts';
 export * from './in-memory/in-memory-daily-check-ledger';
 export * from './in-memory/in-memory-unit-of-work';
 export * from './in-memory/in-memory-adapters';

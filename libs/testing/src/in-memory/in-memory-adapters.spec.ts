@@ -1,4 +1,5 @@
 import {
+  describeBookedReceiptsContract,
   describeCompanySettingsStoreContract,
   describeEventStoreContract,
   describeNotifierContract,
@@ -6,6 +7,7 @@ import {
   describeProposalRepositoryContract,
   describeUnitOfWorkContract,
 } from '../contracts';
+import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEventStore } from './in-memory-event-store';
@@ -21,6 +23,7 @@ describeNotifierContract('InMemoryNotifier', () => {
   return { notifier, pending: async (companyId) => notifier.messages(companyId) };
 });
 describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
+describeBookedReceiptsContract('InMemoryBookedReceipts', () => new InMemoryBookedReceipts());
 describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
   const adapters = createInMemoryAdapters();
   return {

@@ -1,6 +1,7 @@
 import { DomainContext } from '@app/domain';
 import { ManualClock } from '../time/manual-clock';
 import { SequentialIdGenerator } from '../time/sequential-id-generator';
+import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { InMemoryDailyCheckLedger } from './in-memory-daily-check-ledger';
 import { InMemoryEventStore } from './in-memory-event-store';
@@ -24,6 +25,7 @@ export function createInMemoryAdapters(start?: Date | string) {
   const idempotency = new InMemoryIdempotencyStore();
   const executions = new InMemoryExecutions(proposals);
   const dailyChecks = new InMemoryDailyCheckLedger();
+  const bookedReceipts = new InMemoryBookedReceipts();
   const settings = new InMemoryCompanySettingsStore();
   const unitOfWork = new InMemoryUnitOfWork({
     events,
@@ -33,6 +35,7 @@ export function createInMemoryAdapters(start?: Date | string) {
     receipts,
     idempotency,
     executions,
+    bookedReceipts,
     dailyChecks,
   });
   const ctx: DomainContext = { clock, ids };
@@ -47,6 +50,7 @@ export function createInMemoryAdapters(start?: Date | string) {
     receipts,
     idempotency,
     executions,
+    bookedReceipts,
     dailyChecks,
     settings,
     unitOfWork,
