@@ -2,6 +2,7 @@ import {
   describeBookedReceiptsContract,
   describeCompanySettingsStoreContract,
   describeEventStoreContract,
+  describeExecutionQueueContract,
   describeNotifierContract,
   describePatternStoreContract,
   describeProposalRepositoryContract,
@@ -34,6 +35,11 @@ describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
     receipts: adapters.receipts,
     pendingMessages: async (companyId) => adapters.notifier.messages(companyId),
   };
+});
+
+describeExecutionQueueContract('InMemoryExecutions', () => {
+  const adapters = createInMemoryAdapters();
+  return { queue: adapters.executions.queue, proposals: adapters.proposals, unitOfWork: adapters.unitOfWork };
 });
 
 describe('InMemoryUnitOfWork', () => {
