@@ -1,5 +1,6 @@
 import {
   describeCompanySettingsStoreContract,
+  describeDailyCheckRunsContract,
   describeEventStoreContract,
   describeExecutionQueueContract,
   describeNotifierContract,
@@ -37,6 +38,16 @@ describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
 describeExecutionQueueContract('InMemoryExecutions', () => {
   const adapters = createInMemoryAdapters();
   return { queue: adapters.executions.queue, proposals: adapters.proposals, unitOfWork: adapters.unitOfWork };
+});
+
+describeDailyCheckRunsContract('InMemoryDailyChecks', () => {
+  const adapters = createInMemoryAdapters();
+  return {
+    runs: adapters.dailyChecks.runs,
+    unitOfWork: adapters.unitOfWork,
+    companies: adapters.companies,
+    connections: adapters.connections,
+  };
 });
 
 describe('InMemoryUnitOfWork', () => {
