@@ -7,3 +7,8 @@ export * from './company-settings-store.contract';
 export * from './unit-of-work.contract';
 export * from './booked-receipts.contract';
 export * from './execution-queue.contract';
+export * from './daily-check-runs.contract';
+export * from './receipt-store.contract';
+export * from './idempotency-store.contract';
+export * from './company-repository.contract';
+export * from './provider-connection-repository.contract';

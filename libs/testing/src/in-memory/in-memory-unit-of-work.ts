@@ -1,6 +1,6 @@
 import { UnitOfWork, type TransactionalPorts } from '@app/application';
 import type { InMemoryBookedReceipts } from './in-memory-booked-receipts';
-import type { InMemoryDailyCheckLedger } from './in-memory-daily-check-ledger';
+import type { InMemoryDailyChecks } from './in-memory-daily-checks';
 import type { InMemoryEventStore } from './in-memory-event-store';
 import type { InMemoryExecutions } from './in-memory-executions';
 import type { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
@@ -19,7 +19,7 @@ export interface InMemoryStores extends TransactionalPorts {
   readonly idempotency: InMemoryIdempotencyStore;
   readonly executions: InMemoryExecutions;
   readonly bookedReceipts: InMemoryBookedReceipts;
-  readonly dailyChecks: InMemoryDailyCheckLedger;
+  readonly dailyChecks: InMemoryDailyChecks;
 }
 
 /**
