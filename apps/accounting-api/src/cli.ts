@@ -373,6 +373,19 @@ export function buildCli(
     });
 
   program
+    .command('history')
+    .description("the company's booking history at its provider")
+    .command('import <company>')
+    .description(
+      'read the last 12 months of bookings (resuming an interrupted read) and refresh the suggestions, with a progress bar',
+    )
+    .option('--actor <email>', 'who asks, as the audit trail names them', 'cli')
+    .action(async (companyId: string, options: { actor: string }) => {
+      const { importHistoryNow } = await import('./patterns/import-history-now');
+      await importHistoryNow(config(), companyId, options.actor, out);
+    });
+
+  program
     .command('checks')
     .description('the daily check (missing receipts, overdue invoices)')
     .command('run')

@@ -12,6 +12,10 @@ import {
   ListPatternsHandler,
   RetirePatternHandler,
 } from './manage-patterns/manage-patterns.handlers';
+import {
+  ConfirmSuggestionsHandler,
+  ListSuggestionsHandler,
+} from './history-suggestions/history-suggestions.handlers';
 import { RejectProposalHandler } from './reject-proposal/reject-proposal.handler';
 import { ApplicationContext } from './shared/domain-context.provider';
 import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler';
@@ -28,6 +32,8 @@ export const APPLICATION_HANDLERS = [
   RetirePatternHandler,
   GetCompanySettingsHandler,
   UpdateCompanySettingsHandler,
+  ListSuggestionsHandler,
+  ConfirmSuggestionsHandler,
 ];
 
 /**

@@ -42,3 +42,4 @@ export * from './checks/checks';
 export * from './daily-check/daily-check-runs.port';
 export * from './daily-check/daily-check.options';
 export * from './daily-check/daily-check-runner';
+export * from './history-suggestions/history-suggestions.handlers';

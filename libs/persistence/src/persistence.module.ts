@@ -16,6 +16,7 @@ import {
   IdGenerator,
   PatternStore,
   ProposalRepository,
+  BookingHistoryStore,
   AuthorizationRequestStore,
   CompanyContextStore,
   EmployeeMappingRepository,
@@ -28,6 +29,7 @@ import { TypeOrmCompanyRepository } from './company/typeorm-company.repository';
 import { TypeOrmEventStore } from './event-store/typeorm-event-store';
 import { TypeOrmProposalRepository } from './proposal/typeorm-proposal.repository';
 import { TypeOrmPatternStore } from './pattern/typeorm-pattern.store';
+import { TypeOrmBookingHistoryStore } from './history/typeorm-booking-history.store';
 import { TypeOrmCompanySettingsStore } from './settings/typeorm-company-settings.store';
 import { CachedCompanyContextStore, CachedCompanySettingsStore } from './cache/cached-company-stores';
 import { TypeOrmOutboxRepository } from './outbox/typeorm-outbox.repository';
@@ -99,6 +101,7 @@ export class PersistenceModule {
         overManager(EventStore, TypeOrmEventStore),
         overManager(ProposalRepository, TypeOrmProposalRepository),
         overManager(PatternStore, TypeOrmPatternStore),
+        overManager(BookingHistoryStore, TypeOrmBookingHistoryStore),
         {
           provide: CompanySettingsStore,
           useFactory: (dataSource: DataSource) =>
@@ -142,6 +145,7 @@ export class PersistenceModule {
         EventStore,
         ProposalRepository,
         PatternStore,
+        BookingHistoryStore,
         CompanySettingsStore,
         OutboxRepository,
         WrappedDekRepository,

@@ -4,6 +4,7 @@ import {
   AccountingProvider,
   BookingRef,
   ExpenseBooking,
+  HistoryPage,
   LedgerVoucher,
   OpenInvoice,
   ProviderCallOptions,
@@ -47,6 +48,16 @@ export class RoutingAccountingProvider extends AccountingProvider {
     options?: ProviderCallOptions,
   ): AsyncIterable<readonly OpenInvoice[]> {
     return this.adapter(conn).openInvoicePages(conn, asOf, options);
+  }
+
+  bookingHistoryPages(
+    conn: ProviderConnection,
+    from: string,
+    to: string,
+    cursor: string | null,
+    options?: ProviderCallOptions,
+  ): AsyncIterable<HistoryPage> {
+    return this.adapter(conn).bookingHistoryPages(conn, from, to, cursor, options);
   }
 
   bookExpense(conn: ProviderConnection, booking: ExpenseBooking, options?: ProviderCallOptions): Promise<BookingRef> {

@@ -34,6 +34,8 @@ export class AppConfig {
   migrateOnBoot!: boolean;
   /** Create the `demo` company on start when it does not exist (default: on with embedded PostgreSQL). */
   seedDemoCompany!: boolean;
+  /** Read the company's booking history when it connects (default: on; off under jest). */
+  historyImportOnConnect!: boolean;
   gatewayIssuer!: string;
   gatewayAudience?: string;
   /** Path or http(s) URL of the gateway JWKS; undefined → the dev key set in dataDir. */
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   // release step.
   config.migrateOnBoot = bool('MIGRATE_ON_BOOT', !config.production || config.migrationDatabaseUrl !== undefined);
   config.seedDemoCompany = bool('SEED_DEMO_COMPANY', config.databaseUrl === undefined);
+  config.historyImportOnConnect = bool('HISTORY_IMPORT_ON_CONNECT', str('NODE_ENV') !== 'test');
   config.gatewayIssuer = str('GATEWAY_ISSUER') ?? 'agent-gateway';
   config.gatewayAudience = str('GATEWAY_AUDIENCE');
   config.gatewayJwks = str('GATEWAY_JWKS');

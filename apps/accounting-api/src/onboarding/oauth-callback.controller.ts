@@ -3,6 +3,7 @@ import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiParam, ApiProduces,
 import type { Response } from 'express';
 import { isProviderKind, PROVIDER_KINDS, type ProviderKind, type StateRejection } from '@app/domain';
 import { CompleteConnection, type ConnectionOutcome } from '@app/application';
+import { HistoryImportStarter } from '../patterns/history-import-on-connect';
 import { Public } from '../auth/access.decorator';
 import { html, sendPage, type Html } from './html';
 
@@ -29,7 +30,10 @@ function text(value: unknown): string | undefined {
 @ApiTags('onboarding')
 @Controller('v1/oauth')
 export class OAuthCallbackController {
-  constructor(private readonly complete: CompleteConnection) {}
+  constructor(
+    private readonly complete: CompleteConnection,
+    private readonly history: HistoryImportStarter,
+  ) {}
 
   @Get(':provider/callback')
   @Public()
@@ -120,6 +124,7 @@ export class OAuthCallbackController {
       return;
     }
     const outcome = await this.complete.execute({ provider, ...callback });
+    if (outcome.kind === 'connected') this.history.startFor(outcome.companyId);
     const [status, title, body] = render(outcome);
     sendPage(response, status, title, body);
   }

@@ -1,11 +1,13 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { ProviderGrantExchange } from '@app/domain';
 import {
+  ApplicationContext,
   AuthorizationStateSigner,
   CompanyContextService,
   CompleteConnection,
   ConnectionOverview,
   EmployeeDirectory,
+  ImportBookingHistoryHandler,
   ProviderConnections,
   ReadBalances,
   StartConnection,
@@ -20,6 +22,7 @@ import { FactsController } from '../conversation/facts.controller';
 import { DashboardController } from '../dashboard/dashboard.controller';
 import { EmployeesController } from '../employees/employees.controller';
 import { GrantExchangeOptions, HttpProviderGrantExchange } from './http-provider-grant-exchange';
+import { HistoryImportOnConnect, HistoryImportStarter } from '../patterns/history-import-on-connect';
 import { OAuthCallbackController } from './oauth-callback.controller';
 import { ConnectController } from './connect.controller';
 import { stateSigningKey } from './state-secret';
@@ -90,6 +93,10 @@ export class OnboardingModule {
         { provide: ProviderGrantExchange, useClass: HttpProviderGrantExchange },
         { provide: AuthorizationStateSigner, useFactory: () => new AuthorizationStateSigner(stateSigningKey(config)) },
         ProviderConnections,
+        ApplicationContext,
+        ImportBookingHistoryHandler,
+        { provide: HistoryImportOnConnect, useValue: new HistoryImportOnConnect(config.historyImportOnConnect) },
+        HistoryImportStarter,
         CompanyContextService,
         StartConnection,
         CompleteConnection,
@@ -98,7 +105,14 @@ export class OnboardingModule {
         ReadBalances,
         DemoConnections,
       ],
-      exports: [ProvidersModule, ProviderConnections, CompanyContextService, EmployeeDirectory, DemoConnections],
+      exports: [
+        ProvidersModule,
+        ProviderConnections,
+        ImportBookingHistoryHandler,
+        CompanyContextService,
+        EmployeeDirectory,
+        DemoConnections,
+      ],
     };
   }
 }

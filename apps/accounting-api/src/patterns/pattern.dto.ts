@@ -1,5 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+} from 'class-validator';
 import { MAX_MERCHANT_LENGTH } from '@app/domain';
 import { PageQueryDto } from '../events/event.dto';
 import { ACCOUNT_CODE_PATTERN, VAT_RATE_PATTERN } from '../proposals/proposal.dto';
@@ -13,6 +23,13 @@ export class PatternAmountsDto {
   @ApiProperty({ example: '119.00', nullable: true, type: String }) mean!: string | null;
   @ApiProperty({ example: '99.00', nullable: true, type: String }) min!: string | null;
   @ApiProperty({ example: '119.00', nullable: true, type: String }) max!: string | null;
+}
+
+export class PatternHistoryDto {
+  @ApiProperty({ example: 11, description: 'bookings to this account and VAT rate' }) bookings!: number;
+  @ApiProperty({ example: 12, description: "all the merchant's bookings read" }) merchantBookings!: number;
+  @ApiProperty({ example: '2025-12-03' }) firstDate!: string;
+  @ApiProperty({ example: '2026-11-02' }) lastDate!: string;
 }
 
 /** A merchant pattern: merchant → (account code, VAT rate), learnt from approvals or written by an accountant. */
@@ -46,6 +63,12 @@ export class PatternDto {
   })
   confirmedBy!: string[];
   @ApiProperty({ type: PatternAmountsDto }) amounts!: PatternAmountsDto;
+  @ApiProperty({
+    type: () => PatternHistoryDto,
+    nullable: true,
+    description: 'set on a pattern the history import suggested: how the merchant was booked in the books read',
+  })
+  history!: PatternHistoryDto | null;
   @ApiProperty({ example: 3, description: "the sequence of the pattern's last event" }) version!: number;
   @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) updatedAt!: string;
@@ -132,4 +155,46 @@ export class EditPatternDto {
   @IsOptional()
   @IsBoolean()
   verified?: boolean;
+}
+
+export class HistoryImportDto {
+  @ApiProperty({ example: 'tripletex' }) provider!: string;
+  @ApiProperty({ example: '2025-11-20' }) periodFrom!: string;
+  @ApiProperty({ example: '2026-11-20' }) periodTo!: string;
+  @ApiProperty({ enum: ['running', 'done', 'failed'] }) status!: string;
+  @ApiProperty({ example: 143 }) bookingsRead!: number;
+  @ApiProperty({ example: 8 }) pagesRead!: number;
+  @ApiProperty({ example: 'kari@example.no' }) startedBy!: string;
+  @ApiProperty() startedAt!: string;
+  @ApiProperty() updatedAt!: string;
+  @ApiProperty({ nullable: true, type: String }) finishedAt!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'why the last run stopped, when it failed' })
+  error!: string | null;
+}
+
+export class SuggestionPageDto {
+  @ApiProperty({ type: [PatternDto], description: 'suggestions no one has confirmed yet, oldest first' })
+  items!: PatternDto[];
+  @ApiProperty({ nullable: true, type: String }) nextCursor!: string | null;
+  @ApiProperty({ type: HistoryImportDto, nullable: true, description: "the company's last history import" })
+  import!: HistoryImportDto | null;
+}
+
+export class ConfirmSuggestionsDto {
+  @ApiProperty({ type: [String], description: 'the ids of the suggestions to confirm (1 to 200): all or none are' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(200)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  ids!: string[];
+}
+
+export class ConfirmedSuggestionsDto {
+  @ApiProperty({ type: [PatternDto] }) items!: PatternDto[];
+}
+
+export class RefreshSuggestionsDto {
+  @ApiProperty({ type: HistoryImportDto }) import!: HistoryImportDto;
+  @ApiProperty({ example: 9, description: 'suggestions made or refreshed by this run' }) suggested!: number;
 }

@@ -9,13 +9,32 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
-import { CreatePatternHandler, EditPatternHandler, ListPatternsHandler, RetirePatternHandler } from '@app/application';
+import {
+  ConfirmSuggestionsHandler,
+  CreatePatternHandler,
+  EditPatternHandler,
+  ImportBookingHistoryHandler,
+  ListPatternsHandler,
+  ListSuggestionsHandler,
+  RetirePatternHandler,
+} from '@app/application';
 import type { Identity } from '@app/domain';
 import { Access } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import { ProblemDto } from '../http/problem.dto';
-import { CreatePatternDto, EditPatternDto, ListPatternsQueryDto, PatternDto, PatternPageDto } from './pattern.dto';
-import { patternJson } from './pattern.mapper';
+import { PageQueryDto } from '../events/event.dto';
+import {
+  ConfirmedSuggestionsDto,
+  ConfirmSuggestionsDto,
+  CreatePatternDto,
+  EditPatternDto,
+  ListPatternsQueryDto,
+  PatternDto,
+  PatternPageDto,
+  RefreshSuggestionsDto,
+  SuggestionPageDto,
+} from './pattern.dto';
+import { historyImportJson, patternJson } from './pattern.mapper';
 
 @ApiTags('patterns')
 @Controller('v1/patterns')
@@ -25,7 +44,71 @@ export class PatternsController {
     private readonly createPattern: CreatePatternHandler,
     private readonly editPattern: EditPatternHandler,
     private readonly retirePattern: RetirePatternHandler,
+    private readonly listSuggestions: ListSuggestionsHandler,
+    private readonly confirmSuggestions: ConfirmSuggestionsHandler,
+    private readonly importHistory: ImportBookingHistoryHandler,
   ) {}
+
+  @Get('suggestions')
+  @Access('rules', 'accountant')
+  @ApiOperation({
+    summary:
+      "Suggestions from the company's booking history that no one has confirmed yet, oldest first, and the state of the history import",
+    description:
+      'A suggestion is an unverified pattern: it scores in the review-recommended band (0.75–0.85) until an accountant confirms it.',
+  })
+  @ApiOkResponse({ type: SuggestionPageDto })
+  @ApiBadRequestResponse({ type: ProblemDto })
+  async suggestions(@CurrentIdentity() identity: Identity, @Query() query: PageQueryDto): Promise<SuggestionPageDto> {
+    const page = await this.listSuggestions.execute({ caller: identity, limit: query.limit, cursor: query.cursor });
+    return {
+      items: page.items.map(patternJson),
+      nextCursor: page.nextCursor,
+      import: page.import ? historyImportJson(page.import) : null,
+    };
+  }
+
+  @Post('suggestions/confirm')
+  @HttpCode(HttpStatus.OK)
+  @Access('rules', 'accountant')
+  @ApiOperation({
+    summary:
+      'Confirm suggestions, one or many: they become verified patterns with the history’s amounts, the caller as confirmer (audited as PatternSaved, cause suggestion_confirmed)',
+  })
+  @ApiOkResponse({ type: ConfirmedSuggestionsDto })
+  @ApiBadRequestResponse({ type: ProblemDto })
+  @ApiNotFoundResponse({ type: ProblemDto, description: 'not_found: an id names no pattern of the company' })
+  @ApiConflictResponse({
+    type: ProblemDto,
+    description: 'invalid_transition: an id names a pattern that is not a pending suggestion; nothing is confirmed',
+  })
+  async confirm(
+    @CurrentIdentity() identity: Identity,
+    @Body() body: ConfirmSuggestionsDto,
+  ): Promise<ConfirmedSuggestionsDto> {
+    const confirmed = await this.confirmSuggestions.execute({ caller: identity, ids: body.ids });
+    return { items: confirmed.map(patternJson) };
+  }
+
+  @Post('suggestions/refresh')
+  @HttpCode(HttpStatus.OK)
+  @Access('rules', 'accountant')
+  @ApiOperation({
+    summary:
+      "Read the company's last 12 months of bookings from its provider (resuming an interrupted read) and refresh the suggestions",
+    description:
+      'Answers when the read is done. Suggestions people already decided on (confirmed, learnt from approvals, written by hand) are left as they are.',
+  })
+  @ApiOkResponse({ type: RefreshSuggestionsDto })
+  @ApiConflictResponse({ type: ProblemDto, description: 'provider_not_connected' })
+  async refresh(@CurrentIdentity() identity: Identity): Promise<RefreshSuggestionsDto> {
+    const result = await this.importHistory.execute({
+      companyId: identity.company,
+      actor: identity.actor,
+      channel: identity.channel,
+    });
+    return { import: historyImportJson(result.import), suggested: result.suggested };
+  }
 
   @Get()
   @Access('rules', 'accountant')

@@ -7,6 +7,7 @@ import type { FikenCompany } from './fiken-company';
 import { dateBounds, dateFilterOf, fikenCallOf, matchesDate, sendFikenMessage, sendPage } from './fiken-http';
 import { attachmentFor, seededFikenInvoice, seededJournalEntry } from './fiken-ledger';
 import type { FikenJournalEntry } from './fiken-model';
+import { historyPurchasesOf } from './fiken-history';
 import { buildPurchase, purchaseView } from './fiken-purchases';
 import type { FikenState } from './fiken-state';
 
@@ -185,8 +186,7 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
       );
     }
     const paid = queryBool(req, 'paid');
-    const purchases = state
-      .purchasesOf(company.index)
+    const purchases = [...historyPurchasesOf(company), ...state.purchasesOf(company.index)]
       .filter((p) => matchesDate(p.date, filter) && (paid === undefined || p.paid === paid))
       .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
     if (sortBy === 'date desc') purchases.reverse();
@@ -213,7 +213,9 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
 
   router.get('/companies/:slug/purchases/:id', (req, res) => {
     const { company } = fikenCallOf(res);
-    const purchase = state.purchasesOf(company.index).find((p) => String(p.purchaseId) === req.params.id);
+    const purchase = [...historyPurchasesOf(company), ...state.purchasesOf(company.index)].find(
+      (p) => String(p.purchaseId) === req.params.id,
+    );
     if (!purchase) return sendFikenMessage(res, 404, `Purchase ${String(req.params.id)} not found`);
     res.json(purchaseView(company, purchase));
   });

@@ -109,3 +109,14 @@ export interface TxSession {
   /** Instant after which calls with the token fail with 401. */
   expiresAt: number;
 }
+
+/** A supplier invoice of the seeded history, with the voucher it was booked by. */
+export interface TxSupplierInvoice {
+  id: number;
+  invoiceNumber: string;
+  invoiceDate: string;
+  supplierId: number;
+  /** Gross øre. */
+  amount: number;
+  voucher: TxVoucher;
+}

@@ -2,7 +2,16 @@ import { CURRENCIES, currencyById } from '../seed/currencies';
 import { oreToKroner } from '../shared/money';
 import type { TripletexCompany } from './tripletex-company';
 import { ResourceRef } from './tripletex-fields';
-import type { TxAccount, TxDocument, TxInvoice, TxParty, TxPosting, TxVatType, TxVoucher } from './tripletex-model';
+import type {
+  TxAccount,
+  TxDocument,
+  TxInvoice,
+  TxParty,
+  TxPosting,
+  TxSupplierInvoice,
+  TxVatType,
+  TxVoucher,
+} from './tripletex-model';
 
 /**
  * Full Tripletex resources (every own field, nested resources as full objects carrying `url`);
@@ -232,6 +241,26 @@ export class TripletexSerializer {
       ediDocument: null,
       vendorInvoiceNumber: voucher.vendorInvoiceNumber,
       numberAsString: voucher.inLedger ? `${voucher.number}-${year}` : null,
+    };
+  }
+
+  supplierInvoice(invoice: TxSupplierInvoice): Record<string, unknown> {
+    const amount = oreToKroner(invoice.amount);
+    return {
+      id: invoice.id,
+      version: 1,
+      url: this.url('supplierInvoice', invoice.id),
+      invoiceNumber: invoice.invoiceNumber,
+      invoiceDate: invoice.invoiceDate,
+      invoiceDueDate: invoice.invoiceDate,
+      supplier: this.partyRef('supplier', invoice.supplierId),
+      voucher: this.ref('ledger/voucher', invoice.voucher.id, () => this.voucher(invoice.voucher)),
+      amount,
+      amountCurrency: amount,
+      amountExcludingVat: oreToKroner(invoice.voucher.postings[0].amount),
+      currency: this.currencyRef(),
+      isCreditNote: false,
+      outstandingAmount: 0,
     };
   }
 

@@ -15,6 +15,7 @@ import { tripletexConsentRouter } from './tripletex-consent';
 import { registerContextRoutes } from './tripletex-context.routes';
 import { sendTripletexError } from './tripletex-errors';
 import { registerLedgerRoutes } from './tripletex-ledger.routes';
+import { registerSupplierInvoiceRoutes } from './tripletex-supplier-invoices';
 import type { TripletexState } from './tripletex-state';
 
 /** The Tripletex sandbox: `/consent` and the API under `/v2`. */
@@ -43,6 +44,7 @@ export function tripletexRouter(state: TripletexState, faults: FaultRegistry, lo
   api.get(WHO_AM_I_PATH, whoAmI());
   api.delete('/token/session/:token', deleteSession(state));
   registerLedgerRoutes(api, state);
+  registerSupplierInvoiceRoutes(api);
   registerContextRoutes(api);
   api.use((req: Request, res: Response) => {
     sendTripletexError(res, 404, 6000, 'Objektet finnes ikke.', `No endpoint ${req.method} ${req.path}`);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   assertInChart,
+  BookingHistoryStore,
   CompanyContextStore,
   CompanySettingsStore,
   ConfidenceEngine,
@@ -70,6 +71,7 @@ export class SubmitProposalHandler {
     private readonly contexts: CompanyContextStore,
     private readonly patterns: PatternStore,
     private readonly proposals: ProposalRepository,
+    private readonly history: BookingHistoryStore,
     private readonly idempotency: IdempotentExecution,
     private readonly engine: ConfidenceEngine,
     private readonly ctx: ApplicationContext,
@@ -151,18 +153,23 @@ export class SubmitProposalHandler {
 
   /**
    * The earlier records this expense may repeat (findPossibleDuplicates): the company's proposals of
-   * the lookback that were not rejected, with the same receipt or amount around the date.
+   * the lookback that were not rejected, with the same receipt or amount around the date, and the
+   * provider's bookings the history import read with that amount around the date.
    */
   private async findDuplicates(companyId: string, details: ExpenseDetails): Promise<DuplicateMatch[]> {
     const window = duplicateDateWindow(details.date);
-    const earlier = await this.proposals.findDuplicateCandidates(companyId, {
-      receiptSha256: details.receipt?.sha256 ?? null,
-      amount: details.amount,
-      dateFrom: window.from,
-      dateTo: window.to,
-      submittedSince: duplicateLookbackStart(this.ctx.clock.now()),
-    });
-    return findPossibleDuplicates({ ...details, receiptSha256: details.receipt?.sha256 ?? null }, earlier);
+    const [earlier, booked] = await Promise.all([
+      this.proposals.findDuplicateCandidates(companyId, {
+        receiptSha256: details.receipt?.sha256 ?? null,
+        amount: details.amount,
+        dateFrom: window.from,
+        dateTo: window.to,
+        submittedSince: duplicateLookbackStart(this.ctx.clock.now()),
+      }),
+      // The provider's books are in NOK: only a NOK expense can match one of their bookings.
+      details.currency === 'NOK' ? this.history.findNear(companyId, details.amount, window.from, window.to) : [],
+    ]);
+    return findPossibleDuplicates({ ...details, receiptSha256: details.receipt?.sha256 ?? null }, earlier, booked);
   }
 
   /**

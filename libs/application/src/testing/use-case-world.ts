@@ -1,5 +1,6 @@
 import { CompanyContextStore, ConfidenceEngine, type CompanyContext } from '@app/domain';
-import { createInMemoryAdapters, REVIEWER, SUBMITTER, TEST_COMPANY } from '@app/testing';
+import { createInMemoryAdapters, InMemoryBookingHistoryStore, REVIEWER, SUBMITTER, TEST_COMPANY } from '@app/testing';
+import { ConfirmSuggestionsHandler, ListSuggestionsHandler } from '../history-suggestions/history-suggestions.handlers';
 import { ApplicationOptions } from '../application.options';
 import { ApproveProposalHandler } from '../approve-proposal/approve-proposal.handler';
 import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from '../company-config/company-config.handlers';
@@ -97,9 +98,11 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
   const ctx = new ApplicationContext(adapters.clock, adapters.ids);
   const applicationOptions = new ApplicationOptions(options);
   const contexts = new InMemoryCompanyContextStore();
+  const history = new InMemoryBookingHistoryStore();
   return {
     ...adapters,
     contexts,
+    history,
     idempotencyKeys: adapters.idempotency,
     submitProposal: new SubmitProposalHandler(
       adapters.unitOfWork,
@@ -107,6 +110,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       contexts,
       adapters.patterns,
       adapters.proposals,
+      history,
       new IdempotentExecution(adapters.clock),
       new ConfidenceEngine(),
       ctx,
@@ -117,6 +121,8 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
     rejectProposal: new RejectProposalHandler(adapters.unitOfWork, contexts, ctx),
     listEvents: new ListEventsHandler(adapters.events),
     listPatterns: new ListPatternsHandler(adapters.patterns),
+    listSuggestions: new ListSuggestionsHandler(adapters.patterns, history),
+    confirmSuggestions: new ConfirmSuggestionsHandler(adapters.unitOfWork, ctx),
     createPattern: new CreatePatternHandler(adapters.unitOfWork, ctx),
     editPattern: new EditPatternHandler(adapters.unitOfWork, ctx),
     retirePattern: new RetirePatternHandler(adapters.unitOfWork, ctx),

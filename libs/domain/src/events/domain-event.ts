@@ -93,10 +93,11 @@ export interface PatternSnapshot {
 
 export interface PatternSavedData {
   /**
-   * Why it was saved: learnt from a review approval, created or edited by an accountant, or one more
-   * amount observed because an auto-approval resting on it was executed (never rejected).
+   * Why it was saved: learnt from a review approval, created or edited by an accountant, one more
+   * amount observed because an auto-approval resting on it was executed (never rejected), suggested
+   * by the history import, or a suggestion confirmed by an accountant.
    */
-  readonly cause: 'approval' | 'created' | 'edited' | 'auto_approval_executed';
+  readonly cause: 'approval' | 'created' | 'edited' | 'auto_approval_executed' | 'suggested' | 'suggestion_confirmed';
   readonly pattern: PatternSnapshot;
 }
 

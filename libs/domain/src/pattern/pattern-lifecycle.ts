@@ -14,7 +14,8 @@ import { parseAccountCode } from '../values/account-code';
 import { parseVatRate, sameVatRate } from '../values/vat-rate';
 import { Proposal } from '../proposal/proposal';
 import { EMPTY_AMOUNT_STATS, observeAmount } from './amount-stats';
-import { Pattern, withConfirmer } from './pattern';
+import type { DerivedSuggestion } from '../history/booking-history';
+import { isPendingSuggestion, Pattern, withConfirmer } from './pattern';
 import type { PatternKey } from '../ports/pattern-store.port';
 
 export interface PatternChange<E extends PatternEvent = PatternEvent> {
@@ -68,6 +69,7 @@ export function learnFromApproval(
         writtenBy: null,
         lastChangedBy: null,
         confirmedBy: [origin.actor],
+        history: null,
         version: 1,
         createdAt: now,
         updatedAt: now,
@@ -176,6 +178,7 @@ export function createPattern(
     writtenBy: origin.actor,
     lastChangedBy: null,
     confirmedBy: verified ? [origin.actor] : [],
+    history: null,
     version: 1,
     createdAt: now,
     updatedAt: now,
@@ -228,6 +231,134 @@ export function editPattern(
     pattern: edited,
     events: [
       patternEvent(edited, 'PatternSaved', origin, null, now, ctx, { cause: 'edited', pattern: snapshotOf(edited) }),
+    ],
+  };
+}
+
+/**
+ * What the history import makes of one derived suggestion, given the merchant's active patterns
+ * (`existing`, every one with its key):
+ *
+ * - none: a new unverified pattern with the history's amounts and evidence (PatternSaved,
+ *   cause `suggested`), which scores in the review-recommended band until confirmed;
+ * - a pending suggestion for the same account and VAT rate: its amounts and evidence refreshed;
+ * - a pending suggestion for another account: retired, and the new one suggested;
+ * - any other pattern (learnt from approvals, written by an accountant, or a confirmed
+ *   suggestion): null — what people decided stands, and the history does not argue with it.
+ */
+export function suggestPattern(
+  companyId: string,
+  existing: readonly Pattern[],
+  derived: DerivedSuggestion,
+  origin: EventOrigin,
+  ctx: DomainContext,
+): PatternChange[] {
+  const active = existing.filter(
+    (pattern) => pattern.retiredAt === null && pattern.merchantKey === derived.merchantKey,
+  );
+  if (active.some((pattern) => !isPendingSuggestion(pattern))) return [];
+  const now = ctx.clock.now();
+  const history = {
+    bookings: derived.bookings,
+    merchantBookings: derived.merchantBookings,
+    firstDate: derived.firstDate,
+    lastDate: derived.lastDate,
+  };
+  const same = active.find(
+    (pattern) => pattern.accountCode === derived.accountCode && sameVatRate(pattern.vatRate, derived.vatRate),
+  );
+  if (same) {
+    const refreshed: Pattern = {
+      ...same,
+      merchantName: derived.merchantName,
+      amountStats: derived.amountStats,
+      history,
+      version: same.version + 1,
+      updatedAt: now,
+    };
+    return [
+      {
+        pattern: refreshed,
+        events: [
+          patternEvent(refreshed, 'PatternSaved', origin, null, now, ctx, {
+            cause: 'suggested',
+            pattern: snapshotOf(refreshed),
+          }),
+        ],
+      },
+    ];
+  }
+  const retired = active.map((pattern) => retirePattern(pattern, origin, ctx));
+  const pattern: Pattern = {
+    id: ctx.ids.next(),
+    companyId,
+    merchantKey: derived.merchantKey,
+    merchantName: derived.merchantName,
+    accountCode: derived.accountCode,
+    vatRate: derived.vatRate,
+    approvals: 0,
+    amountStats: derived.amountStats,
+    verified: false,
+    writtenBy: null,
+    lastChangedBy: null,
+    confirmedBy: [],
+    history,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+    retiredAt: null,
+  };
+  return [
+    ...retired,
+    {
+      pattern,
+      events: [
+        patternEvent(pattern, 'PatternSaved', origin, null, now, ctx, {
+          cause: 'suggested',
+          pattern: snapshotOf(pattern),
+        }),
+      ],
+    },
+  ];
+}
+
+/**
+ * An accountant confirms a suggestion: it becomes a verified pattern whose amount statistics are
+ * the history's, with the accountant as its confirmer — not its writer, so her own proposals still
+ * need someone else's confirmation to auto-approve (separation of duties). PatternSaved, cause
+ * `suggestion_confirmed`, names her.
+ */
+export function confirmSuggestion(
+  pattern: Pattern,
+  origin: EventOrigin,
+  ctx: DomainContext,
+): PatternChange<PatternSavedEvent> {
+  if (!isPendingSuggestion(pattern)) {
+    throw new InvalidTransition(
+      `pattern ${pattern.id} is not a pending suggestion: ${
+        pattern.retiredAt !== null
+          ? 'it is retired'
+          : pattern.history === null
+            ? 'it was not suggested by the history'
+            : 'it is already confirmed'
+      }`,
+    );
+  }
+  const now = ctx.clock.now();
+  const confirmed: Pattern = {
+    ...pattern,
+    verified: true,
+    confirmedBy: [origin.actor],
+    version: pattern.version + 1,
+    updatedAt: now,
+  };
+  return {
+    pattern: confirmed,
+    events: [
+      patternEvent(confirmed, 'PatternSaved', origin, null, now, ctx, {
+        cause: 'suggestion_confirmed',
+        pattern: snapshotOf(confirmed),
+      }),
     ],
   };
 }

@@ -39,11 +39,31 @@ export interface Pattern {
    * auto-approves only if someone other than its submitter is among them.
    */
   readonly confirmedBy: readonly string[];
+  /**
+   * Set on a pattern the history import suggested (what the company's books showed); null for one
+   * learnt from an approval or written by an accountant. A suggestion is unverified until an
+   * accountant confirms it, so it scores in the review-recommended band until then.
+   */
+  readonly history: PatternHistory | null;
   readonly version: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   /** Retired patterns are kept for the audit trail and ignored by scoring. */
   readonly retiredAt: Date | null;
+}
+
+/** The evidence behind a suggestion: how the merchant was booked in the history read. */
+export interface PatternHistory {
+  /** Bookings to this account and VAT rate, of all the merchant's bookings read. */
+  readonly bookings: number;
+  readonly merchantBookings: number;
+  readonly firstDate: string;
+  readonly lastDate: string;
+}
+
+/** A suggestion no one has confirmed yet (and not retired): what GET /patterns/suggestions lists. */
+export function isPendingSuggestion(pattern: Pattern): boolean {
+  return pattern.history !== null && !pattern.verified && pattern.retiredAt === null;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { HistoricalBooking } from '../history/booking-history';
 import type { ApiCallRecorder } from '../provider/api-call';
 import type { ProviderConnection } from '../provider/provider-connection';
 
@@ -110,6 +111,15 @@ export interface BookingRef {
   readonly hasAttachment: boolean;
 }
 
+/** One page of the booking history, and where to continue after it. */
+export interface HistoryPage {
+  readonly bookings: readonly HistoricalBooking[];
+  /** Opaque: pass it back to continue after this page; null once the history is read. */
+  readonly cursor: string | null;
+  /** How many bookings the provider says the current phase holds, when it says (for progress). */
+  readonly total: number | null;
+}
+
 /** Per-operation options. Pass a recorder to collect the calls for the event's `api_calls`. */
 export interface ProviderCallOptions {
   readonly recorder?: ApiCallRecorder;
@@ -145,6 +155,21 @@ export abstract class AccountingProvider {
     asOf: string,
     options?: ProviderCallOptions,
   ): AsyncIterable<readonly OpenInvoice[]>;
+
+  /**
+   * The company's expense bookings dated from `from` up to and including `to`, one provider page per
+   * step (Tripletex: supplier invoices, then vouchers; Fiken: purchases), each with the cursor to
+   * continue from. Started again with a page's cursor it reads on from there, so an interrupted
+   * import resumes. Bookings that are not an expense (sales, salaries, transfers) are left out, and
+   * so are those the service booked itself (they carry its reference).
+   */
+  abstract bookingHistoryPages(
+    conn: ProviderConnection,
+    from: string,
+    to: string,
+    cursor: string | null,
+    options?: ProviderCallOptions,
+  ): AsyncIterable<HistoryPage>;
 
   /**
    * Books the expense (Tripletex: a voucher; Fiken: a cash purchase) carrying `booking.reference`,

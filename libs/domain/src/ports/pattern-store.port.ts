@@ -12,6 +12,8 @@ export interface PatternListQuery extends PageRequest {
   readonly merchantKey?: string;
   /** Retired patterns are left out unless asked for. */
   readonly includeRetired?: boolean;
+  /** Only the history's suggestions no one has confirmed yet (isPendingSuggestion). */
+  readonly pendingSuggestions?: boolean;
 }
 
 /** How many candidates findCandidates returns at most unless told. */

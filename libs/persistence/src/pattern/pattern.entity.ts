@@ -18,6 +18,7 @@ export interface PatternRow {
   writtenBy: string | null;
   lastChangedBy: string | null;
   confirmedBy: string[];
+  history: unknown;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -44,6 +45,7 @@ export const PatternEntity = new EntitySchema<PatternRow>({
     writtenBy: { type: 'text', name: 'written_by', nullable: true },
     lastChangedBy: { type: 'text', name: 'last_changed_by', nullable: true },
     confirmedBy: { type: 'text', name: 'confirmed_by', array: true },
+    history: { type: 'jsonb', nullable: true },
     version: { type: 'int' },
     createdAt: { type: 'timestamptz', name: 'created_at' },
     updatedAt: { type: 'timestamptz', name: 'updated_at' },

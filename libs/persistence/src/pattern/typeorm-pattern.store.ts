@@ -84,6 +84,7 @@ export class TypeOrmPatternStore extends PatternStore {
     const where = ['company_id = $1'];
     if (!query.includeRetired) where.push('retired_at IS NULL');
     if (query.merchantKey !== undefined) where.push(`merchant_key = ${param(query.merchantKey)}`);
+    if (query.pendingSuggestions) where.push('history IS NOT NULL AND NOT verified AND retired_at IS NULL');
     if (query.cursor) {
       const [createdAtMs, id] = decodeCursor(query.cursor, ['number', 'string'] as const);
       where.push(`(created_at, id) > (${param(new Date(createdAtMs))}, ${param(id)})`);

@@ -73,9 +73,11 @@ export class FikenClient {
     path: string,
     query: Query,
     recorder: ApiCallRecorder,
+    /** The first page to read (a resumed read). */
+    start = 0,
   ): AsyncGenerator<unknown[]> {
     const pageSize = this.config.pageSize;
-    for (let page = 0; ; page++) {
+    for (let page = start; ; page++) {
       const response = await this.request(conn, { method: 'GET', path, query: { ...query, page, pageSize } }, recorder);
       const items = asArray(response.body);
       const size = items.length;

@@ -187,6 +187,33 @@ describe('FikenProvider against the Fiken sandbox', () => {
       expect(entries.every((e) => Number.isInteger(e.amount) && (e.amount ?? 0) > 0)).toBe(true);
     });
 
+    it('reads a year of purchases page by page: suppliers by name, card purchases by their descriptor', async () => {
+      const from = addDays(TODAY, -365);
+      const log = new ApiCallLog();
+      const pages = [];
+      for await (const page of provider({ pageSize: 20 }).bookingHistoryPages(conn, from, TODAY, null, {
+        recorder: log,
+      })) {
+        pages.push(page);
+      }
+      const bookings = pages.flatMap((page) => page.bookings);
+
+      expect(pages.at(-1)?.cursor).toBeNull();
+      expect(log.calls.filter((c) => c.path.endsWith('/purchases')).length).toBeGreaterThan(2);
+      expect(bookings.every((b) => b.date >= from && b.date <= TODAY && b.kind === 'purchase')).toBe(true);
+      expect(bookings.filter((b) => b.merchant === 'Fjordkraft AS').every((b) => b.accountCode === '6340')).toBe(true);
+      expect(bookings.some((b) => /^SPOTIFY AB \*/.test(b.merchant) && b.vatRate === '25')).toBe(true);
+      expect(bookings.some((b) => b.merchant.startsWith('UBER *EATS') && b.vatRate === '15')).toBe(true);
+
+      const resumed = [];
+      for await (const page of provider({ pageSize: 20 }).bookingHistoryPages(conn, from, TODAY, pages[1].cursor)) {
+        resumed.push(...page.bookings);
+      }
+      expect(resumed.map((b) => b.bookingId)).toEqual(
+        pages.slice(2).flatMap((p) => p.bookings.map((b) => b.bookingId)),
+      );
+    });
+
     it('lists unsettled invoices with their outstanding amount, some overdue', async () => {
       const invoices = [];
       for await (const page of provider({ pageSize: 10 }).openInvoicePages(conn, TODAY)) {

@@ -8,6 +8,8 @@ import {
   Clock,
   ExpenseBooking,
   FikenConnection,
+  HistoricalBooking,
+  HistoryPage,
   IGNORE_API_CALLS,
   LedgerVoucher,
   OpenInvoice,
@@ -28,6 +30,7 @@ import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/
 import { splitGross } from '../shared/money';
 import { receiptFor } from '../shared/receipt-format';
 import { validateBooking } from '../shared/validate-booking';
+import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount } from '../shared/history';
 import { FikenClient, idFromLocation } from './fiken-client';
 import { FikenConfig, ResolvedFikenConfig, resolveFikenConfig } from './fiken.config';
 import { describeFikenError } from './fiken-errors';
@@ -121,6 +124,33 @@ export class FikenProvider extends AccountingProvider {
     )) {
       yield mapPage(page, (invoice) => toOpenInvoice(invoice, asOf));
     }
+  }
+
+  /**
+   * GET /purchases dated in [from, to], oldest first, page by page: each purchase booked to the
+   * account of its largest line, named by its supplier, else (a cash purchase) by that line's text.
+   * Purchases the service booked itself (its readable reference as identifier) are left out.
+   */
+  async *bookingHistoryPages(
+    conn: ProviderConnection,
+    from: string,
+    to: string,
+    cursor: string | null,
+    options?: ProviderCallOptions,
+  ): AsyncGenerator<HistoryPage> {
+    assertIsoDate(from, 'from');
+    assertIsoDate(to, 'to');
+    let page = decodeHistoryCursor('fiken', cursor).position;
+    const query = { dateGe: from, dateLe: to, sortBy: 'date asc' };
+    for await (const items of this.client.pages(fiken(conn), '/purchases', query, recorderOf(options), page)) {
+      page += 1;
+      const bookings = items.flatMap((item) => {
+        const booking = toPurchaseBooking(asObject(item));
+        return booking ? [booking] : [];
+      });
+      yield { bookings, cursor: encodeHistoryCursor({ phase: 0, position: page }), total: null };
+    }
+    yield { bookings: [], cursor: null, total: null };
   }
 
   async bookExpense(
@@ -342,5 +372,43 @@ function toOpenInvoice(invoice: Json, asOf: string): OpenInvoice | undefined {
     amount: Math.round(asNumber(invoice.gross)),
     outstanding,
     currency,
+  };
+}
+
+/** Fiken's purchase VAT types with a plain rate, as the domain writes the rate. */
+const PURCHASE_VAT_RATES: Record<string, string> = {
+  HIGH: '25',
+  MEDIUM: '15',
+  LOW: '12',
+  RAW_FISH: '11.11',
+  NONE: '0',
+};
+
+/** What the service's own purchases carry as identifier: its readable reference, or (older) the bare id. */
+const OWN_REFERENCE = /^(P-[0-9A-Z]{5}-[0-9A-Z]{5}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+function toPurchaseBooking(purchase: Json): HistoricalBooking | null {
+  const identifier = typeof purchase.identifier === 'string' ? purchase.identifier : '';
+  if (OWN_REFERENCE.test(identifier) || purchase.deleted === true) return null;
+  const lines = Array.isArray(purchase.lines) ? asArray(purchase.lines).map(asObject) : [];
+  const gross = (line: Json) => asNumber(line.netPrice) + asNumber(line.vat ?? 0);
+  const [largest] = [...lines].sort((a, b) => gross(b) - gross(a));
+  if (!largest) return null;
+  const account = asString(largest.account);
+  const vatRate = PURCHASE_VAT_RATES[asString(largest.vatType)];
+  const amount = lines.reduce((sum, line) => sum + gross(line), 0);
+  const supplier = purchase.supplier ? asObject(purchase.supplier).name : undefined;
+  const merchant = typeof supplier === 'string' && supplier ? supplier : asString(largest.description ?? '');
+  if (!isExpenseAccount(account) || vatRate === undefined || amount <= 0 || !merchant) return null;
+  if (typeof purchase.currency === 'string' && purchase.currency !== 'NOK') return null;
+  return {
+    provider: 'fiken',
+    bookingId: `purchase/${asString(purchase.purchaseId)}`,
+    kind: 'purchase',
+    date: asString(purchase.date),
+    merchant,
+    accountCode: account.split(':')[0],
+    vatRate,
+    amount: Math.round(amount),
   };
 }

@@ -105,9 +105,11 @@ export class TripletexClient {
     path: string,
     query: Query,
     recorder: ApiCallRecorder,
+    /** The index of the first element to read (a resumed read). */
+    start = 0,
   ): AsyncGenerator<unknown[]> {
     const count = this.config.pageSize;
-    for (let from = 0; ;) {
+    for (let from = start; ;) {
       const response = await this.request(conn, { method: 'GET', path, query: { ...query, from, count } }, recorder);
       const values = asArray(asObject(response.body).values);
       const size = values.length;

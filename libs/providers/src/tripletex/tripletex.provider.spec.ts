@@ -203,6 +203,70 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       expect(found.map((v) => v.description)).toEqual(expect.arrayContaining([expect.stringContaining('Clas Ohlson')]));
     });
 
+    it('reads a year of expense bookings: supplier invoices, then card and bank vouchers, page by page', async () => {
+      const from = addDays(TODAY, -365);
+      const log = new ApiCallLog();
+      const pages = [];
+      for await (const page of provider({ pageSize: 20 }).bookingHistoryPages(conn, from, TODAY, null, {
+        recorder: log,
+      })) {
+        pages.push(page);
+      }
+      const bookings = pages.flatMap((page) => page.bookings);
+
+      expect(pages.at(-1)?.cursor).toBeNull();
+      expect(log.calls.filter((c) => c.path === '/supplierInvoice').length).toBeGreaterThan(1);
+      expect(log.calls.filter((c) => c.path === '/ledger/voucher').length).toBeGreaterThan(1);
+      expect(bookings.every((b) => b.date >= from && b.date <= TODAY && b.amount > 0)).toBe(true);
+      expect(new Set(bookings.map((b) => b.bookingId)).size).toBe(bookings.length);
+      const telenor = bookings.filter((b) => b.merchant === 'Telenor Norge AS' && b.kind === 'supplier_invoice');
+      expect(telenor.length).toBeGreaterThanOrEqual(11);
+      expect(telenor.every((b) => b.accountCode === '6900' && b.vatRate === '25')).toBe(true);
+      expect(bookings.some((b) => b.kind === 'voucher')).toBe(true);
+      expect(bookings.every((b) => !['1920', '2400', '3000', '5000'].includes(b.accountCode))).toBe(true);
+    });
+
+    it('resumes an interrupted history read from the cursor of its last page', async () => {
+      const from = addDays(TODAY, -365);
+      const all = [];
+      let third: string | null = null;
+      let n = 0;
+      for await (const page of provider({ pageSize: 20 }).bookingHistoryPages(conn, from, TODAY, null)) {
+        all.push(...page.bookings);
+        if (++n === 3) third = page.cursor;
+      }
+      const upToThird = [];
+      n = 0;
+      for await (const page of provider({ pageSize: 20 }).bookingHistoryPages(conn, from, TODAY, null)) {
+        upToThird.push(...page.bookings);
+        if (++n === 3) break;
+      }
+      const rest = [];
+      for await (const page of provider({ pageSize: 20 }).bookingHistoryPages(conn, from, TODAY, third)) {
+        rest.push(...page.bookings);
+      }
+
+      expect([...upToThird, ...rest].map((b) => b.bookingId)).toEqual(all.map((b) => b.bookingId));
+    });
+
+    it('waits out a 429 in the middle of a history read and goes on', async () => {
+      sandbox.control.addFault({ provider: 'tripletex', path: '/supplierInvoice', rateLimit: { next: 1 } });
+      const log = new ApiCallLog();
+      const bookings = [];
+      for await (const page of provider().bookingHistoryPages(conn, addDays(TODAY, -365), TODAY, null, {
+        recorder: log,
+      })) {
+        bookings.push(...page.bookings);
+      }
+      expect(
+        log.calls
+          .filter((c) => c.path === '/supplierInvoice')
+          .map((c) => c.status)
+          .slice(0, 2),
+      ).toEqual([429, 200]);
+      expect(bookings.length).toBeGreaterThan(0);
+    });
+
     it('lists invoices with an amount outstanding, some of them past due', async () => {
       const invoices = [];
       for await (const page of provider({ pageSize: 10 }).openInvoicePages(conn, TODAY)) {

@@ -7,6 +7,8 @@ import {
   BookingRef,
   Clock,
   ExpenseBooking,
+  HistoricalBooking,
+  HistoryPage,
   IGNORE_API_CALLS,
   LedgerVoucher,
   OpenInvoice,
@@ -26,6 +28,7 @@ import { asArray, asNumber, asObject, asOptionalString, asString, Json, mapPage 
 import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
 import { receiptFor } from '../shared/receipt-format';
 import { validateBooking } from '../shared/validate-booking';
+import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount, vatRateOf } from '../shared/history';
 import { TripletexClient } from './tripletex-client';
 import { ResolvedTripletexConfig, TripletexConfig, resolveTripletexConfig } from './tripletex.config';
 import { chooseExpenseVatType } from './tripletex-vat';
@@ -174,6 +177,63 @@ export class TripletexProvider extends AccountingProvider {
     for await (const page of this.client.pages(tripletex(conn), '/invoice', query, recorderOf(options))) {
       yield mapPage(page, toOpenInvoice);
     }
+  }
+
+  /**
+   * Phase 0: supplier invoices (GET /supplierInvoice), each booked to the expense account of its
+   * voucher's largest expense posting. Phase 1: vouchers (GET /ledger/voucher) with one expense
+   * posting — card and bank purchases — named by their supplier, else by their text; vouchers with
+   * a posting on the supplier account (2400) are invoices, read in phase 0, and vouchers with an
+   * external number are the service's own bookings. Credit notes are left out.
+   */
+  async *bookingHistoryPages(
+    conn: ProviderConnection,
+    from: string,
+    to: string,
+    cursor: string | null,
+    options?: ProviderCallOptions,
+  ): AsyncGenerator<HistoryPage> {
+    assertIsoDate(from, 'from');
+    assertIsoDate(to, 'to');
+    const start = decodeHistoryCursor('tripletex', cursor);
+    const c = tripletex(conn);
+    const recorder = recorderOf(options);
+    const phases = [
+      {
+        path: '/supplierInvoice',
+        query: {
+          invoiceDateFrom: from,
+          invoiceDateTo: addDays(to, 1),
+          fields:
+            'id,invoiceDate,isCreditNote,amount,supplier(name),voucher(id,postings(row,account(number),vatType(percentage),amountGross))',
+        },
+        map: toInvoiceBooking,
+      },
+      {
+        path: VOUCHER_PATH,
+        query: {
+          dateFrom: from,
+          dateTo: addDays(to, 1),
+          fields:
+            'id,date,description,externalVoucherNumber,postings(row,account(number),vatType(percentage),supplier(name),amountGross)',
+        },
+        map: toVoucherBooking,
+      },
+    ];
+    for (let phase = start.phase; phase < phases.length; phase++) {
+      const { path, query, map } = phases[phase];
+      let position = phase === start.phase ? start.position : 0;
+      const pages = this.client.pages(c, path, query, recorder, position);
+      for await (const page of pages) {
+        position += page.length;
+        const bookings = page.flatMap((element) => {
+          const booking = map(asObject(element));
+          return booking ? [booking] : [];
+        });
+        yield { bookings, cursor: encodeHistoryCursor({ phase, position }), total: null };
+      }
+    }
+    yield { bookings: [], cursor: null, total: null };
   }
 
   async bookExpense(
@@ -403,6 +463,70 @@ function toOpenInvoice(invoice: Json): OpenInvoice | undefined {
  * `amountGross` of every posting but the ones Tripletex generates itself (row 0: the VAT postings),
  * which would count the VAT twice.
  */
+interface ExpensePosting {
+  readonly account: string;
+  readonly vatRate: string;
+  readonly gross: number;
+}
+
+/** The expense postings a voucher's user entered (row 0 holds the VAT Tripletex generated). */
+function expensePostings(voucher: Json): ExpensePosting[] {
+  const postings = Array.isArray(voucher.postings) ? asArray(voucher.postings) : [];
+  return postings.flatMap((p) => {
+    const posting = asObject(p);
+    if (asNumber(posting.row) === 0 || !posting.account) return [];
+    const account = String(asObject(posting.account).number ?? '');
+    const gross = kronerToMinor(asNumber(posting.amountGross));
+    if (!isExpenseAccount(account) || gross <= 0) return [];
+    const vatType = posting.vatType ? asObject(posting.vatType) : null;
+    const percentage = vatType && typeof vatType.percentage === 'number' ? vatType.percentage : 0;
+    return [{ account, vatRate: vatRateOf(percentage), gross }];
+  });
+}
+
+function toInvoiceBooking(invoice: Json): HistoricalBooking | null {
+  if (invoice.isCreditNote === true || !invoice.supplier || !invoice.voucher) return null;
+  const [largest] = expensePostings(asObject(invoice.voucher)).sort((a, b) => b.gross - a.gross);
+  const merchant = asOptionalString(asObject(invoice.supplier).name);
+  const amount = kronerToMinor(asNumber(invoice.amount));
+  if (!largest || !merchant || amount <= 0) return null;
+  return {
+    provider: 'tripletex',
+    bookingId: `supplierInvoice/${asString(invoice.id)}`,
+    kind: 'supplier_invoice',
+    date: asString(invoice.invoiceDate),
+    merchant,
+    accountCode: largest.account,
+    vatRate: largest.vatRate,
+    amount,
+  };
+}
+
+function toVoucherBooking(voucher: Json): HistoricalBooking | null {
+  if (asOptionalString(voucher.externalVoucherNumber)) return null;
+  const postings = Array.isArray(voucher.postings) ? asArray(voucher.postings).map(asObject) : [];
+  const onSupplierLedger = postings.some(
+    (posting) => posting.account && String(asObject(posting.account).number) === '2400',
+  );
+  const expenses = expensePostings(voucher);
+  if (onSupplierLedger || expenses.length !== 1) return null;
+  const supplier = postings
+    .map((posting) => (posting.supplier ? asOptionalString(asObject(posting.supplier).name) : undefined))
+    .find(Boolean);
+  const merchant = supplier ?? asOptionalString(voucher.description);
+  if (!merchant) return null;
+  return {
+    provider: 'tripletex',
+    bookingId: `voucher/${asString(voucher.id)}`,
+    kind: 'voucher',
+    date: asString(voucher.date),
+    merchant,
+    accountCode: expenses[0].account,
+    vatRate: expenses[0].vatRate,
+    amount: expenses[0].gross,
+  };
+}
+
 function toLedgerVoucher(voucher: Json): LedgerVoucher {
   const postings = voucher.postings;
   let amount: number | undefined;

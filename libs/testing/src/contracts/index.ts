@@ -12,3 +12,4 @@ export * from './receipt-store.contract';
 export * from './idempotency-store.contract';
 export * from './company-repository.contract';
 export * from './provider-connection-repository.contract';
+export * from './booking-history-store.contract';

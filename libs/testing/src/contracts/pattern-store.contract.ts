@@ -153,5 +153,16 @@ export function describePatternStoreContract(
       expect(all.items.map((p) => p.id)).toContain(retired.id);
       expect(byKey.items.map((p) => p.id)).toEqual([patterns[1].id]);
     });
+    it('lists the pending suggestions of the history alone, with their evidence intact', async () => {
+      const history = { bookings: 11, merchantBookings: 12, firstDate: '2025-12-01', lastDate: '2026-11-01' };
+      const pending = patternOf(company, { merchantName: 'Telenor', verified: false, confirmedBy: [], history });
+      const confirmed = patternOf(company, { merchantName: 'Fjordkraft', history });
+      const learnt = patternOf(company, { merchantName: 'Spotify', verified: false, confirmedBy: [] });
+      for (const pattern of [pending, confirmed, learnt]) await store.save(pattern, null);
+
+      const page = await store.list(company, { limit: 50, pendingSuggestions: true });
+
+      expect(page.items).toEqual([pending]);
+    });
   });
 }

@@ -1,6 +1,7 @@
 import {
   describeBookedReceiptsContract,
   describeCompanyRepositoryContract,
+  describeBookingHistoryStoreContract,
   describeCompanySettingsStoreContract,
   describeDailyCheckRunsContract,
   describeEventStoreContract,
@@ -15,6 +16,7 @@ import {
 } from '../contracts';
 import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryCompanyRepository } from './in-memory-company-repository';
+import { InMemoryBookingHistoryStore } from './in-memory-booking-history-store';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEventStore } from './in-memory-event-store';
@@ -32,6 +34,7 @@ describeNotifierContract('InMemoryNotifier', () => {
 });
 describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
 describeBookedReceiptsContract('InMemoryBookedReceipts', () => new InMemoryBookedReceipts());
+describeBookingHistoryStoreContract('InMemoryBookingHistoryStore', () => new InMemoryBookingHistoryStore());
 describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
   const adapters = createInMemoryAdapters();
   return {

@@ -1,4 +1,5 @@
 import {
+  isPendingSuggestion,
   ConcurrencyConflict,
   DEFAULT_CANDIDATE_LIMIT,
   Page,
@@ -48,6 +49,7 @@ export class InMemoryPatternStore extends PatternStore implements Snapshottable 
       .filter((p) => p.companyId === companyId)
       .filter((p) => query.includeRetired || p.retiredAt === null)
       .filter((p) => query.merchantKey === undefined || p.merchantKey === query.merchantKey)
+      .filter((p) => !query.pendingSuggestions || isPendingSuggestion(p))
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || byId(a, b));
     const page = pageAfter(sorted, (p) => [p.createdAt.getTime(), p.id], query.limit, query.cursor);
     return { items: page.items.map(copy), nextCursor: page.nextCursor };

@@ -38,6 +38,7 @@ export function aPattern(options: PatternOptions = {}): Pattern {
     writtenBy: null,
     lastChangedBy: null,
     confirmedBy: verified ? [REVIEWER] : [],
+    history: null,
     version: 1,
     createdAt: DEFAULT_TEST_INSTANT,
     updatedAt: DEFAULT_TEST_INSTANT,
