@@ -21,6 +21,7 @@ describe('/v1/patterns (docs/api.md §4)', () => {
     expect(created.body).toEqual({
       id: expect.any(String),
       merchantName: 'Spotify AB',
+      history: null,
       merchantKey: 'spotify',
       accountCode: '6540',
       vatRate: '25',
