@@ -19,7 +19,7 @@ import { KnownCompanies } from './auth/known-companies';
 import { CompanyThrottlerGuard } from './http/company-throttler.guard';
 import { rateLimitModule, RateLimitPurgeWorker } from './http/rate-limit';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
-import { JsonBodyInterceptor } from './http/request-body';
+import { JsonBodyInterceptor, UndeclaredQueryInterceptor } from './http/request-body';
 import { HttpMetrics } from './metrics/http-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { HealthController } from './health/health.controller';
@@ -137,7 +137,8 @@ export class AppModule {
         // Guards run in this order: who is calling (§2), then how often (per company + sub).
         { provide: APP_GUARD, useClass: GatewayAuthGuard },
         { provide: APP_GUARD, useClass: CompanyThrottlerGuard },
-        // The JSON body is read only after both guards let the request through.
+        // After both guards: a query the route does not declare is refused; then the JSON body is read.
+        { provide: APP_INTERCEPTOR, useClass: UndeclaredQueryInterceptor },
         { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
       ],

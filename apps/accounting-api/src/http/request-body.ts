@@ -1,5 +1,7 @@
 import { Injectable, SetMetadata, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { json, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Observable } from 'rxjs';
 import { DomainError, ValidationFailed } from '@app/domain';
@@ -176,4 +178,30 @@ export class JsonBodyInterceptor implements NestInterceptor {
     if (request.body !== undefined) assertCleanJson(request.body);
     return next.handle();
   }
+}
+
+/**
+ * A route that declares no query (no `@Query()` parameter) takes none: any query parameter is
+ * refused (400), as an unknown field of a body is. Routes that declare one validate it with their
+ * DTO (unknown parameters refused, numbers bounded).
+ */
+@Injectable()
+export class UndeclaredQueryInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const names = Object.keys(context.switchToHttp().getRequest<Request>().query as object);
+    if (names.length > 0 && !declaresQuery(context)) {
+      throw new ValidationFailed(
+        'this operation takes no query parameters',
+        names.slice(0, 20).map((name) => ({ field: name, message: `${name} is not an allowed query parameter` })),
+      );
+    }
+    return next.handle();
+  }
+}
+
+function declaresQuery(context: ExecutionContext): boolean {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, context.getClass(), context.getHandler().name) ??
+    {}) as Record<string, unknown>;
+  return Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.QUERY));
 }
