@@ -18,7 +18,9 @@ function trickle(
     const socket = net.connect(port, '127.0.0.1');
     let answer = '';
     let sent = 0;
-    let timer: NodeJS.Timeout | undefined;
+    const timer = setInterval(() => {
+      if (sent < body.length && !socket.destroyed) socket.write(body[sent++]!);
+    }, everyMs);
     socket.on('data', (chunk) => (answer += chunk.toString()));
     socket.on('error', () => undefined);
     socket.on('close', () => {
@@ -26,9 +28,6 @@ function trickle(
       resolve({ answer, closedEarly: sent < body.length });
     });
     socket.write(head);
-    timer = setInterval(() => {
-      if (sent < body.length && !socket.destroyed) socket.write(body[sent++]!);
-    }, everyMs);
   });
 }
 
