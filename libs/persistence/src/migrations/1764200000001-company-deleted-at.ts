@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * reference it) but is marked deleted, so that its tokens are refused like those of a company that
  * no longer exists.
  */
-export class CompanyDeletedAt1764190000001 implements MigrationInterface {
-  name = 'CompanyDeletedAt1764190000001';
+export class CompanyDeletedAt1764200000001 implements MigrationInterface {
+  name = 'CompanyDeletedAt1764200000001';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE companies ADD COLUMN deleted_at timestamptz NULL');
