@@ -1,6 +1,7 @@
 import {
   describeCompanySettingsStoreContract,
   describeEventStoreContract,
+  describeExecutionQueueContract,
   describeNotifierContract,
   describePatternStoreContract,
   describeProposalRepositoryContract,
@@ -31,6 +32,11 @@ describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
     receipts: adapters.receipts,
     pendingMessages: async (companyId) => adapters.notifier.messages(companyId),
   };
+});
+
+describeExecutionQueueContract('InMemoryExecutions', () => {
+  const adapters = createInMemoryAdapters();
+  return { queue: adapters.executions.queue, proposals: adapters.proposals, unitOfWork: adapters.unitOfWork };
 });
 
 describe('InMemoryUnitOfWork', () => {
