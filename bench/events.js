@@ -3,9 +3,9 @@
  * GET /v1/events over a company with BENCH_EVENTS (1 000 000) events, on real PostgreSQL.
  *
  * The history is written with SQL (INSERT … SELECT over generate_series, not over HTTP), cloned
- * from the events and proposal row of one real submission: one proposal in 20 still pending
- * (Proposed), one in 20 rejected (Proposed, Rejected), the rest executed (Proposed, Approved,
- * Executed), one proposal a minute. Then each typical paged query is sent open loop, evenly spaced,
+ * from the events and proposal row of one real submission, one proposal a minute: the latest
+ * BENCH_PENDING (200) still pending (Proposed) — the review queue —, of the others one in 20
+ * rejected (Proposed, Rejected) and the rest executed (Proposed, Approved, Executed). Then each typical paged query is sent open loop, evenly spaced,
  * at BENCH_EVENTS_RPS (50) for BENCH_EVENTS_SECONDS (10) after 2 s not counted, each request with
  * another cursor or window, and its p50/p99 read:
  *
@@ -27,20 +27,24 @@ const { startService, runAtRate, summarize, writeResults, psql, psqlValue } = re
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RPS = Number(process.env.BENCH_EVENTS_RPS ?? 50);
 const SECONDS = Number(process.env.BENCH_EVENTS_SECONDS ?? 10);
+const PENDING = Number(process.env.BENCH_PENDING ?? 200);
 const PAGE = 50;
-/** Events per 20 proposals: 1 pending (1 event), 1 rejected (2), 18 executed (3 each). */
-const EVENTS_PER_20 = 1 + 2 + 18 * 3;
+/** Events per 20 decided proposals: 1 rejected (2 events), 19 executed (3 each). */
+const EVENTS_PER_20 = 2 + 19 * 3;
 const START = Date.parse('2024-01-01T00:00:00Z');
 const MINUTE = 60_000;
 
+/** What became of the proposal number `g` of `proposals`: 0 pending, 1 rejected, 2 executed. */
+const kindSql = (proposals) => `CASE WHEN g > ${proposals - PENDING} THEN 0 WHEN g % 20 = 1 THEN 1 ELSE 2 END`;
+
 /** The proposal row's columns that differ from the template's, as SQL over the proposal's number `g`. */
-const PROPOSAL_OVERRIDES = {
+const proposalOverrides = (proposals) => ({
   id: "'bench-p' || g",
   correlation_id: "'bench-c' || g",
-  status: "(ARRAY['PROPOSED', 'REJECTED', 'EXECUTED'])[least(g % 20, 2) + 1]",
+  status: `(ARRAY['PROPOSED', 'REJECTED', 'EXECUTED'])[${kindSql(proposals)} + 1]`,
   submitted_at: `to_timestamp(${START / 1000} + g * 60 + 1)`,
   updated_at: `to_timestamp(${START / 1000} + g * 60 + 3)`,
-};
+});
 
 /**
  * The SQL that writes `proposals` proposals and their events, cloned from the template proposal;
@@ -51,7 +55,7 @@ function seedSql(template, proposals, columns) {
   return `
     CREATE TEMP TABLE bench_shapes (kind int, sequence int, type text, status text, actor text, provider text,
       api_calls jsonb, confidence numeric, data jsonb);
-    -- kind 0: pending, 1: rejected, 2: executed (the proposal's number modulo 20, capped at 2).
+    -- kind 0: pending, 1: rejected, 2: executed (kindSql).
     INSERT INTO bench_shapes
     SELECT k, 1, 'Proposed', 'PROPOSED', p.actor, p.provider, p.api_calls, p.confidence, p.data
       FROM events p, generate_series(0, 2) k WHERE p.proposal_id = '${template}' AND p.type = 'Proposed'
@@ -70,11 +74,11 @@ function seedSql(template, proposals, columns) {
       s.actor, 'slack', s.provider, s.api_calls, s.confidence, s.data,
       to_timestamp(${START / 1000} + g * 60 + s.sequence), to_timestamp(${START / 1000} + g * 60 + s.sequence)
     FROM generate_series(1, ${proposals}) g
-    JOIN bench_shapes s ON s.kind = least(g % 20, 2)
+    JOIN bench_shapes s ON s.kind = ${kindSql(proposals)}
     ORDER BY g, s.sequence;
 
     INSERT INTO proposals (${columns.join(', ')})
-    SELECT ${columns.map((column) => PROPOSAL_OVERRIDES[column] ?? `t.${column}`).join(', ')}
+    SELECT ${columns.map((column) => proposalOverrides(proposals)[column] ?? `t.${column}`).join(', ')}
       FROM proposals t, generate_series(1, ${proposals}) g WHERE t.id = '${template}';`;
 }
 
@@ -114,7 +118,7 @@ async function main() {
     if (submitted.status !== 201) throw new Error(`the template submission: ${submitted.status}`);
     const template = (await submitted.json()).id;
 
-    const proposals = Math.ceil((EVENTS * 20) / EVENTS_PER_20);
+    const proposals = PENDING + Math.ceil(((EVENTS - PENDING) * 20) / EVENTS_PER_20);
     const columns = psqlValue(
       "SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM information_schema.columns WHERE table_name = 'proposals'",
       service.databaseUrl,

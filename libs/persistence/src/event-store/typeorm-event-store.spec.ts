@@ -159,6 +159,26 @@ describe('TypeOrmEventStore', () => {
       expect((await store.list(other, { limit: 200 })).items).toEqual(events);
     });
 
+    it('lists by status from heads that follow every insert into events, the latest sequence winning', async () => {
+      const chain = randomUUID();
+      const [proposed, approved] = [
+        aChainEvent(company, chain, 1),
+        aChainEvent(company, chain, 2, { type: 'Approved', status: 'APPROVED' }),
+      ];
+      // Stored out of order by two statements (as a restore might): the head stays at sequence 2.
+      await store.append([approved]);
+      await store.append([proposed]);
+
+      expect((await store.list(company, { status: 'PROPOSED', limit: 50 })).items).toEqual([]);
+      expect((await store.list(company, { status: 'APPROVED', limit: 50 })).items).toEqual([approved]);
+      expect(
+        await database.dataSource.query(
+          'SELECT proposal_id, sequence, status FROM proposal_heads WHERE company_id = $1',
+          [company],
+        ),
+      ).toEqual([{ proposal_id: approved.proposalId, sequence: 2, status: 'APPROVED' }]);
+    });
+
     it('keeps APPROVED listing the Approved and ExecutionFailed events of a proposal still approved', async () => {
       const chain = randomUUID();
       await store.append([

@@ -62,9 +62,15 @@ export class TypeOrmEventStore extends EventStore {
     if (query.to) where.push(`e.occurred_at < ${param(query.to)}`);
     if (query.status) {
       // The events that left a proposal in `status`, kept only while no later event of the same
-      // proposal moved it elsewhere: "the proposal is *currently* in that status".
+      // proposal moved it elsewhere: "the proposal is *currently* in that status". Its head in
+      // `proposal_heads` (kept by a trigger on events) says so too — implied by the NOT EXISTS —
+      // and lets the plan start from the few proposals in a queue's status, through the heads'
+      // (company_id, status) index, instead of walking every event that ever had it.
       const status = param(query.status);
-      where.push(`e.status = ${status} AND e.proposal_id IS NOT NULL AND NOT EXISTS (
+      where.push(`e.status = ${status} AND e.proposal_id IS NOT NULL AND EXISTS (
+        SELECT 1 FROM proposal_heads head
+         WHERE head.company_id = e.company_id AND head.proposal_id = e.proposal_id AND head.status = ${status})
+        AND NOT EXISTS (
         SELECT 1 FROM events later
          WHERE later.company_id = e.company_id AND later.proposal_id = e.proposal_id
            AND later.sequence > e.sequence AND later.status IS NOT NULL AND later.status <> ${status})`);
