@@ -13,6 +13,10 @@
  * whoami and keyed submission alternate for BENCH_ROUNDS rounds of BENCH_SECONDS each and the
  * medians are kept: a shared machine's capacity drifts over a minute.
  *
+ * The service runs its workers as a single instance does (outbox dispatcher, event sealer,
+ * executor, daily job), so each submission's notice is delivered and its events sealed in the
+ * same process. BENCH_WORKERS=off measures an API-only instance instead (→ http-api-only.json).
+ *
  *   npm run build && node bench/http.js        → bench/results/http.json
  */
 const { randomUUID } = require('node:crypto');
@@ -38,6 +42,13 @@ const OPEN_LOOP_WARM_UP_SECONDS = Number(process.env.BENCH_OPEN_LOOP_WARM_UP_SEC
 const RECEIPT_BYTES = Number(process.env.BENCH_RECEIPT_BYTES ?? 1024 * 1024);
 const RECEIPT_CONNECTIONS = Number(process.env.BENCH_RECEIPT_CONNECTIONS ?? 4);
 const RECEIPT_SECONDS = Number(process.env.BENCH_RECEIPT_SECONDS ?? 10);
+const WORKERS = process.env.BENCH_WORKERS !== 'off';
+const API_ONLY_ENV = {
+  OUTBOX_DISPATCH_ENABLED: 'false',
+  EVENT_SEAL_INTERVAL_MS: '0',
+  EXECUTOR_ENABLED: 'false',
+  DAILY_CHECK_ENABLED: 'false',
+};
 
 /** The result whose `key` is the median (the rest of its figures come with it). */
 function median(results, key = 'requestsPerSecond') {
@@ -95,7 +106,7 @@ async function post(url, headers, body) {
 
 async function main() {
   const receiver = await startReceiver('/callback');
-  const service = await startService({ port: 3901 });
+  const service = await startService({ port: 3901, env: WORKERS ? {} : API_ONLY_ENV });
   try {
     await seedPatterns(service);
     const admin = { authorization: `Bearer ${service.token({ role: 'admin' })}`, 'content-type': 'application/json' };
@@ -202,7 +213,8 @@ async function main() {
       `keyed p99 at ${Math.round(OPEN_LOOP_SHARE * 100)} % of its maximum: ${openLoop.p99ms} ms (target ≤ 25)`,
     );
     console.log(`proposals stored: ${stored}; callback notices delivered: ${receiver.delivered()}`);
-    writeResults('http.json', {
+    writeResults(WORKERS ? 'http.json' : 'http-api-only.json', {
+      workers: WORKERS,
       patterns: PATTERNS,
       connections: CONNECTIONS,
       seconds: SECONDS,

@@ -1,7 +1,8 @@
 'use strict';
 /**
- * Prints the last run's figures (bench/results/http.json, events.json, scoring.json) as one
- * markdown table, with the machine, Node's version and the date, against the targets.
+ * Prints the last run's figures (bench/results/http.json, events.json, scoring.json, and
+ * http-api-only.json when BENCH_WORKERS=off ran) as one markdown table, with the machine, Node's
+ * version and the date, against the targets.
  *
  *   node bench/report.js
  */
@@ -51,6 +52,15 @@ function main() {
         '',
       ],
     );
+  }
+  const apiOnly = read('http-api-only.json');
+  if (apiOnly) {
+    rows.push([
+      'the keyed submission on an API-only instance (`BENCH_WORKERS=off`), closed loop',
+      `${apiOnly.keyed.requestsPerSecond} req/s = ${apiOnly.ratio} × whoami; open loop p99 ${ms(apiOnly.openLoop.p99ms)}`,
+      '—',
+      '',
+    ]);
   }
   if (events) {
     for (const query of events.queries) {
