@@ -58,8 +58,21 @@ export class TypeOrmEventStore extends EventStore {
     const where = ['e.company_id = $1'];
     if (query.type) where.push(`e.type = ${param(query.type)}`);
     if (query.correlationId) where.push(`e.correlation_id = ${param(query.correlationId)}`);
-    if (query.from) where.push(`e.occurred_at >= ${param(query.from)}`);
-    if (query.to) where.push(`e.occurred_at < ${param(query.to)}`);
+    const window: string[] = [];
+    if (query.from) window.push(`occurred_at >= ${param(query.from)}`);
+    if (query.to) window.push(`occurred_at < ${param(query.to)}`);
+    where.push(...window.map((condition) => `e.${condition}`));
+    if (query.from) {
+      // Where the window starts in the append order: its events' first position, read from the
+      // (company_id, occurred_at, position) index alone (OFFSET 0 keeps PostgreSQL from answering
+      // the min by walking the position index from the start). Implied by the window, it starts
+      // the walk in position order there; without it the planner walks from the company's first
+      // event, as if the window's events were spread evenly over the history: 0.4 s for a day a
+      // third of the way into 1 M events, 5 ms with it. The cost is the window's size in index
+      // entries, paid for each page.
+      where.push(`e.position >= (SELECT min(position) FROM (
+        SELECT position FROM events WHERE company_id = $1 AND ${window.join(' AND ')} OFFSET 0) w)`);
+    }
     if (query.status) {
       // The events that left a proposal in `status`, kept only while no later event of the same
       // proposal moved it elsewhere: "the proposal is *currently* in that status". Its head in

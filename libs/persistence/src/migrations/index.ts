@@ -22,6 +22,7 @@ import { CreateRateLimits1763830000004 } from './1763830000004-create-rate-limit
 import { AddProposalAmountNok1763840000001 } from './1763840000001-add-proposal-amount-nok';
 import { KeyEventChain1764153700001 } from './1764153700001-key-event-chain';
 import { CreateProposalHeads1764160000001 } from './1764160000001-create-proposal-heads';
+import { IndexEventsByTimeAndPosition1764160000002 } from './1764160000002-index-events-by-time-and-position';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   AddProposalAmountNok1763840000001,
   KeyEventChain1764153700001,
   CreateProposalHeads1764160000001,
+  IndexEventsByTimeAndPosition1764160000002,
 ];
