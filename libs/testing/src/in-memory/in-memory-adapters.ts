@@ -1,14 +1,17 @@
 import { DomainContext } from '@app/domain';
 import { ManualClock } from '../time/manual-clock';
 import { SequentialIdGenerator } from '../time/sequential-id-generator';
+import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
-import { InMemoryDailyCheckLedger } from './in-memory-daily-check-ledger';
+import { InMemoryCompanyRepository } from './in-memory-company-repository';
+import { InMemoryDailyChecks } from './in-memory-daily-checks';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { InMemoryExecutions } from './in-memory-executions';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
 import { InMemoryNotifier } from './in-memory-notifier';
 import { InMemoryPatternStore } from './in-memory-pattern-store';
 import { InMemoryProposalRepository } from './in-memory-proposal-repository';
+import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
 import { InMemoryReceiptStore } from './in-memory-receipt-store';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 
@@ -23,7 +26,10 @@ export function createInMemoryAdapters(start?: Date | string) {
   const receipts = new InMemoryReceiptStore();
   const idempotency = new InMemoryIdempotencyStore();
   const executions = new InMemoryExecutions(proposals);
-  const dailyChecks = new InMemoryDailyCheckLedger();
+  const bookedReceipts = new InMemoryBookedReceipts();
+  const companies = new InMemoryCompanyRepository(clock);
+  const connections = new InMemoryProviderConnectionRepository(clock);
+  const dailyChecks = new InMemoryDailyChecks(companies, connections);
   const settings = new InMemoryCompanySettingsStore();
   const unitOfWork = new InMemoryUnitOfWork({
     events,
@@ -33,6 +39,7 @@ export function createInMemoryAdapters(start?: Date | string) {
     receipts,
     idempotency,
     executions,
+    bookedReceipts,
     dailyChecks,
   });
   const ctx: DomainContext = { clock, ids };
@@ -47,7 +54,10 @@ export function createInMemoryAdapters(start?: Date | string) {
     receipts,
     idempotency,
     executions,
+    bookedReceipts,
     dailyChecks,
+    companies,
+    connections,
     settings,
     unitOfWork,
   };

@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * window's positions are read from the index alone, so `GET /events?from=&to=` finds where its
  * window starts in the append order without visiting the rows before it (TypeOrmEventStore.list).
  */
-export class IndexEventsByTimeAndPosition1764160000002 implements MigrationInterface {
-  name = 'IndexEventsByTimeAndPosition1764160000002';
+export class IndexEventsByTimeAndPosition1764190000002 implements MigrationInterface {
+  name = 'IndexEventsByTimeAndPosition1764190000002';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('CREATE INDEX events_company_occurred_position_idx ON events (company_id, occurred_at, position)');

@@ -10,8 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * bulk load), in the inserting statement's transaction. Of a statement's rows, each proposal's
  * latest becomes its head unless the head is already later.
  */
-export class CreateProposalHeads1764160000001 implements MigrationInterface {
-  name = 'CreateProposalHeads1764160000001';
+export class CreateProposalHeads1764190000001 implements MigrationInterface {
+  name = 'CreateProposalHeads1764190000001';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
