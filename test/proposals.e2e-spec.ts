@@ -216,6 +216,25 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
       ]);
     });
 
+    it("of another employee's proposal is refused with 403, as reading it is", async () => {
+      const hers = await as.submit(proposalBody({ merchant: 'Ukjent Leverandør AS' }), 'colleague');
+      expect((await as.post(`/v1/review/${hers.body.id}/reject`, 'accountant', { reason: 'no receipt' })).status).toBe(
+        200,
+      );
+
+      const taken = await as.submit(proposalBody({ merchant: 'Ukjent Leverandør AS', resubmissionOf: hers.body.id }));
+      expectProblem(taken, 403, 'permission_denied');
+      expectProblem(await as.get(`/v1/proposals/${hers.body.id}`, 'employee'), 403, 'permission_denied');
+
+      // Her own correction joins the chain.
+      const own = await as.submit(
+        proposalBody({ merchant: 'Ukjent Leverandør AS', resubmissionOf: hers.body.id }),
+        'colleague',
+      );
+      expect(own.status).toBe(201);
+      expect(own.body.correlationId).toBe(hers.body.correlationId);
+    });
+
     it('of an auto-approved proposal is possible before execution', async () => {
       await knownMerchant();
       const auto = await as.submit();

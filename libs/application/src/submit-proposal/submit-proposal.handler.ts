@@ -30,6 +30,7 @@ import { ApplicationOptions } from '../application.options';
 import { IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
 import { decodeReceipt, type DecodedReceipt } from '../receipts/receipt-upload';
 import { originOf, type Caller } from '../shared/caller';
+import { assertMayRead } from '../shared/proposal-access';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { autoApprovedMessage, needsReviewMessage } from '../shared/proposal-notifications';
 import type { ProposalView } from '../shared/proposal-view';
@@ -109,6 +110,8 @@ export class SubmitProposalHandler {
     if (context) assertInChart(context, details);
     const previous = resubmissionOf ? await ports.proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
+    // Only a proposal the caller may read can be corrected: an employee resubmits only their own.
+    if (previous) assertMayRead(caller, previous);
 
     const origin = originOf(caller, context);
     // The submitter, for separation of duties; the details carry the amounts the limit compares.

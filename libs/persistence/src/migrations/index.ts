@@ -22,7 +22,10 @@ import { CreateRateLimits1763830000004 } from './1763830000004-create-rate-limit
 import { AddProposalAmountNok1763840000001 } from './1763840000001-add-proposal-amount-nok';
 import { KeyEventChain1764153700001 } from './1764153700001-key-event-chain';
 import { DuplicateReceipts1764180000001 } from './1764180000001-duplicate-receipts';
-import { BookingHistory1764180000002 } from './1764180000002-booking-history';
+import { CreateProposalHeads1764190000001 } from './1764190000001-create-proposal-heads';
+import { IndexEventsByTimeAndPosition1764190000002 } from './1764190000002-index-events-by-time-and-position';
+import { CompanyDeletedAt1764200000001 } from './1764200000001-company-deleted-at';
+import { BookingHistory1764210000001 } from './1764210000001-booking-history';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -48,5 +51,8 @@ export const MIGRATIONS = [
   AddProposalAmountNok1763840000001,
   KeyEventChain1764153700001,
   DuplicateReceipts1764180000001,
-  BookingHistory1764180000002,
+  CreateProposalHeads1764190000001,
+  IndexEventsByTimeAndPosition1764190000002,
+  CompanyDeletedAt1764200000001,
+  BookingHistory1764210000001,
 ];
