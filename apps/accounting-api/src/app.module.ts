@@ -37,6 +37,12 @@ import { ExecutionModule } from './execution/execution.module';
 import { ChecksModule } from './checks/checks.module';
 import { OutboxDeliveryModule } from './notifications/outbox-delivery.module';
 import { DailyCheckModule } from './daily-check/daily-check.module';
+import { ConsoleAssetsController } from './console/console-assets.controller';
+import { ConsoleCookies } from './console/console-cookies';
+import { ConsoleLoginController } from './console/console-login.controller';
+import { ConsoleSessionGuard } from './console/console-session.guard';
+import { ConsoleViewers } from './console/console-viewers';
+import { ReviewConsoleController } from './console/review.console-controller';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -111,6 +117,10 @@ export class AppModule {
         EventsController,
         PatternsController,
         CompanyConfigController,
+        // The web console (docs/console.md): its way in, its static files, its pages.
+        ConsoleLoginController,
+        ConsoleAssetsController,
+        ReviewConsoleController,
       ],
       providers: [
         ...platform,
@@ -129,12 +139,16 @@ export class AppModule {
         GatewayKeyStore,
         GatewayJwtStrategy,
         KnownCompanies,
+        ConsoleCookies,
+        ConsoleViewers,
         // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS), deletes expired
         // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS) and rate limit windows; not in CLI contexts.
         ...(databaseRole === 'client' ? [] : [EventSealerWorker, IdempotencyPurgeWorker]),
         ...(databaseRole === 'client' || config.redisUrl !== undefined ? [] : [RateLimitPurgeWorker]),
-        // Guards run in this order: who is calling (§2), then how often (per company + sub).
+        // Guards run in this order: who is calling (§2: a token, or a console session), then how
+        // often (per company + sub).
         { provide: APP_GUARD, useClass: GatewayAuthGuard },
+        { provide: APP_GUARD, useClass: ConsoleSessionGuard },
         { provide: APP_GUARD, useClass: CompanyThrottlerGuard },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
       ],

@@ -50,6 +50,8 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   app.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   // The Tripletex token form posts to the OAuth callback as a form (the only non-JSON body).
   app.use('/v1/oauth', urlencoded({ extended: false, limit: '16kb' }));
+  // The web console's forms (a reason, a correction, settings): small urlencoded bodies.
+  app.use('/console', urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   mountOpenApi(app);

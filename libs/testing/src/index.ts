@@ -12,6 +12,7 @@ export * from './in-memory/in-memory-idempotency-store';
 export * from './in-memory/in-memory-executions';
 export * from './in-memory/in-memory-daily-check-ledger';
 export * from './in-memory/in-memory-unit-of-work';
+export * from './in-memory/in-memory-console-session-store';
 export * from './in-memory/in-memory-adapters';
 export * from './mothers/origin.mother';
 export * from './mothers/proposal.mother';

@@ -5,3 +5,4 @@ export * from './pattern-store.contract';
 export * from './notifier.contract';
 export * from './company-settings-store.contract';
 export * from './unit-of-work.contract';
+export * from './console-session-store.contract';

@@ -1,5 +1,6 @@
 import {
   describeCompanySettingsStoreContract,
+  describeConsoleSessionStoreContract,
   describeEventStoreContract,
   describeNotifierContract,
   describePatternStoreContract,
@@ -7,6 +8,7 @@ import {
   describeUnitOfWorkContract,
 } from '../contracts';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
+import { InMemoryConsoleSessionStore } from './in-memory-console-session-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { InMemoryNotifier } from './in-memory-notifier';
@@ -21,6 +23,7 @@ describeNotifierContract('InMemoryNotifier', () => {
   return { notifier, pending: async (companyId) => notifier.messages(companyId) };
 });
 describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
+describeConsoleSessionStoreContract('InMemoryConsoleSessionStore', () => new InMemoryConsoleSessionStore());
 describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
   const adapters = createInMemoryAdapters();
   return {
