@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, proposalBody } from './support/proposals';
 
-describe('/v1/config/company (contract §5)', () => {
+describe('/v1/config/company (docs/api.md §5)', () => {
   let t: TestApp;
   let as: ReturnType<typeof api>;
   const slack = { kind: 'slack', url: 'https://hooks.slack.com/services/T0/B0/xyz' };

@@ -27,7 +27,7 @@ interface RunRow {
   error: string | null;
 }
 
-describe('the daily check at 07:00 UTC (api-contract §4.6)', () => {
+describe('the daily check at 07:00 UTC (docs/api.md §4.6)', () => {
   let hosted: HostedSandbox;
   const apps: JobsApp[] = [];
   let companies: string[];

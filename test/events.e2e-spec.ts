@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, proposalBody } from './support/proposals';
 
-describe('GET /v1/events (contract §4, §4.3)', () => {
+describe('GET /v1/events (docs/api.md §4, §4.3)', () => {
   let t: TestApp;
   let as: ReturnType<typeof api>;
 

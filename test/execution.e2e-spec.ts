@@ -11,7 +11,7 @@ const JOBS_ENV = {
   EXECUTOR_FAILED_RETRY_MS: '60000',
 };
 
-describe('executing approved proposals (api-contract §4.4)', () => {
+describe('executing approved proposals (docs/api.md §4.4)', () => {
   let hosted: HostedSandbox;
   let t: JobsApp;
   let executor: ProposalExecutor;

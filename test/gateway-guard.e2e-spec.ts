@@ -7,7 +7,7 @@ function b64url(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-describe('the gateway token guard (contract §2)', () => {
+describe('the gateway token guard (docs/api.md §2)', () => {
   let t: TestApp;
 
   beforeAll(async () => {

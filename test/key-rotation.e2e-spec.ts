@@ -3,7 +3,7 @@ import { makeKey, sign, validClaims, writeJwks } from './support/gateway-keys';
 
 const HOUR = 3600_000;
 
-describe('gateway key rotation (contract §2)', () => {
+describe('gateway key rotation (docs/api.md §2)', () => {
   let t: TestApp;
   const rotation = new Date('2026-11-01T12:00:00.000Z');
   const oldKey = makeKey('gw-2026-q3', new Date('2026-08-01T00:00:00.000Z'));

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, proposalBody } from './support/proposals';
 
-describe('/v1/patterns (contract §4)', () => {
+describe('/v1/patterns (docs/api.md §4)', () => {
   let t: TestApp;
   let as: ReturnType<typeof api>;
   const spotify = { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' };

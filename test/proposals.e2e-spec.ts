@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, PDF, PEOPLE, proposalBody } from './support/proposals';
 
-describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
+describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => {
   let t: TestApp;
   let as: ReturnType<typeof api>;
 
@@ -428,7 +428,7 @@ describe('proposals end to end (contract §4.1, §4.2, §4.4, §4.5)', () => {
     });
   });
 
-  describe('Idempotency-Key (contract §1)', () => {
+  describe('Idempotency-Key (docs/api.md §1)', () => {
     it('replays the first response to a retry with the same body, and stores one proposal', async () => {
       const first = await as.submit(proposalBody(), 'employee', 'agent-run-42');
       t.clock.advance(60_000);
@@ -533,7 +533,7 @@ describe('the OpenAPI document of the proposal routes', () => {
     const schemas = document.components.schemas;
     const fieldsOf = (ref: string) => Object.keys(schemas[ref.split('/').pop() as string].properties).sort();
 
-    // The fields of api-contract §4.1 plus `amountNok` (an expense in another currency): the
+    // The fields of docs/api.md §4.1 plus `amountNok` (an expense in another currency): the
     // validation pipe refuses any other (see 'validation' above).
     expect(fieldsOf(body.$ref)).toEqual(
       [

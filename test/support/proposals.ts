@@ -32,7 +32,7 @@ export type Person = keyof typeof PEOPLE;
 /** A minimal PDF: the receipt content check looks at its header. */
 export const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
 
-/** A valid POST /v1/proposals body (contract §4.1). */
+/** A valid POST /v1/proposals body (docs/api.md §4.1). */
 export function proposalBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     kind: 'expense',

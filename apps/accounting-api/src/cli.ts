@@ -36,7 +36,7 @@ import { ensureDevKeys, rotateDevKeys, signDevToken } from './auth/dev-keys';
 import { webhookSecretText } from './notifications/outbox-delivery.module';
 
 /**
- * The operators' CLI (contract §5): `npm run cli -- <command>`. With embedded PostgreSQL it goes
+ * The operators' CLI (docs/api.md §5): `npm run cli -- <command>`. With embedded PostgreSQL it goes
  * through the running service's socket when one holds DATA_DIR, and opens the directory itself
  * only when none does.
  */

@@ -1,5 +1,5 @@
 // Public surface of @app/notifications: the durable outbox, its dispatcher, and the signed-webhook
-// and Slack adapters (contract §4.5).
+// and Slack adapters (docs/api.md §4.5).
 
 export * from './message/notification';
 export * from './message/outbox-message';

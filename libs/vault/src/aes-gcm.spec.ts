@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
 import { SecretUnreadable } from '@app/domain';
 import { decrypt, encrypt, encryptWithIv, packBox, unpackBox } from './aes-gcm';
 import { encodeAdditionalData, tokenAdditionalData } from './additional-data';
@@ -24,24 +24,12 @@ interface WycheproofGroup {
   tests: WycheproofTest[];
 }
 
-const VECTORS = join('shared', 'testdata', 'wycheproof', 'aes_gcm_test.json');
+/** Vendored with their licence; test/fixtures/wycheproof/README.md records the source and digest. */
+const VECTORS = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'wycheproof', 'aes_gcm_test.json');
+const VECTORS_SHA256 = '985e5ecc172e181eaf49e89508b9470dcf478002eb7e8559c707eb42dc97dfe7';
 
-/** `../shared` sits beside the repository (also in CI's fresh clone): search upward for it. */
-function findSharedFile(relative: string): string {
-  for (const start of [process.cwd(), __dirname]) {
-    for (let directory = start; ; directory = dirname(directory)) {
-      const candidate = join(directory, relative);
-      if (existsSync(candidate)) return candidate;
-      if (dirname(directory) === directory) break;
-    }
-  }
-  throw new Error(
-    `${relative} not found above ${process.cwd()} or ${__dirname}; check out ../shared beside the repository`,
-  );
-}
-
-const groups = (JSON.parse(readFileSync(findSharedFile(VECTORS), 'utf8')) as { testGroups: WycheproofGroup[] })
-  .testGroups;
+const vectorsFile = readFileSync(VECTORS);
+const groups = (JSON.parse(vectorsFile.toString('utf8')) as { testGroups: WycheproofGroup[] }).testGroups;
 const hex = (text: string): Buffer => Buffer.from(text, 'hex');
 const isVaultParameters = (group: WycheproofGroup): boolean =>
   group.keySize === 256 && group.ivSize === 96 && group.tagSize === 128;
@@ -52,6 +40,10 @@ describe('AES-256-GCM against the Wycheproof vectors', () => {
   const others = groups
     .filter((group) => !isVaultParameters(group))
     .flatMap((group) => group.tests.map((test) => ({ group, test })));
+
+  it('reads the vendored file, byte for byte (sha256)', () => {
+    expect(createHash('sha256').update(vectorsFile).digest('hex')).toBe(VECTORS_SHA256);
+  });
 
   it('has the vectors it is meant to check', () => {
     expect(vault.filter((test) => test.result === 'valid').length).toBeGreaterThanOrEqual(39);

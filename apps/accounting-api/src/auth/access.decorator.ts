@@ -18,7 +18,7 @@ export interface AccessRule {
 }
 
 /**
- * Declares, next to the route, what a token needs to call it (contract §4's permission and
+ * Declares, next to the route, what a token needs to call it (docs/api.md §4's permission and
  * minimum-role columns). The guard enforces it; the OpenAPI document shows it as
  * `x-permission` / `x-min-role` and in the operation's security.
  */

@@ -7,7 +7,7 @@ import { GATEWAY_JWT, toIdentity, type VerifiedClaims } from './gateway-jwt.stra
 import { KnownCompanies } from './known-companies';
 
 /**
- * The global gateway guard: contract §2's checks in order, the first failure deciding.
+ * The global gateway guard: docs/api.md §2's checks in order, the first failure deciding.
  * 1–3 in GatewayJwtStrategy (signature, expiry, claims); here 4 company, 5 permission, 6 role.
  * Routes must declare @Access(...) or @Public(); an undeclared route is refused (fail closed).
  */

@@ -1,5 +1,5 @@
 /**
- * Which gateway signing keys are accepted at a given instant (contract §2, key rotation).
+ * Which gateway signing keys are accepted at a given instant (docs/api.md §2, key rotation).
  *
  * - a key whose `activatedAt` lies in the future is not accepted yet;
  * - the newest activated key is current;

@@ -17,7 +17,7 @@ import { ProblemDto } from '../http/problem.dto';
 import { MissingReceiptsDto, MissingReceiptsQueryDto, OverdueInvoicesDto, OverdueInvoicesQueryDto } from './checks.dto';
 
 /**
- * The checks (api-contract §4): read live from the company's provider, every page, no events and
+ * The checks (docs/api.md §4): read live from the company's provider, every page, no events and
  * no review. Items are capped by `limit` (bounded memory whatever the ledger's size); `count` and
  * `truncated` tell what was left out.
  */

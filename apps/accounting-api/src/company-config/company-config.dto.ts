@@ -48,7 +48,7 @@ const AUTO_APPROVE_LIMIT_DESCRIPTION =
   'A foreign amount is compared by its amount in NOK, and without one is never auto-approved while a limit is set. ' +
   '"0" turns auto-approval off; null sets no limit';
 
-/** The company settings (api-contract §5). */
+/** The company settings (docs/api.md §5). */
 export class CompanySettingsDto {
   @ApiProperty({
     type: WebhookTargetDto,

@@ -4,7 +4,7 @@ import { ExecutorSettings } from '../execution/executor.settings';
 import { EnvSettings } from './env-settings';
 
 /**
- * The service's configuration, read from the environment once at boot (contract §5). Every bad
+ * The service's configuration, read from the environment once at boot (docs/api.md §5). Every bad
  * variable is reported together; the rest of the code receives this typed, injectable object.
  */
 export class AppConfig {

@@ -7,7 +7,7 @@ import { DailyCheckScheduler } from './daily-check.scheduler';
 import { DailyCheckSettings } from './daily-check.settings';
 import { PrometheusDailyCheckMetrics } from './prometheus-daily-check.metrics';
 
-/** The daily check at 07:00 UTC (api-contract §4.6): its runner, its schedule and its metrics. */
+/** The daily check at 07:00 UTC (docs/api.md §4.6): its runner, its schedule and its metrics. */
 @Module({})
 export class DailyCheckModule {
   static forRoot(settings: DailyCheckSettings): DynamicModule {

@@ -18,7 +18,7 @@ export class ApiCallDto {
 }
 
 /**
- * One immutable event (api-contract §4.3). The identity chain keeps the spec's names (`actor`,
+ * One immutable event (docs/api.md §4.3). The identity chain keeps the spec's names (`actor`,
  * `company`, `channel`, `provider`, `api_calls`); everything else is camelCase.
  */
 export class EventDto {
@@ -70,7 +70,7 @@ export class EventPageDto {
   nextCursor!: string | null;
 }
 
-/** ?limit= and ?cursor= (api-contract §1). */
+/** ?limit= and ?cursor= (docs/api.md §1). */
 export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
   @IsOptional()

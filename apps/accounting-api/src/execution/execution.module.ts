@@ -4,7 +4,7 @@ import { ExecutorSettings } from './executor.settings';
 import { ExecutorWorker } from './executor.worker';
 
 /**
- * The executor (api-contract §4.4): ProposalExecutor over the persistence adapters (ExecutionQueue,
+ * The executor (docs/api.md §4.4): ProposalExecutor over the persistence adapters (ExecutionQueue,
  * UnitOfWork) and the provider adapters, and the worker loop that drives it.
  */
 @Module({})

@@ -4,7 +4,7 @@ import { ThrottlerGuard } from '@nestjs/throttler';
 import type { Identity } from '@app/domain';
 
 /**
- * The rate limit per (company, sub) of contract §1: keyed by the verified identity the gateway
+ * The rate limit per (company, sub) of docs/api.md §1: keyed by the verified identity the gateway
  * guard set, so all the gateway's traffic (one IP) is not lumped together, and counted across all
  * routes (the library's default key is per route). Public routes (health, metrics, docs) carry no
  * identity and are not limited.

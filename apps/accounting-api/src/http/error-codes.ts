@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@app/domain';
 
-/** The one table from error code to HTTP status and title (contract §3). */
+/** The one table from error code to HTTP status and title (docs/api.md §3). */
 export const ERROR_STATUS: Readonly<Record<ErrorCode, { status: number; title: string }>> = {
   validation_failed: { status: 400, title: 'Request validation failed' },
   invalid_token: { status: 401, title: 'Invalid token' },

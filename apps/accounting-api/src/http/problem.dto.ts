@@ -6,7 +6,7 @@ export class FieldErrorDto {
   @ApiProperty({ example: 'must be a decimal string with at most 2 fraction digits' }) message!: string;
 }
 
-/** RFC 9457 problem details, as every error of the API is shaped (contract §3). */
+/** RFC 9457 problem details, as every error of the API is shaped (docs/api.md §3). */
 export class ProblemDto {
   @ApiProperty({ example: 'https://errors.accounting-api.dev/validation_failed' }) type!: string;
   @ApiProperty({ example: 'Request validation failed' }) title!: string;

@@ -6,11 +6,11 @@ import { PostgresThrottlerStorage } from '@app/persistence';
 import type { AppConfig } from '../config/app-config';
 import { PollingLoop } from '../platform/polling-loop';
 
-/** The rate limit's window (contract §1: requests per minute). */
+/** The rate limit's window (docs/api.md §1: requests per minute). */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /**
- * The rate limit (contract §1), shared by every instance: the counters live in Redis when REDIS_URL
+ * The rate limit (docs/api.md §1), shared by every instance: the counters live in Redis when REDIS_URL
  * is set (`@nest-lab/throttler-storage-redis`, keys expire by themselves), in PostgreSQL otherwise
  * (PostgresThrottlerStorage, purged by RateLimitPurgeWorker).
  */

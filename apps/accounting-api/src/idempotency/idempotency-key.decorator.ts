@@ -12,7 +12,7 @@ export const IdempotencyKey = createParamDecorator((_: unknown, context: Executi
 /** Response header set on a replayed response. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 
-/** Documents an operation that honours Idempotency-Key (api-contract §1). */
+/** Documents an operation that honours Idempotency-Key (docs/api.md §1). */
 export function ApiIdempotent() {
   return applyDecorators(
     ApiHeader({

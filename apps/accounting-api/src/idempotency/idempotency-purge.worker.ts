@@ -8,7 +8,7 @@ import { PollingLoop } from '../platform/polling-loop';
 export const PURGE_BATCH = 1_000;
 
 /**
- * Deletes idempotency keys whose 24 h (api-contract §1) have passed, every
+ * Deletes idempotency keys whose 24 h (docs/api.md §1) have passed, every
  * IDEMPOTENCY_PURGE_INTERVAL_MS (0: not in this instance), a batch at a time until none is left.
  * An expired key already counts as unused, so the purge only keeps the table from growing; any
  * number of instances may run it (a key being taken over is skipped, not waited for).

@@ -57,7 +57,7 @@ export class ThreadDto {
   threadId!: string;
 }
 
-/** POST /proposals (api-contract §4.1). Unknown fields are refused. */
+/** POST /proposals (docs/api.md §4.1). Unknown fields are refused. */
 export class SubmitProposalDto {
   @ApiProperty({ enum: PROPOSAL_KINDS, example: 'expense' })
   @IsIn(PROPOSAL_KINDS, { message: `kind must be one of ${PROPOSAL_KINDS.join(', ')}` })

@@ -20,7 +20,7 @@ export class CorrectionsInputDto {
   vatRate?: string;
 }
 
-/** POST /review/{id}/approve (api-contract §4.2): the body may be empty. */
+/** POST /review/{id}/approve (docs/api.md §4.2): the body may be empty. */
 export class ApproveProposalDto {
   @ApiPropertyOptional({
     type: CorrectionsInputDto,
@@ -34,7 +34,7 @@ export class ApproveProposalDto {
   corrections?: CorrectionsInputDto | null;
 }
 
-/** POST /review/{id}/reject (api-contract §4.2). */
+/** POST /review/{id}/reject (docs/api.md §4.2). */
 export class RejectProposalDto {
   @ApiProperty({
     example: 'wrong amount',

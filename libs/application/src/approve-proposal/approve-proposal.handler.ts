@@ -18,7 +18,7 @@ import { UnitOfWork } from '../shared/unit-of-work.port';
 export interface ApproveProposalCommand {
   readonly caller: Caller;
   readonly proposalId: string;
-  /** What the reviewer changed; each key optional (api-contract §4.2). */
+  /** What the reviewer changed; each key optional (docs/api.md §4.2). */
   readonly corrections?: { readonly accountCode?: unknown; readonly vatRate?: unknown } | null;
 }
 

@@ -50,7 +50,7 @@ export function latestSlotDay(now: Date): string {
 }
 
 /**
- * The daily check (spec §1 "Daily check", api-contract §4.6): for every company with a connected
+ * The daily check (spec §1 "Daily check", docs/api.md §4.6): for every company with a connected
  * provider, both checks, and their results posted to the company's invoices channel through the
  * outbox — once per company per day however many instances run, a failing company recorded,
  * retried later (bounded) and reported without stopping the others, companies checked with a

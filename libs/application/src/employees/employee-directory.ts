@@ -19,7 +19,7 @@ export interface EmployeePage {
   readonly nextCursor: string | null;
 }
 
-/** Which identity the gateway resolves: exactly one of the two forms (api-contract §4). */
+/** Which identity the gateway resolves: exactly one of the two forms (docs/api.md §4). */
 export interface FactsQuery {
   readonly channel?: string;
   readonly externalId?: string;

@@ -44,7 +44,7 @@ interface Failure {
 }
 
 /**
- * Executes APPROVED proposals whose `executeAfter` has passed, exactly once (api-contract §4.4):
+ * Executes APPROVED proposals whose `executeAfter` has passed, exactly once (docs/api.md §4.4):
  *
  * 1. claim: the queue marks the execution in flight, durably, under the proposal's row lock,
  *    before the provider is called (so a reject racing it is refused from then on);

@@ -1,6 +1,6 @@
 import { invalidField } from '@app/domain';
 
-/** How long a key and its response are kept (api-contract §1). */
+/** How long a key and its response are kept (docs/api.md §1). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

@@ -1,4 +1,4 @@
-/** Whose key it is: keys are scoped to company + actor (api-contract §1). */
+/** Whose key it is: keys are scoped to company + actor (docs/api.md §1). */
 export interface IdempotencyScope {
   readonly companyId: string;
   readonly actor: string;
@@ -47,7 +47,7 @@ export abstract class IdempotencyStore {
   abstract complete(record: IdempotencyRecord, response: RecordedResponse): Promise<void>;
 
   /**
-   * Deletes up to `limit` keys whose `expiresAt` is at or before `now` (api-contract §1 keeps a key
+   * Deletes up to `limit` keys whose `expiresAt` is at or before `now` (docs/api.md §1 keeps a key
    * 24 h), oldest first, and says how many went. Keys another unit of work holds are skipped.
    */
   abstract purgeExpired(now: Date, limit: number): Promise<number>;

@@ -9,7 +9,7 @@ import {
 } from '@app/domain';
 import { ProviderEndpoints } from './provider-endpoints';
 
-/** 409 provider_not_connected (api-contract §3). */
+/** 409 provider_not_connected (docs/api.md §3). */
 export class ProviderNotConnected extends DomainError {
   constructor(message: string) {
     super('provider_not_connected', message);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { invalidField, RECEIPT_CONTENT_TYPES, type ReceiptMetadata } from '@app/domain';
 
-/** A receipt as the wire carries it (api-contract §4.1): the file, base64-encoded. */
+/** A receipt as the wire carries it (docs/api.md §4.1): the file, base64-encoded. */
 export interface ReceiptUploadInput {
   readonly filename?: unknown;
   readonly contentType?: unknown;

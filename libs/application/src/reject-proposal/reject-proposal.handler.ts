@@ -9,7 +9,7 @@ import { UnitOfWork } from '../shared/unit-of-work.port';
 export interface RejectProposalCommand {
   readonly caller: Caller;
   readonly proposalId: string;
-  /** 1–1000 characters (api-contract §4.2). */
+  /** 1–1000 characters (docs/api.md §4.2). */
   readonly reason: string;
 }
 

@@ -1,7 +1,7 @@
 import { formatMoney, type OutboundMessage, type Proposal } from '@app/domain';
 
 /**
- * The outbound messages of the proposal lifecycle (api-contract §4.5), with the payload shapes
+ * The outbound messages of the proposal lifecycle (docs/api.md §4.5), with the payload shapes
  * @app/notifications defines for each kind (`ProposalNeedsReviewPayload`, `ProposalAutoApprovedPayload`,
  * `ProposalRejectedPayload`): money as decimal strings, instants as RFC 3339 strings.
  *

@@ -4,7 +4,7 @@ import type { ReceiptUploadInput } from '../receipts/receipt-upload';
 import type { Caller } from '../shared/caller';
 import type { ProposalView } from '../shared/proposal-view';
 
-/** The request of POST /proposals (api-contract §4.1), before validation. */
+/** The request of POST /proposals (docs/api.md §4.1), before validation. */
 export interface ProposalSubmission extends Omit<ExpenseDetailsInput, 'receipt'> {
   readonly receipt?: ReceiptUploadInput | null;
   /** The id of a REJECTED proposal of the same company that this one corrects. */

@@ -1,4 +1,4 @@
-/** Where a score sends a proposal (spec §3, api-contract §4.1). */
+/** Where a score sends a proposal (spec §3, docs/api.md §4.1). */
 export const ROUTES = ['auto_approve', 'review_recommended', 'review_required'] as const;
 export type Route = (typeof ROUTES)[number];
 

@@ -51,7 +51,7 @@ export function vatTypesWithRate(context: CompanyContext, rate: string): Provide
 }
 
 /**
- * Refuses an account code or VAT rate absent from the chart (api-contract §3: 422
+ * Refuses an account code or VAT rate absent from the chart (docs/api.md §3: 422
  * `unknown_account_code` / `unknown_vat_rate`). Either may be left out (a correction of one field).
  */
 export function assertInChart(

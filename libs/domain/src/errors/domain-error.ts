@@ -1,5 +1,5 @@
 /**
- * Stable error codes of the public contract (api-contract.md §3). Domain and adapter code throws
+ * Stable error codes of the public contract (docs/api.md §3). Domain and adapter code throws
  * DomainError subclasses carrying one of these; the HTTP layer maps code → status in one table.
  */
 export const ERROR_CODES = [

@@ -20,7 +20,7 @@ export function isEventType(value: unknown): value is EventType {
 
 /**
  * The audit identity chain of spec §2.2, with the spec's own field names (they are kept on the wire
- * too, api-contract §1). `provider` is null when no provider was involved (pattern events, or a
+ * too, docs/api.md §1). `provider` is null when no provider was involved (pattern events, or a
  * company without a connected provider).
  */
 export interface IdentityChain {
@@ -115,7 +115,7 @@ interface EventDataByType {
 }
 
 /**
- * One immutable event (api-contract §4.3). Its `data` is JSON-safe (no Date, no bigint) so that
+ * One immutable event (docs/api.md §4.3). Its `data` is JSON-safe (no Date, no bigint) so that
  * persistence can store and hash it as it is.
  *
  * - Proposal events: `correlationId` is the proposal's chain (a resubmission joins the chain of the

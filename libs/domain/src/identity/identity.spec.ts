@@ -8,7 +8,7 @@ import {
   type Role,
 } from './identity';
 
-describe('roles and permissions (contract §2)', () => {
+describe('roles and permissions (docs/api.md §2)', () => {
   it('lets each role hold exactly the groups of the contract table', () => {
     expect(ROLE_PERMISSIONS).toEqual({
       employee: ['solve', 'query', 'facts'],

@@ -1,5 +1,5 @@
 /**
- * Who is asking: the verified claims of the gateway's service token (contract §2). It is the
+ * Who is asking: the verified claims of the gateway's service token (docs/api.md §2). It is the
  * identity chain every stored event carries (actor, company, channel).
  */
 export const ROLES = ['employee', 'manager', 'accountant', 'admin'] as const;

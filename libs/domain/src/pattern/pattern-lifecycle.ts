@@ -23,7 +23,7 @@ export interface PatternChange<E extends PatternEvent = PatternEvent> {
 }
 
 /**
- * Learns from a reviewer's approval (api-contract §4.2): saves a new pattern merchant → (account,
+ * Learns from a reviewer's approval (docs/api.md §4.2): saves a new pattern merchant → (account,
  * VAT) with the approved (corrected) values, or strengthens the existing active one with the same
  * key, account and VAT rate (one more approval, one more amount observation). Either way the
  * pattern counts as verified, the reviewer is one of its confirmers, and a PatternSaved event

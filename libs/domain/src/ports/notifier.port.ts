@@ -1,4 +1,4 @@
-/** Who an outbound message is for (api-contract §4.5). */
+/** Who an outbound message is for (docs/api.md §4.5). */
 export const NOTIFICATION_TARGETS = ['review', 'user_thread', 'invoices'] as const;
 export type NotificationTarget = (typeof NOTIFICATION_TARGETS)[number];
 

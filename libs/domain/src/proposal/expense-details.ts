@@ -27,7 +27,7 @@ export const RECEIPT_CONTENT_TYPES = [
 
 /** The currency the providers keep their books in; an expense in another one needs `amountNok`. */
 export const BOOKKEEPING_CURRENCY = 'NOK';
-/** A receipt is at most 7 MiB decoded (api-contract §1). */
+/** A receipt is at most 7 MiB decoded (docs/api.md §1). */
 export const MAX_RECEIPT_BYTES = 7 * 1024 * 1024;
 export const MAX_MERCHANT_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 1000;
@@ -68,7 +68,7 @@ export interface ExpenseDetails {
   readonly thread: ThreadRef | null;
 }
 
-/** The wire shape (api-contract §4.1) with the receipt already reduced to metadata. */
+/** The wire shape (docs/api.md §4.1) with the receipt already reduced to metadata. */
 export interface ExpenseDetailsInput {
   kind?: unknown;
   merchant?: unknown;

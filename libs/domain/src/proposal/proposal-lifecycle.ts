@@ -89,7 +89,7 @@ export function submitProposal(input: SubmitProposalInput, ctx: DomainContext): 
 }
 
 /**
- * The proposal state machine (spec §3, api-contract §4.4): one exhaustive switch over every
+ * The proposal state machine (spec §3, docs/api.md §4.4): one exhaustive switch over every
  * (status, command) pair. Allowed:
  *
  *   PROPOSED --AutoApprove (route auto_approve)--> APPROVED   executeAfter = now + company delay

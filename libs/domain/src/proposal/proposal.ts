@@ -3,7 +3,7 @@ import { Route } from '../confidence/route';
 import { ExpenseDetails } from './expense-details';
 import { ProposalStatus } from './proposal-status';
 
-/** What a reviewer may change when approving (api-contract §4.2). Values are canonical. */
+/** What a reviewer may change when approving (docs/api.md §4.2). Values are canonical. */
 export interface Corrections {
   readonly accountCode?: string;
   readonly vatRate?: string;

@@ -1,6 +1,6 @@
 /**
  * One HTTP call made to an accounting provider, as events carry it in `api_calls`
- * (api-contract.md §4.3). `path` is relative to the provider's base URL, without query string and
+ * (docs/api.md §4.3). `path` is relative to the provider's base URL, without query string and
  * without secrets; `status` is the HTTP status, or 0 when no response arrived (timeout, dropped
  * connection, circuit open before sending is never recorded).
  */

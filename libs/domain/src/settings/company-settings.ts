@@ -3,13 +3,13 @@ import { FieldErrorCollector, invalidField } from '../values/field-errors';
 import { parseAccountCode } from '../values/account-code';
 import { MinorUnits, parseMoney } from '../values/money';
 
-/** Where a notification goes: a Slack incoming webhook or a signed JSON webhook (api-contract §4.5). */
+/** Where a notification goes: a Slack incoming webhook or a signed JSON webhook (docs/api.md §4.5). */
 export interface WebhookTarget {
   readonly kind: 'slack' | 'webhook';
   readonly url: string;
 }
 
-/** A company's settings (api-contract §5, GET/PUT /config/company). */
+/** A company's settings (docs/api.md §5, GET/PUT /config/company). */
 export interface CompanySettings {
   readonly reviewChannel: WebhookTarget | null;
   readonly invoicesChannel: WebhookTarget | null;

@@ -1,4 +1,4 @@
-/** Keyset pagination (api-contract §1): an opaque cursor, null on the last page. */
+/** Keyset pagination (docs/api.md §1): an opaque cursor, null on the last page. */
 export interface Page<T> {
   readonly items: T[];
   readonly nextCursor: string | null;

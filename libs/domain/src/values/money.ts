@@ -2,7 +2,7 @@ import { invalidField } from './field-errors';
 
 /**
  * Money inside the domain is an integer number of minor units (øre, cents): never a float.
- * Outside (JSON) it is a decimal string with at most 2 fraction digits (api-contract §1).
+ * Outside (JSON) it is a decimal string with at most 2 fraction digits (docs/api.md §1).
  * Every currency is treated as having 2 minor digits, because that is what the contract's
  * decimal strings can express.
  */

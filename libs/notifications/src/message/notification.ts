@@ -1,5 +1,5 @@
 /**
- * What the service tells people, independent of how it is delivered (contract §4.5).
+ * What the service tells people, independent of how it is delivered (docs/api.md §4.5).
  *
  * A notification is a `kind` with its typed `payload`, addressed to one of a company's
  * `target`s. Money stays a decimal string (`"1249.50"`) and instants RFC 3339 strings, exactly as
@@ -134,7 +134,7 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   'provider_reauthorisation_needed',
 ];
 
-/** Where each kind goes unless its producer says otherwise (contract §4.5, spec §6.3). */
+/** Where each kind goes unless its producer says otherwise (docs/api.md §4.5, spec §6.3). */
 export const DEFAULT_TARGET: Readonly<Record<NotificationKind, NotificationTarget>> = {
   proposal_needs_review: 'review',
   proposal_auto_approved: 'user_thread',

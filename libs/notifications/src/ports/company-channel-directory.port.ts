@@ -1,7 +1,7 @@
 import type { WebhookSecret } from '../delivery/webhook-secret';
 import type { NotificationTarget } from '../message/notification';
 
-/** A webhook target from the company settings (contract §5): `{ "kind": "slack" | "webhook", "url" }`. */
+/** A webhook target from the company settings (docs/api.md §5): `{ "kind": "slack" | "webhook", "url" }`. */
 export interface ChannelTarget {
   kind: 'slack' | 'webhook';
   /** A credential in its own right for Slack: never logged, never stored in outbox rows. */

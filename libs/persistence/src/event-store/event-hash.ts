@@ -32,7 +32,7 @@ function canonicalize(value: unknown): Json {
 }
 
 /**
- * Exactly the fields of api-contract §4.3 an event consists of, picked explicitly so that a stray
+ * Exactly the fields of docs/api.md §4.3 an event consists of, picked explicitly so that a stray
  * property on the object handed to `append` can never make the stored hash differ from the one
  * `verifyChain` recomputes from the row.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The append-only event store (api-contract §4.3, spec §6).
+ * The append-only event store (docs/api.md §4.3, spec §6).
  *
  * - `position` (bigserial) is the global append order: keyset pagination and each company's hash
  *   chain follow it. UNIQUE (correlation_id, sequence) makes a second event at a taken position of

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Company settings (api-contract §5, GET/PUT /config/company) as one jsonb document per company:
+ * Company settings (docs/api.md §5, GET/PUT /config/company) as one jsonb document per company:
  * the settings are always read and written whole, and new optional settings need no migration
  * (the adapter fills absent keys with the defaults). A company without a row has the defaults.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The executor's durable state, one row per approved proposal that came due (api-contract §4.4):
+ * The executor's durable state, one row per approved proposal that came due (docs/api.md §4.4):
  *
  * - `state`: pending → in_flight (claimed; `next_attempt_at` is the lease's end) → executed, or
  *   retry_wait (a transient failure; `next_attempt_at` is the next try) → in_flight …, or failed

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The daily check's run history (api-contract §4.6): one row per (company, day), so that however
+ * The daily check's run history (docs/api.md §4.6): one row per (company, day), so that however
  * many instances run, a company is checked — and its results posted — once a day.
  * `next_attempt_at`: when a pending or failed run is due, or when a running run's lease ends;
  * null once it succeeded or ran out of attempts.

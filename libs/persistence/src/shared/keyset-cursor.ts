@@ -1,7 +1,7 @@
 import { MAX_PAGE_LIMIT, ValidationFailed } from '@app/domain';
 
 /**
- * Opaque keyset cursors (api-contract §1): base64url of a JSON array of the last row's sort keys.
+ * Opaque keyset cursors (docs/api.md §1): base64url of a JSON array of the last row's sort keys.
  * Clients never look inside; a cursor that does not decode to the expected shape is a
  * `validation_failed` on `cursor`.
  */

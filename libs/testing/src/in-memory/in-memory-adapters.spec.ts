@@ -1,7 +1,9 @@
 import {
   describeCompanySettingsStoreContract,
   describeConsoleSessionStoreContract,
+  describeDailyCheckRunsContract,
   describeEventStoreContract,
+  describeExecutionQueueContract,
   describeNotifierContract,
   describePatternStoreContract,
   describeProposalRepositoryContract,
@@ -33,6 +35,21 @@ describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
     patterns: adapters.patterns,
     receipts: adapters.receipts,
     pendingMessages: async (companyId) => adapters.notifier.messages(companyId),
+  };
+});
+
+describeExecutionQueueContract('InMemoryExecutions', () => {
+  const adapters = createInMemoryAdapters();
+  return { queue: adapters.executions.queue, proposals: adapters.proposals, unitOfWork: adapters.unitOfWork };
+});
+
+describeDailyCheckRunsContract('InMemoryDailyChecks', () => {
+  const adapters = createInMemoryAdapters();
+  return {
+    runs: adapters.dailyChecks.runs,
+    unitOfWork: adapters.unitOfWork,
+    companies: adapters.companies,
+    connections: adapters.connections,
   };
 });
 
