@@ -18,7 +18,6 @@ import type { Claims } from './support/gateway-keys';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = fs.existsSync(CHROMIUM);
 if (!haveChromium) {
-  // eslint-disable-next-line no-console
   console.warn(`console browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 }
 const SHOTS =
