@@ -43,6 +43,7 @@ import { ConsoleLoginController } from './console/console-login.controller';
 import { ConsoleSessionGuard } from './console/console-session.guard';
 import { ConsoleViewers } from './console/console-viewers';
 import { ReviewConsoleController } from './console/review.console-controller';
+import { CompanyConsoleController } from './console/company.console-controller';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -73,6 +74,7 @@ export class AppModule {
       clock ? { provide: Clock, useValue: clock } : { provide: Clock, useClass: SystemClock },
       { provide: IdGenerator, useClass: UuidV7Generator },
       { provide: HttpMetrics, useValue: new HttpMetrics() },
+      { provide: ConsoleCookies, useValue: new ConsoleCookies(config) },
     ];
     return {
       module: AppModule,
@@ -121,6 +123,7 @@ export class AppModule {
         ConsoleLoginController,
         ConsoleAssetsController,
         ReviewConsoleController,
+        CompanyConsoleController,
       ],
       providers: [
         ...platform,
@@ -139,7 +142,6 @@ export class AppModule {
         GatewayKeyStore,
         GatewayJwtStrategy,
         KnownCompanies,
-        ConsoleCookies,
         ConsoleViewers,
         // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS), deletes expired
         // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS) and rate limit windows; not in CLI contexts.

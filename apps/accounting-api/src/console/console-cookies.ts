@@ -15,10 +15,12 @@ import { AppConfig } from '../config/app-config';
 export class ConsoleCookies {
   readonly secure: boolean;
   readonly sessionName: string;
+  readonly bindingName: string;
 
   constructor(config: AppConfig) {
     this.secure = config.production || config.publicUrl.startsWith('https:');
     this.sessionName = this.secure ? '__Host-console_session' : 'console_session';
+    this.bindingName = this.secure ? '__Secure-oauth_binding' : 'oauth_binding';
   }
 
   read(request: Request, name: string): string | undefined {
@@ -44,6 +46,29 @@ export class ConsoleCookies {
 
   clearSession(response: Response): void {
     response.clearCookie(this.sessionName, { httpOnly: true, secure: this.secure, sameSite: 'strict', path: '/' });
+  }
+
+  /**
+   * The browser binding of a provider connection started in the console: its secret, whose digest
+   * the OAuth `state` carries. SameSite=Lax, because the provider's redirect back is a cross-site
+   * top-level navigation; only sent to the OAuth routes; gone when the state expires.
+   */
+  setOAuthBinding(response: Response, secret: string, expiresAt: Date): void {
+    response.cookie(this.bindingName, secret, {
+      httpOnly: true,
+      secure: this.secure,
+      sameSite: 'lax',
+      path: '/v1/oauth',
+      expires: expiresAt,
+    });
+  }
+
+  readOAuthBinding(request: Request): string | undefined {
+    return this.read(request, this.bindingName);
+  }
+
+  clearOAuthBinding(response: Response): void {
+    response.clearCookie(this.bindingName, { httpOnly: true, secure: this.secure, sameSite: 'lax', path: '/v1/oauth' });
   }
 
   /** The CSRF token every state-changing console request must carry (form field `_csrf`). */
