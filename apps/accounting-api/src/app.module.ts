@@ -44,6 +44,8 @@ import { ConsoleSessionGuard } from './console/console-session.guard';
 import { ConsoleViewers } from './console/console-viewers';
 import { ReviewConsoleController } from './console/review.console-controller';
 import { CompanyConsoleController } from './console/company.console-controller';
+import { PatternsConsoleController } from './console/patterns.console-controller';
+import { ChecksConsoleController } from './console/checks.console-controller';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -124,6 +126,8 @@ export class AppModule {
         ConsoleAssetsController,
         ReviewConsoleController,
         CompanyConsoleController,
+        PatternsConsoleController,
+        ChecksConsoleController,
       ],
       providers: [
         ...platform,

@@ -36,3 +36,10 @@ export function formatRate(locale: ConsoleLocale, rate: string): string {
   if (!Number.isFinite(value)) return rate;
   return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value)} %`;
 }
+
+/** A decimal amount string (`"1234.50"`) as money; the string itself when it is not a number. */
+export function formatDecimal(locale: ConsoleLocale, amount: string, currency: string): string {
+  const value = Number(amount);
+  if (!Number.isFinite(value)) return `${amount} ${currency}`;
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(value);
+}
