@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/test-app';
-import { api, PEOPLE, type Person } from './support/proposals';
+import { api, PEOPLE, proposalBody, type Person } from './support/proposals';
 
 /** The console's patterns and checks pages: the same handlers and rules as their API routes. */
 describe('web console: patterns and checks', () => {
@@ -75,5 +75,16 @@ describe('web console: patterns and checks', () => {
     const run = await t.http.get('/console/checks?run=overdue-invoices').set('Cookie', cookie);
     expect(run.status).toBe(409);
     expect(run.text).toContain('Provider not connected');
+  });
+
+  it('shows what the service sent to the company’s channels, with the delivery state', async () => {
+    const merchant = `Messaged ${Date.now()}`;
+    expect((await api(t).submit(proposalBody({ merchant }))).status).toBe(201);
+    expect((await api(t).outbox()).length).toBeGreaterThan(0);
+    const page = await t.http.get('/console/messages').set('Cookie', await signIn('manager'));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(merchant);
+    expect(page.text).toMatch(/data-status="pending"/);
+    expect(page.text).not.toContain('hooks.slack.com');
   });
 });

@@ -46,6 +46,7 @@ import { ReviewConsoleController } from './console/review.console-controller';
 import { CompanyConsoleController } from './console/company.console-controller';
 import { PatternsConsoleController } from './console/patterns.console-controller';
 import { ChecksConsoleController } from './console/checks.console-controller';
+import { MessagesConsoleController } from './console/messages.console-controller';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -128,6 +129,7 @@ export class AppModule {
         CompanyConsoleController,
         PatternsConsoleController,
         ChecksConsoleController,
+        MessagesConsoleController,
       ],
       providers: [
         ...platform,
