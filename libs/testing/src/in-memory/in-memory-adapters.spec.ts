@@ -1,14 +1,21 @@
 import {
+  describeBookedReceiptsContract,
+  describeCompanyRepositoryContract,
   describeCompanySettingsStoreContract,
   describeConsoleSessionStoreContract,
   describeDailyCheckRunsContract,
   describeEventStoreContract,
   describeExecutionQueueContract,
+  describeIdempotencyStoreContract,
   describeNotifierContract,
   describePatternStoreContract,
   describeProposalRepositoryContract,
+  describeProviderConnectionRepositoryContract,
+  describeReceiptStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
+import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
+import { InMemoryCompanyRepository } from './in-memory-company-repository';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { InMemoryConsoleSessionStore } from './in-memory-console-session-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
@@ -16,6 +23,7 @@ import { InMemoryEventStore } from './in-memory-event-store';
 import { InMemoryNotifier } from './in-memory-notifier';
 import { InMemoryPatternStore } from './in-memory-pattern-store';
 import { InMemoryProposalRepository } from './in-memory-proposal-repository';
+import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
 
 describeEventStoreContract('InMemoryEventStore', () => new InMemoryEventStore());
 describeProposalRepositoryContract('InMemoryProposalRepository', () => new InMemoryProposalRepository());
@@ -25,6 +33,7 @@ describeNotifierContract('InMemoryNotifier', () => {
   return { notifier, pending: async (companyId) => notifier.messages(companyId) };
 });
 describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
+describeBookedReceiptsContract('InMemoryBookedReceipts', () => new InMemoryBookedReceipts());
 describeConsoleSessionStoreContract('InMemoryConsoleSessionStore', () => new InMemoryConsoleSessionStore());
 describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
   const adapters = createInMemoryAdapters();
@@ -33,10 +42,16 @@ describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
     events: adapters.events,
     proposals: adapters.proposals,
     patterns: adapters.patterns,
-    receipts: adapters.receipts,
     pendingMessages: async (companyId) => adapters.notifier.messages(companyId),
   };
 });
+describeReceiptStoreContract('InMemoryReceiptStore', () => {
+  const adapters = createInMemoryAdapters();
+  return { unitOfWork: adapters.unitOfWork, receipts: adapters.receipts };
+});
+describeIdempotencyStoreContract('InMemoryIdempotencyStore', () => ({
+  unitOfWork: createInMemoryAdapters().unitOfWork,
+}));
 
 describeExecutionQueueContract('InMemoryExecutions', () => {
   const adapters = createInMemoryAdapters();
@@ -52,6 +67,12 @@ describeDailyCheckRunsContract('InMemoryDailyChecks', () => {
     connections: adapters.connections,
   };
 });
+
+describeCompanyRepositoryContract('InMemoryCompanyRepository', () => new InMemoryCompanyRepository());
+describeProviderConnectionRepositoryContract(
+  'InMemoryProviderConnectionRepository',
+  () => new InMemoryProviderConnectionRepository(),
+);
 
 describe('InMemoryUnitOfWork', () => {
   it('runs units one after another, so a rolled-back unit never undoes a concurrent one', async () => {
