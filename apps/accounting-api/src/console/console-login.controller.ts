@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ConsoleAccess, CONSOLE_MIN_ROLE } from '@app/application';
 import type { ConsoleLinkRejection, Identity } from '@app/domain';
@@ -61,6 +61,7 @@ export class ConsoleLoginController {
 
   @Get('console/login')
   @Public()
+  @ApiExcludeEndpoint()
   @UseFilters(ConsoleExceptionFilter)
   async login(@Query('token') token: unknown, @Res() response: Response): Promise<void> {
     const opened =
