@@ -176,6 +176,8 @@ export function buildCli(
           // Console sessions end with the company, even when its record stays for its events.
           await new TypeOrmConsoleSessionStore(tx).endCompanySessions(id);
           if (events === 0) await tx.query('DELETE FROM companies WHERE id = $1', [id]);
+          // Kept for its audit events, but its tokens are refused from now on (CompanyRepository.exists).
+          else await tx.query('UPDATE companies SET deleted_at = now() WHERE id = $1', [id]);
           return events;
         });
         out(

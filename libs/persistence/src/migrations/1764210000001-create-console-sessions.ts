@@ -9,8 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Both carry the identity of the gateway token that asked for the link (company, actor, role,
  * permissions). Neither belongs to the audit trail: the application reads and writes them.
  */
-export class CreateConsoleSessions1764200000001 implements MigrationInterface {
-  name = 'CreateConsoleSessions1764200000001';
+export class CreateConsoleSessions1764210000001 implements MigrationInterface {
+  name = 'CreateConsoleSessions1764210000001';
 
   async up(q: QueryRunner): Promise<void> {
     for (const table of ['console_links', 'console_sessions']) {
