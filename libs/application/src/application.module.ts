@@ -12,12 +12,11 @@ import {
   ListPatternsHandler,
   RetirePatternHandler,
 } from './manage-patterns/manage-patterns.handlers';
-import {
-  ConfirmSuggestionsHandler,
-  ListSuggestionsHandler,
-} from './history-suggestions/history-suggestions.handlers';
+import { ConfirmSuggestionsHandler, ListSuggestionsHandler } from './history-suggestions/history-suggestions.handlers';
 import { RejectProposalHandler } from './reject-proposal/reject-proposal.handler';
 import { ApplicationContext } from './shared/domain-context.provider';
+import { ConsoleAccess } from './console/console-access';
+import { ReviewQueue } from './review-queue/review-queue';
 import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler';
 
 export const APPLICATION_HANDLERS = [
@@ -34,6 +33,8 @@ export const APPLICATION_HANDLERS = [
   UpdateCompanySettingsHandler,
   ListSuggestionsHandler,
   ConfirmSuggestionsHandler,
+  ConsoleAccess,
+  ReviewQueue,
 ];
 
 /**

@@ -43,3 +43,5 @@ export * from './daily-check/daily-check-runs.port';
 export * from './daily-check/daily-check.options';
 export * from './daily-check/daily-check-runner';
 export * from './history-suggestions/history-suggestions.handlers';
+export * from './console/console-access';
+export * from './review-queue/review-queue';

@@ -18,6 +18,7 @@ import {
   ProposalRepository,
   BookingHistoryStore,
   AuthorizationRequestStore,
+  ConsoleSessionStore,
   CompanyContextStore,
   EmployeeMappingRepository,
 } from '@app/domain';
@@ -42,6 +43,7 @@ import { TypeOrmDailyCheckRuns } from './daily-check/typeorm-daily-check-runs';
 import { TypeOrmAuthorizationRequestStore } from './provider-connection/typeorm-authorization-request.store';
 import { TypeOrmCompanyContextStore } from './context/typeorm-company-context.store';
 import { TypeOrmEmployeeMappingRepository } from './employees/typeorm-employee-mapping.repository';
+import { TypeOrmConsoleSessionStore } from './console/typeorm-console-session.store';
 
 /** A port bound to its TypeORM adapter over the data source's (non-transactional) manager. */
 function overManager<T>(
@@ -125,6 +127,7 @@ export class PersistenceModule {
           inject: [DataSource, Clock, IdGenerator],
         },
         overManager(ReceiptStore, TypeOrmReceiptStore),
+        overManager(ConsoleSessionStore, TypeOrmConsoleSessionStore),
         // Standalone, for the purge of expired keys; requests use the unit of work's.
         overManager(IdempotencyStore, TypeOrmIdempotencyStore),
         {
@@ -157,6 +160,7 @@ export class PersistenceModule {
         IdempotencyStore,
         ExecutionQueue,
         DailyCheckRuns,
+        ConsoleSessionStore,
       ],
     };
   }

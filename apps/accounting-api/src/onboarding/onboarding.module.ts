@@ -19,7 +19,6 @@ import { DemoConnections } from '../sandbox/demo-connections';
 import { BalanceController } from '../balance/balance.controller';
 import { ContextController } from '../context/context.controller';
 import { FactsController } from '../conversation/facts.controller';
-import { DashboardController } from '../dashboard/dashboard.controller';
 import { EmployeesController } from '../employees/employees.controller';
 import { GrantExchangeOptions, HttpProviderGrantExchange } from './http-provider-grant-exchange';
 import { HistoryImportOnConnect, HistoryImportStarter } from '../patterns/history-import-on-connect';
@@ -68,7 +67,7 @@ function providersOptions(config: AppConfig): ProvidersModuleOptions {
 }
 
 /**
- * Onboarding (connect, OAuth callback, dashboard), the company context, the employee mapping and
+ * Onboarding (connect, OAuth callback), the company context, the employee mapping and
  * conversation facts, and the live balance: their use cases, the provider adapters they call and
  * their routes. The balance route (`/v1/{provider}/balance`) is registered last.
  */
@@ -82,7 +81,6 @@ export class OnboardingModule {
       controllers: [
         ConnectController,
         OAuthCallbackController,
-        DashboardController,
         ContextController,
         EmployeesController,
         FactsController,
@@ -112,6 +110,9 @@ export class OnboardingModule {
         CompanyContextService,
         EmployeeDirectory,
         DemoConnections,
+        // For the web console's company page.
+        StartConnection,
+        ConnectionOverview,
       ],
     };
   }

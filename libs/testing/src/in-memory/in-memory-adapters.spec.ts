@@ -3,6 +3,7 @@ import {
   describeCompanyRepositoryContract,
   describeBookingHistoryStoreContract,
   describeCompanySettingsStoreContract,
+  describeConsoleSessionStoreContract,
   describeDailyCheckRunsContract,
   describeEventStoreContract,
   describeExecutionQueueContract,
@@ -18,6 +19,7 @@ import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryCompanyRepository } from './in-memory-company-repository';
 import { InMemoryBookingHistoryStore } from './in-memory-booking-history-store';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
+import { InMemoryConsoleSessionStore } from './in-memory-console-session-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { InMemoryNotifier } from './in-memory-notifier';
@@ -35,6 +37,7 @@ describeNotifierContract('InMemoryNotifier', () => {
 describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
 describeBookedReceiptsContract('InMemoryBookedReceipts', () => new InMemoryBookedReceipts());
 describeBookingHistoryStoreContract('InMemoryBookingHistoryStore', () => new InMemoryBookingHistoryStore());
+describeConsoleSessionStoreContract('InMemoryConsoleSessionStore', () => new InMemoryConsoleSessionStore());
 describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
   const adapters = createInMemoryAdapters();
   return {
