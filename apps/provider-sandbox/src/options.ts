@@ -51,7 +51,7 @@ export interface SandboxOptions {
   fiken?: FikenOptions;
 }
 
-export interface ResolvedSeeding {
+interface ResolvedSeeding {
   companies: number;
   entriesPerCompany: number;
   invoicesPerCompany: number;

@@ -7,7 +7,7 @@ import { acceptedKeys, currentKey } from './key-rotation';
 import { parseJwks, type GatewayKey } from './jwks';
 
 /** Why no key could be chosen for a token. Always ends as `401 invalid_token`. */
-export class KeyNotAccepted extends Error {}
+class KeyNotAccepted extends Error {}
 
 /** How long an unknown kid waits before it may trigger another fetch of a remote JWKS. */
 const UNKNOWN_KID_REFETCH_MS = 5_000;

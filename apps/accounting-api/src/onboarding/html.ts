@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 
 /** Small server-rendered pages (OAuth callback, token form, dashboard). Every value is escaped. */
-export function escapeHtml(value: unknown): string {
+function escapeHtml(value: unknown): string {
   return String(value)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -31,7 +31,7 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-export function page(title: string, body: Html): string {
+function page(title: string, body: Html): string {
   return html`<!doctype html>
     <html lang="en">
       <head>

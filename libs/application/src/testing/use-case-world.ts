@@ -48,7 +48,7 @@ export function aSubmission(overrides: Partial<ProposalSubmission> = {}): Propos
 }
 
 /** The company contexts (charts) fetched so far, in a map. */
-export class InMemoryCompanyContextStore extends CompanyContextStore {
+class InMemoryCompanyContextStore extends CompanyContextStore {
   private readonly contexts = new Map<string, CompanyContext>();
 
   async get(companyId: string): Promise<CompanyContext | null> {

@@ -25,7 +25,7 @@ export function openTestDatabase(poolSize = 4): Promise<Database> {
 }
 
 /** A company id unique to this run (a valid slug). */
-export function uniqueCompanySlug(label = 'co'): string {
+function uniqueCompanySlug(label = 'co'): string {
   return `${label}-${randomBytes(8).toString('hex')}`;
 }
 
