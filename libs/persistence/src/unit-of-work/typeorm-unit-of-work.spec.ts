@@ -17,7 +17,9 @@ import { OutboxNotifier, OutboxRepository } from '@app/notifications';
 import {
   aChainEvent,
   aProposal,
+  describeIdempotencyStoreContract,
   describeNotifierContract,
+  describeReceiptStoreContract,
   describeUnitOfWorkContract,
   ManualClock,
   SequentialIdGenerator,
@@ -75,10 +77,24 @@ describeUnitOfWorkContract(
       events: new TypeOrmEventStore(manager),
       proposals: new TypeOrmProposalRepository(manager),
       patterns: new TypeOrmPatternStore(manager),
-      receipts: new TypeOrmReceiptStore(manager),
       pendingMessages,
     };
   },
+  { prepareCompany },
+);
+
+describeReceiptStoreContract(
+  'TypeOrmReceiptStore',
+  () => ({
+    unitOfWork: new TypeOrmUnitOfWork(database.dataSource, new ManualClock(), orderedIds()),
+    receipts: new TypeOrmReceiptStore(database.dataSource.manager),
+  }),
+  { prepareCompany },
+);
+
+describeIdempotencyStoreContract(
+  'TypeOrmIdempotencyStore',
+  () => ({ unitOfWork: new TypeOrmUnitOfWork(database.dataSource, new ManualClock(), orderedIds()) }),
   { prepareCompany },
 );
 

@@ -1,17 +1,25 @@
 import {
+  describeCompanyRepositoryContract,
   describeCompanySettingsStoreContract,
+  describeDailyCheckRunsContract,
   describeEventStoreContract,
+  describeExecutionQueueContract,
+  describeIdempotencyStoreContract,
   describeNotifierContract,
   describePatternStoreContract,
   describeProposalRepositoryContract,
+  describeProviderConnectionRepositoryContract,
+  describeReceiptStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
+import { InMemoryCompanyRepository } from './in-memory-company-repository';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { InMemoryNotifier } from './in-memory-notifier';
 import { InMemoryPatternStore } from './in-memory-pattern-store';
 import { InMemoryProposalRepository } from './in-memory-proposal-repository';
+import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
 
 describeEventStoreContract('InMemoryEventStore', () => new InMemoryEventStore());
 describeProposalRepositoryContract('InMemoryProposalRepository', () => new InMemoryProposalRepository());
@@ -28,10 +36,37 @@ describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
     events: adapters.events,
     proposals: adapters.proposals,
     patterns: adapters.patterns,
-    receipts: adapters.receipts,
     pendingMessages: async (companyId) => adapters.notifier.messages(companyId),
   };
 });
+describeReceiptStoreContract('InMemoryReceiptStore', () => {
+  const adapters = createInMemoryAdapters();
+  return { unitOfWork: adapters.unitOfWork, receipts: adapters.receipts };
+});
+describeIdempotencyStoreContract('InMemoryIdempotencyStore', () => ({
+  unitOfWork: createInMemoryAdapters().unitOfWork,
+}));
+
+describeExecutionQueueContract('InMemoryExecutions', () => {
+  const adapters = createInMemoryAdapters();
+  return { queue: adapters.executions.queue, proposals: adapters.proposals, unitOfWork: adapters.unitOfWork };
+});
+
+describeDailyCheckRunsContract('InMemoryDailyChecks', () => {
+  const adapters = createInMemoryAdapters();
+  return {
+    runs: adapters.dailyChecks.runs,
+    unitOfWork: adapters.unitOfWork,
+    companies: adapters.companies,
+    connections: adapters.connections,
+  };
+});
+
+describeCompanyRepositoryContract('InMemoryCompanyRepository', () => new InMemoryCompanyRepository());
+describeProviderConnectionRepositoryContract(
+  'InMemoryProviderConnectionRepository',
+  () => new InMemoryProviderConnectionRepository(),
+);
 
 describe('InMemoryUnitOfWork', () => {
   it('runs units one after another, so a rolled-back unit never undoes a concurrent one', async () => {

@@ -2,13 +2,15 @@ import { DomainContext } from '@app/domain';
 import { ManualClock } from '../time/manual-clock';
 import { SequentialIdGenerator } from '../time/sequential-id-generator';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
-import { InMemoryDailyCheckLedger } from './in-memory-daily-check-ledger';
+import { InMemoryCompanyRepository } from './in-memory-company-repository';
+import { InMemoryDailyChecks } from './in-memory-daily-checks';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { InMemoryExecutions } from './in-memory-executions';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
 import { InMemoryNotifier } from './in-memory-notifier';
 import { InMemoryPatternStore } from './in-memory-pattern-store';
 import { InMemoryProposalRepository } from './in-memory-proposal-repository';
+import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
 import { InMemoryReceiptStore } from './in-memory-receipt-store';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 
@@ -23,7 +25,9 @@ export function createInMemoryAdapters(start?: Date | string) {
   const receipts = new InMemoryReceiptStore();
   const idempotency = new InMemoryIdempotencyStore();
   const executions = new InMemoryExecutions(proposals);
-  const dailyChecks = new InMemoryDailyCheckLedger();
+  const companies = new InMemoryCompanyRepository(clock);
+  const connections = new InMemoryProviderConnectionRepository(clock);
+  const dailyChecks = new InMemoryDailyChecks(companies, connections);
   const settings = new InMemoryCompanySettingsStore();
   const unitOfWork = new InMemoryUnitOfWork({
     events,
@@ -48,6 +52,8 @@ export function createInMemoryAdapters(start?: Date | string) {
     idempotency,
     executions,
     dailyChecks,
+    companies,
+    connections,
     settings,
     unitOfWork,
   };

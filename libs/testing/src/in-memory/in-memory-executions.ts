@@ -1,5 +1,6 @@
 import { ExecutionLedger, ExecutionQueue, type ExecutionClaim, type RetryPlan } from '@app/application';
-import { ConcurrencyConflict, type ProposalRepository } from '@app/domain';
+import { ConcurrencyConflict } from '@app/domain';
+import type { InMemoryProposalRepository } from './in-memory-proposal-repository';
 import { copy, type Snapshottable } from './snapshottable';
 
 type State = 'pending' | 'in_flight' | 'retry_wait' | 'failed' | 'executed';
@@ -19,53 +20,62 @@ interface Row {
 
 /**
  * The executor's queue and ledger in a map, for use-case tests: the same states and rules as
- * `proposal_executions` (a claim lapses with its lease; only the token holder settles), without
- * the locking a single-threaded map does not need.
+ * `proposal_executions` (due oldest first, then by proposal id; a claim lapses with its lease; only
+ * the token holder settles). A claim runs without awaiting between reading and marking the rows, so
+ * concurrent claims never hand out one proposal twice — what FOR UPDATE SKIP LOCKED gives the SQL.
  */
 export class InMemoryExecutions extends ExecutionLedger implements Snapshottable {
   rows = new Map<string, Row>();
   private tokens = 0;
 
-  constructor(
-    private readonly proposals: ProposalRepository & {
-      listDueForExecution(now: Date, limit: number): Promise<{ id: string; companyId: string }[]>;
-    },
-  ) {
+  constructor(private readonly proposals: InMemoryProposalRepository) {
     super();
   }
 
   readonly queue: ExecutionQueue = {
     claimDue: async (now: Date, limit: number, leaseUntil: Date): Promise<ExecutionClaim[]> => {
-      for (const proposal of await this.proposals.listDueForExecution(now, 1_000)) {
-        if (!this.rows.has(proposal.id)) {
-          this.rows.set(proposal.id, {
-            proposalId: proposal.id,
-            companyId: proposal.companyId,
-            state: 'pending',
-            attempts: 0,
-            nextAttemptAt: now,
-            token: null,
-            bookingId: null,
-            failureReported: false,
-            mayBeBooked: false,
-            lastError: null,
-          });
-        }
+      await Promise.resolve();
+      const approved = new Map(
+        this.proposals
+          .all()
+          .filter((proposal) => proposal.status === 'APPROVED')
+          .map((proposal) => [proposal.id, proposal]),
+      );
+      for (const proposal of approved.values()) {
+        if (proposal.executeAfter === null || proposal.executeAfter > now || this.rows.has(proposal.id)) continue;
+        this.rows.set(proposal.id, {
+          proposalId: proposal.id,
+          companyId: proposal.companyId,
+          state: 'pending',
+          attempts: 0,
+          nextAttemptAt: proposal.executeAfter,
+          token: null,
+          bookingId: null,
+          failureReported: false,
+          mayBeBooked: false,
+          lastError: null,
+        });
       }
-      const claims: ExecutionClaim[] = [];
-      for (const row of this.rows.values()) {
-        if (claims.length >= limit) break;
-        const due =
-          ['pending', 'in_flight', 'retry_wait'].includes(row.state) &&
-          row.nextAttemptAt !== null &&
-          row.nextAttemptAt <= now;
-        const proposal = await this.proposals.findById(row.companyId, row.proposalId);
-        if (!due || proposal?.status !== 'APPROVED') continue;
+      const due = [...this.rows.values()]
+        .filter(
+          (row) =>
+            ['pending', 'in_flight', 'retry_wait'].includes(row.state) &&
+            row.nextAttemptAt !== null &&
+            row.nextAttemptAt <= now &&
+            approved.has(row.proposalId),
+        )
+        .sort(
+          (a, b) =>
+            (a.nextAttemptAt as Date).getTime() - (b.nextAttemptAt as Date).getTime() ||
+            (a.proposalId < b.proposalId ? -1 : a.proposalId > b.proposalId ? 1 : 0),
+        )
+        .slice(0, Math.max(limit, 0));
+      return due.map((row) => {
         row.state = 'in_flight';
         row.attempts++;
         row.nextAttemptAt = leaseUntil;
         row.token = `token-${++this.tokens}`;
-        claims.push({
+        return {
           proposalId: row.proposalId,
           companyId: row.companyId,
           attempt: row.attempts,
@@ -73,9 +83,8 @@ export class InMemoryExecutions extends ExecutionLedger implements Snapshottable
           failureReported: row.failureReported,
           token: row.token,
           leaseUntil,
-        });
-      }
-      return claims;
+        };
+      });
     },
   } as ExecutionQueue;
 

@@ -1,5 +1,5 @@
 import { UnitOfWork, type TransactionalPorts } from '@app/application';
-import type { InMemoryDailyCheckLedger } from './in-memory-daily-check-ledger';
+import type { InMemoryDailyChecks } from './in-memory-daily-checks';
 import type { InMemoryEventStore } from './in-memory-event-store';
 import type { InMemoryExecutions } from './in-memory-executions';
 import type { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
@@ -17,7 +17,7 @@ export interface InMemoryStores extends TransactionalPorts {
   readonly receipts: InMemoryReceiptStore;
   readonly idempotency: InMemoryIdempotencyStore;
   readonly executions: InMemoryExecutions;
-  readonly dailyChecks: InMemoryDailyCheckLedger;
+  readonly dailyChecks: InMemoryDailyChecks;
 }
 
 /**
