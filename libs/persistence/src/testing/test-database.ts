@@ -25,7 +25,7 @@ export function openTestDatabase(poolSize = 4): Promise<Database> {
 }
 
 /** A company id unique to this run (a valid slug). */
-function uniqueCompanySlug(label = 'co'): string {
+export function uniqueCompanySlug(label = 'co'): string {
   return `${label}-${randomBytes(8).toString('hex')}`;
 }
 
