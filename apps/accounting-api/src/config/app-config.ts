@@ -77,6 +77,8 @@ export class AppConfig {
   /** How often expired idempotency keys are deleted; 0 = not in this instance. */
   idempotencyPurgeIntervalMs!: number;
   logLevel!: LogLevel;
+  /** JSON lines (production, pipes) or pino-pretty's readable lines (a developer's terminal). */
+  logFormat!: 'json' | 'pretty';
   production!: boolean;
   /** V8's allocation-site pretenuring (V8_ALLOCATION_SITE_PRETENURING); off by default, see platform/heap-tuning.ts. */
   v8AllocationSitePretenuring!: boolean;
@@ -165,6 +167,9 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.eventSealIntervalMs = env.EVENT_SEAL_INTERVAL_MS ?? (underJest ? 0 : 1000);
   config.idempotencyPurgeIntervalMs = env.IDEMPOTENCY_PURGE_INTERVAL_MS ?? (underJest ? 0 : 3_600_000);
   config.logLevel = env.LOG_LEVEL ?? 'info';
+  // Readable in a developer's terminal; JSON wherever a machine reads the logs.
+  config.logFormat =
+    env.LOG_FORMAT ?? (!config.production && !underJest && process.stdout.isTTY === true ? 'pretty' : 'json');
   config.webhookSigningKey = env.WEBHOOK_SIGNING_KEY;
   config.executor = ExecutorSettings.read(env, { embedded, jobsByDefault: !underJest });
   config.dailyCheck = DailyCheckSettings.read(env, { embedded, jobsByDefault: !underJest });

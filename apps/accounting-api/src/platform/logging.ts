@@ -32,10 +32,19 @@ export const REDACT_PATHS = [
   ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
 ];
 
+/**
+ * The service's logger: JSON lines, or with LOG_FORMAT=pretty (the default in a developer's
+ * terminal) the same lines made readable by pino-pretty in a worker thread. Redaction happens
+ * before either.
+ */
 export function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: {
       level: config.logLevel,
+      transport:
+        config.logFormat === 'pretty'
+          ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }
+          : undefined,
       // The request id was set by our first middleware; pino-http reuses it.
       genReqId: (request) => (request as { id?: string }).id ?? 'unknown',
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
