@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
+import { ENV_VARIABLES } from './env.schema';
 
 /** The problems loadConfig reports for `env` (none: []). */
 function problemsOf(env: Record<string, string>): string[] {
@@ -202,5 +203,20 @@ describe('configuration', () => {
         /MIGRATION_DATABASE_URL must be a postgres: or postgresql: URL/,
       );
     });
+  });
+});
+
+describe("the README's configuration table", () => {
+  it('lists exactly the variables the schema reads', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '../../../../README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## The CLI'));
+    const firstColumns = table
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|')[1]);
+    const documented = firstColumns.flatMap((cell) => [...cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
+    // AWS_REGION and AWS_ENDPOINT_URL are documented with KEK_SOURCE, which needs them.
+    const withKek = ['AWS_REGION', 'AWS_ENDPOINT_URL'];
+    expect([...documented, ...withKek].sort()).toEqual([...ENV_VARIABLES].sort());
   });
 });

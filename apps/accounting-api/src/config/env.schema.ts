@@ -155,6 +155,9 @@ const envSchema = z.object({
   OUTBOX_POLL_MS: int(1),
 });
 
+/** Every variable the schema reads (the README's configuration table lists exactly these). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** The environment as the schema types it: every key optional, absent when unset or blank. */
 export type Env = z.output<typeof envSchema>;
 
