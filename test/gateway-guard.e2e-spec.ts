@@ -95,6 +95,15 @@ describe('the gateway token guard (docs/api.md §2)', () => {
       expect((await whoami(sign(t.key, validClaims(t.company, t.clock.now()), { kid: null }))).status).toBe(200);
     });
 
+    it('refuses a header naming a critical extension it does not understand (RFC 7515 §4.1.11)', async () => {
+      for (const header of [{ crit: ['exp-policy'], 'exp-policy': 1 }, { crit: ['b64'], b64: false }, { crit: [] }]) {
+        const token = sign(t.key, validClaims(t.company, t.clock.now()), { header });
+        const res = await whoami(token);
+        expectProblem(res, 401, 'invalid_token');
+        expect(res.body.detail).toMatch(/critical/);
+      }
+    });
+
     it('refuses RS512 even with the right key with invalid_token', async () => {
       const token = jwt.sign(validClaims(t.company, t.clock.now()), t.key.privateKey, {
         algorithm: 'RS512',

@@ -70,7 +70,15 @@ export class AppConfig {
   redisUrl?: string;
   /** How long company settings and context are cached per instance (0: not cached). */
   companyCacheTtlMs!: number;
+  /** Largest body of the proposal submission (a receipt of up to 7 MiB travels base64 in it). */
   bodyLimitBytes!: number;
+  /** Largest body of every other route. */
+  smallBodyLimitBytes!: number;
+  /** Slow clients (Node's http.Server): whole request, headers, idle keep-alive; and open connections. */
+  httpRequestTimeoutMs!: number;
+  httpHeadersTimeoutMs!: number;
+  httpKeepAliveTimeoutMs!: number;
+  httpMaxConnections!: number;
   receiptMaxBytes!: number;
   /** How often the event sealer chains new events into the hash chain; 0 = not in this instance. */
   eventSealIntervalMs!: number;
@@ -162,6 +170,11 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.redisUrl = env.REDIS_URL;
   config.companyCacheTtlMs = env.COMPANY_CACHE_TTL_MS ?? 5_000;
   config.bodyLimitBytes = env.BODY_LIMIT_BYTES ?? 10 * 1024 * 1024;
+  config.smallBodyLimitBytes = env.SMALL_BODY_LIMIT_BYTES ?? 64 * 1024;
+  config.httpRequestTimeoutMs = env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000;
+  config.httpHeadersTimeoutMs = env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000;
+  config.httpKeepAliveTimeoutMs = env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 5_000;
+  config.httpMaxConnections = env.HTTP_MAX_CONNECTIONS ?? 1_000;
   config.receiptMaxBytes = env.RECEIPT_MAX_BYTES ?? 7 * 1024 * 1024;
   // Background jobs are on by default, and off under jest (NODE_ENV=test), where tests drive them.
   config.eventSealIntervalMs = env.EVENT_SEAL_INTERVAL_MS ?? (underJest ? 0 : 1000);

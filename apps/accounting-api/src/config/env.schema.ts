@@ -117,6 +117,11 @@ const envSchema = z.object({
   REDIS_URL: url(['redis:', 'rediss:']),
   COMPANY_CACHE_TTL_MS: int(0, 300_000),
   BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024),
+  SMALL_BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024),
+  HTTP_REQUEST_TIMEOUT_MS: int(100, 600_000),
+  HTTP_HEADERS_TIMEOUT_MS: int(100, 600_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000),
+  HTTP_MAX_CONNECTIONS: int(1, 1_000_000),
   RECEIPT_MAX_BYTES: int(1024, 100 * 1024 * 1024),
   EVENT_SEAL_INTERVAL_MS: int(0, 3_600_000),
   IDEMPOTENCY_PURGE_INTERVAL_MS: int(0, 86_400_000),
@@ -203,6 +208,14 @@ function combinationProblems(env: Env): string[] {
   }
   if ((env.FIKEN_CLIENT_ID === undefined) !== (env.FIKEN_CLIENT_SECRET === undefined)) {
     problems.push('FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET must be set together');
+  }
+  if ((env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000) > (env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000)) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
+  // The proposal submission must be able to carry the largest receipt (base64) and its other fields.
+  const receiptBodyBytes = Math.ceil((env.RECEIPT_MAX_BYTES ?? 7 * 1024 * 1024) / 3) * 4 + 64 * 1024;
+  if ((env.BODY_LIMIT_BYTES ?? 10 * 1024 * 1024) < receiptBodyBytes) {
+    problems.push(`BODY_LIMIT_BYTES must be at least ${receiptBodyBytes} to carry a receipt of RECEIPT_MAX_BYTES`);
   }
   if (env.KEK_SOURCE?.startsWith('aws-kms:') && env.AWS_REGION === undefined) {
     problems.push('AWS_REGION is required with KEK_SOURCE=aws-kms:<keyId>');

@@ -33,8 +33,8 @@ describe('decodeReceipt', () => {
     ).toHaveLength(bytes.length);
   });
 
-  it('refuses URL-safe base64 and embedded whitespace', () => {
-    for (const dataBase64 of ['-_-_', 'JVBE\nRi0x']) {
+  it('refuses URL-safe base64, embedded whitespace, missing padding and non-canonical padding bits', () => {
+    for (const dataBase64 of ['-_-_', 'JVBE\nRi0x', 'JVBERi0', 'JVBERi1=', 'JVBE=Ri0', '!!!!']) {
       expect(() => decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64 }, 1024)).toThrow(
         ValidationFailed,
       );
@@ -47,5 +47,16 @@ describe('decodeReceipt', () => {
 
     expect(decodeReceipt(upload, bytes.length).metadata.sizeBytes).toBe(bytes.length);
     expect(() => decodeReceipt(upload, bytes.length - 1)).toThrow(ValidationFailed);
+  });
+
+  it('judges the size from the length before decoding, and decodes megabytes in linear time', () => {
+    // 3.5 MiB overflowed the stack of the earlier regular expression.
+    const bytes = Buffer.concat([FILES['application/pdf']!, Buffer.alloc(3.5 * 1024 * 1024)]);
+    const upload = { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') };
+    expect(decodeReceipt(upload, 7 * 1024 * 1024).metadata.sizeBytes).toBe(bytes.length);
+
+    // Too long to be within the limit whatever it holds: refused on its length, not as malformed.
+    const tooLong = { ...upload, dataBase64: `${'!'.repeat(upload.dataBase64.length)}` };
+    expect(() => decodeReceipt(tooLong, 1024)).toThrow(/must be at most 1024 bytes decoded/);
   });
 });

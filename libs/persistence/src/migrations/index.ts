@@ -21,6 +21,9 @@ import { DropExpectActivePatternsFunction1763830000003 } from './1763830000003-d
 import { CreateRateLimits1763830000004 } from './1763830000004-create-rate-limits';
 import { AddProposalAmountNok1763840000001 } from './1763840000001-add-proposal-amount-nok';
 import { KeyEventChain1764153700001 } from './1764153700001-key-event-chain';
+import { DuplicateReceipts1764180000001 } from './1764180000001-duplicate-receipts';
+import { CreateProposalHeads1764190000001 } from './1764190000001-create-proposal-heads';
+import { IndexEventsByTimeAndPosition1764190000002 } from './1764190000002-index-events-by-time-and-position';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -45,4 +48,7 @@ export const MIGRATIONS = [
   CreateRateLimits1763830000004,
   AddProposalAmountNok1763840000001,
   KeyEventChain1764153700001,
+  DuplicateReceipts1764180000001,
+  CreateProposalHeads1764190000001,
+  IndexEventsByTimeAndPosition1764190000002,
 ];

@@ -1,4 +1,5 @@
 import {
+  describeBookedReceiptsContract,
   describeCompanyRepositoryContract,
   describeCompanySettingsStoreContract,
   describeDailyCheckRunsContract,
@@ -12,6 +13,7 @@ import {
   describeReceiptStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
+import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryCompanyRepository } from './in-memory-company-repository';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
@@ -29,6 +31,7 @@ describeNotifierContract('InMemoryNotifier', () => {
   return { notifier, pending: async (companyId) => notifier.messages(companyId) };
 });
 describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
+describeBookedReceiptsContract('InMemoryBookedReceipts', () => new InMemoryBookedReceipts());
 describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
   const adapters = createInMemoryAdapters();
   return {
