@@ -8,6 +8,7 @@ import {
   isPermission,
   isRole,
   DomainError,
+  ROLE_PERMISSIONS,
   type Channel,
   type Permission,
   type Role,
@@ -23,8 +24,12 @@ import {
   roleOfUrl,
   runMigrations,
   EventChainVerifier,
+  TypeOrmConsoleSessionStore,
   type ChainHead,
 } from '@app/persistence';
+import { ConsoleAccess } from '@app/application';
+import { consoleLoginUrl } from './console/console-login.controller';
+import { SystemClock } from './platform/system-clock';
 import { createKms, EnvelopeTokenVault, rotateKek } from '@app/vault';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { ensureDevKeys, rotateDevKeys, signDevToken } from './auth/dev-keys';
@@ -168,7 +173,11 @@ export function buildCli(
           const [{ events }] = (await tx.query('SELECT count(*)::int AS events FROM events WHERE company_id = $1', [
             id,
           ])) as [{ events: number }];
+          // Console sessions end with the company, even when its record stays for its events.
+          await new TypeOrmConsoleSessionStore(tx).endCompanySessions(id);
           if (events === 0) await tx.query('DELETE FROM companies WHERE id = $1', [id]);
+          // Kept for its audit events, but its tokens are refused from now on (CompanyRepository.exists).
+          else await tx.query('UPDATE companies SET deleted_at = now() WHERE id = $1', [id]);
           return events;
         });
         out(
@@ -369,6 +378,36 @@ export function buildCli(
           ...(chain.failed.length > 0 ? [`the event chain key version(s) ${chain.failed.join(', ')}`] : []),
         ];
         if (failures.length > 0) throw new Error(`could not re-wrap ${failures.join('; ')}`);
+      });
+    });
+
+  program
+    .command('console')
+    .description('the web console')
+    .command('link')
+    .description(
+      'print a one-time login link to the web console (valid 5 minutes) for a person of a company, as the gateway would ask for one',
+    )
+    .requiredOption('--company <id>', 'the company')
+    .requiredOption('--sub <email>', 'the person (their email, as the gateway’s token names them)')
+    .requiredOption('--role <role>', 'manager | accountant | admin', parseChoice<Role>(isRole, 'role'))
+    .action(async (options: { company: string; sub: string; role: Role }) => {
+      assertCompanyId(options.company);
+      const cfg = config();
+      await withDatabase(cfg, async (db) => {
+        if (!(await new TypeOrmCompanyRepository(db.dataSource).exists(options.company))) {
+          throw new Error(`no company "${options.company}"`);
+        }
+        const access = new ConsoleAccess(new TypeOrmConsoleSessionStore(db.dataSource.manager), new SystemClock());
+        const link = await access.issueLink({
+          actor: options.sub,
+          company: options.company,
+          channel: 'web',
+          role: options.role,
+          permissions: [...ROLE_PERMISSIONS[options.role]],
+          tokenExpiresAt: new Date(),
+        });
+        out(consoleLoginUrl(cfg.publicUrl, link.secret));
       });
     });
 

@@ -1,32 +1,36 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { CompanyRepository } from '@app/domain';
+import { AppConfig } from '../config/app-config';
 
-/** How long a company known to exist is remembered. Companies are never deleted while serving. */
-const TTL_MS = 60_000;
 /** Companies remembered at once; the least recently seen go first. */
 const MAX_COMPANIES = 100_000;
 
 /**
- * The guard's company check (docs/api.md §2 check 4) without a database round trip on the hot
- * path: a company seen to exist is remembered for a minute. Unknown ids are not remembered, so a
- * company created a moment ago is accepted at once.
+ * The guard's company check (docs/api.md §2 check 4) without a database round trip on every
+ * request: a company seen to exist is remembered for COMPANY_CACHE_TTL_MS (5 s by default, the
+ * staleness every per-instance company cache is allowed). That bound is what makes it correct: a
+ * company deleted (`company delete`, on any instance or from the CLI) has its tokens refused
+ * everywhere within it. Unknown ids are not remembered, so a company created a moment ago is
+ * accepted at once. Bounded at 100 000 entries (lru-cache).
  */
 @Injectable()
 export class KnownCompanies {
-  private readonly known = new LRUCache<string, true>({ max: MAX_COMPANIES, ttl: TTL_MS });
+  private readonly known: LRUCache<string, true> | null;
 
-  constructor(private readonly companies: CompanyRepository) {}
-
-  async exists(id: string): Promise<boolean> {
-    if (this.known.get(id)) return true;
-    const exists = await this.companies.exists(id);
-    if (exists) this.known.set(id, true);
-    else this.known.delete(id);
-    return exists;
+  constructor(
+    private readonly companies: CompanyRepository,
+    config: AppConfig,
+  ) {
+    this.known =
+      config.companyCacheTtlMs > 0 ? new LRUCache({ max: MAX_COMPANIES, ttl: config.companyCacheTtlMs }) : null;
   }
 
-  forget(id: string): void {
-    this.known.delete(id);
+  async exists(id: string): Promise<boolean> {
+    if (this.known?.get(id)) return true;
+    const exists = await this.companies.exists(id);
+    if (exists) this.known?.set(id, true);
+    else this.known?.delete(id);
+    return exists;
   }
 }

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 
-/** Small server-rendered pages (OAuth callback, token form, dashboard). Every value is escaped. */
-function escapeHtml(value: unknown): string {
+/** Small server-rendered pages (OAuth callback, token form; the web console reuses `html`). Every value is escaped. */
+export function escapeHtml(value: unknown): string {
   return String(value)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

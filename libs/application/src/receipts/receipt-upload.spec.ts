@@ -24,13 +24,23 @@ describe('decodeReceipt', () => {
     });
   });
 
-  it('accepts a PDF whose header follows a few leading bytes', () => {
-    const bytes = Buffer.concat([Buffer.from('\r\n\r\n'), FILES['application/pdf']!]);
+  it('refuses HTML and executable polyglots that carry a PDF header after their own', () => {
+    for (const head of ['\r\n', '<html><body>', '<!DOCTYPE html>', 'MZ\x90\x00', '#!/bin/sh\n']) {
+      const bytes = Buffer.concat([Buffer.from(head, 'latin1'), FILES['application/pdf']!]);
+      expect(() =>
+        decodeReceipt(
+          { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') },
+          1024,
+        ),
+      ).toThrow(/is not a application\/pdf file/);
+    }
+  });
 
-    expect(
-      decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') }, 1024)
-        .bytes,
-    ).toHaveLength(bytes.length);
+  it('refuses a file whose content is another type than declared', () => {
+    const png = FILES['image/png']!.toString('base64');
+    for (const contentType of ['application/pdf', 'image/jpeg', 'image/gif', 'image/webp', 'image/tiff']) {
+      expect(() => decodeReceipt({ filename: 'r', contentType, dataBase64: png }, 1024)).toThrow(ValidationFailed);
+    }
   });
 
   it('refuses URL-safe base64, embedded whitespace, missing padding and non-canonical padding bits', () => {

@@ -25,8 +25,9 @@ function ascii(bytes: Uint8Array, from: number, length: number): string {
  * executable or a zip is refused before it is stored and later handed to a provider.
  */
 const LOOKS_LIKE: Readonly<Record<ReceiptContentType, (bytes: Uint8Array) => boolean>> = {
-  // The PDF header may follow up to 1 KiB of leading bytes (ISO 32000-1 §7.5.2, as readers accept).
-  'application/pdf': (bytes) => Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-'),
+  // The header at the very start (ISO 32000-2 §7.5.2): readers tolerate leading bytes, but a file
+  // that begins as HTML or an executable (MZ) and carries `%PDF-` further on is a polyglot.
+  'application/pdf': (bytes) => ascii(bytes, 0, 5) === '%PDF-',
   'image/jpeg': (bytes) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff,
   'image/png': (bytes) => ascii(bytes, 0, 8) === '\x89PNG\r\n\x1a\n',
   'image/gif': (bytes) => ['GIF87a', 'GIF89a'].includes(ascii(bytes, 0, 6)),

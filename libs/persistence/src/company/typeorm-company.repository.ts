@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { CompanyRepository, type Company } from '@app/domain';
 import { CompanyEntity, type CompanyRow } from './company.entity';
 
@@ -14,11 +14,13 @@ export class TypeOrmCompanyRepository extends CompanyRepository {
   }
 
   async exists(id: string): Promise<boolean> {
-    return this.repo.exists({ where: { id } });
+    // A company deleted but kept for its audit events does not exist for the guard.
+    return this.repo.exists({ where: { id, deletedAt: IsNull() } });
   }
 
   async findById(id: string): Promise<Company | null> {
-    return this.repo.findOneBy({ id });
+    const row = await this.repo.findOneBy({ id });
+    return row && toCompany(row);
   }
 
   async create(company: { id: string; name: string }): Promise<boolean> {
@@ -30,6 +32,10 @@ export class TypeOrmCompanyRepository extends CompanyRepository {
   }
 
   async list(): Promise<Company[]> {
-    return this.repo.find({ order: { id: 'ASC' } });
+    return (await this.repo.find({ order: { id: 'ASC' } })).map(toCompany);
   }
+}
+
+function toCompany(row: CompanyRow): Company {
+  return { id: row.id, name: row.name, createdAt: row.createdAt };
 }

@@ -24,6 +24,8 @@ import { KeyEventChain1764153700001 } from './1764153700001-key-event-chain';
 import { DuplicateReceipts1764180000001 } from './1764180000001-duplicate-receipts';
 import { CreateProposalHeads1764190000001 } from './1764190000001-create-proposal-heads';
 import { IndexEventsByTimeAndPosition1764190000002 } from './1764190000002-index-events-by-time-and-position';
+import { CompanyDeletedAt1764200000001 } from './1764200000001-company-deleted-at';
+import { CreateConsoleSessions1764210000001 } from './1764210000001-create-console-sessions';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -51,4 +53,6 @@ export const MIGRATIONS = [
   DuplicateReceipts1764180000001,
   CreateProposalHeads1764190000001,
   IndexEventsByTimeAndPosition1764190000002,
+  CompanyDeletedAt1764200000001,
+  CreateConsoleSessions1764210000001,
 ];
