@@ -25,6 +25,8 @@ const SHOTS =
     ? path.join(__dirname, '..', 'docs', 'console')
     : fs.mkdtempSync(path.join(os.tmpdir(), 'console-shots-'));
 
+const path_ = (name: string) => path.join(SHOTS, name);
+
 const EMPLOYEE: Claims = { sub: 'ola@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] };
 const ADMIN: Claims = {
   sub: 'anne@demo.no',
@@ -251,6 +253,29 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     );
     expect(refused).toBe(403);
     expect(await status(proposal.id)).toBe('PROPOSED');
+    await context.close();
+  });
+
+  it('shows an admin the company, patterns, checks and messages pages, each reachable by keyboard', async () => {
+    await t.http
+      .post('/v1/patterns')
+      .set('Authorization', `Bearer ${t.token(company, ADMIN)}`)
+      .send({ merchantName: 'Telenor Norge AS', accountCode: '6900', vatRate: '25' });
+    const { context, page } = await signedIn(ADMIN);
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Skip to content');
+    for (const [path, heading, shot] of [
+      ['/console/company', 'Company', 'company.png'],
+      ['/console/patterns', 'Patterns', 'patterns.png'],
+      ['/console/checks?run=missing-receipts', 'Checks', 'checks.png'],
+      ['/console/messages', 'Messages', 'messages.png'],
+    ] as const) {
+      const response = await page.goto(`${base}${path}`);
+      expect(response?.status()).toBe(200);
+      await expect(page.locator('h1').textContent()).resolves.toBe(heading);
+      await expect(page.locator('nav [aria-current="page"]').textContent()).resolves.toBe(heading);
+      await page.screenshot({ path: path_(shot), fullPage: true });
+    }
     await context.close();
   });
 

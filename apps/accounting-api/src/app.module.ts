@@ -85,7 +85,12 @@ export class AppModule {
       global: true,
       imports: [
         LoggerModule.forRoot(
-          logDestination ? { ...logging, pinoHttp: [logging.pinoHttp as PinoHttpOptions, logDestination] } : logging,
+          logDestination
+            ? {
+                ...logging,
+                pinoHttp: [{ ...(logging.pinoHttp as PinoHttpOptions), transport: undefined }, logDestination],
+              }
+            : logging,
         ),
         PassportModule,
         // The rate limit's counters: Redis with REDIS_URL, else PostgreSQL; shared by every instance.

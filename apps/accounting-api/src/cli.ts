@@ -453,7 +453,7 @@ async function main(): Promise<void> {
         ? error.message
         : String(error);
     process.stderr.write(`error: ${message}\n`);
-    process.exit(error instanceof ChainBroken ? error.exitCode : 1);
+    process.exit(error instanceof ChainBroken ? error.exitCode : error instanceof ConfigError ? 78 : 1); // 78: EX_CONFIG
   }
 }
 

@@ -31,7 +31,7 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-export function page(title: string, body: Html): string {
+function page(title: string, body: Html): string {
   return html`<!doctype html>
     <html lang="en">
       <head>

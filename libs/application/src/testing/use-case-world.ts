@@ -63,7 +63,7 @@ export function aRepeatSubmission(n: number, overrides: Partial<ProposalSubmissi
 }
 
 /** The company contexts (charts) fetched so far, in a map. */
-export class InMemoryCompanyContextStore extends CompanyContextStore {
+class InMemoryCompanyContextStore extends CompanyContextStore {
   private readonly contexts = new Map<string, CompanyContext>();
 
   async get(companyId: string): Promise<CompanyContext | null> {
