@@ -1,4 +1,4 @@
-import type { Company } from '../company/company';
+import type { Company, CompanyDeletion } from '../company/company';
 
 /** The companies the service knows. */
 export abstract class CompanyRepository {
@@ -8,4 +8,14 @@ export abstract class CompanyRepository {
   /** Creates the company; returns false (and changes nothing) when the id is taken. */
   abstract create(company: { id: string; name: string }): Promise<boolean>;
   abstract list(): Promise<Company[]>;
+
+  /**
+   * In one transaction: removes the company's provider connection, then its record with everything
+   * that belongs to it — unless audit events reference it, which keep the record — and appends
+   * `deletion` (with the number of audit events kept) to the deletion log. Returns what was logged.
+   */
+  abstract delete(deletion: Omit<CompanyDeletion, 'auditEventsKept'>): Promise<CompanyDeletion>;
+
+  /** The deletion log, oldest first: it outlives the companies it names. */
+  abstract deletions(): Promise<CompanyDeletion[]>;
 }

@@ -21,6 +21,7 @@ import { DropExpectActivePatternsFunction1763830000003 } from './1763830000003-d
 import { CreateRateLimits1763830000004 } from './1763830000004-create-rate-limits';
 import { AddProposalAmountNok1763840000001 } from './1763840000001-add-proposal-amount-nok';
 import { KeyEventChain1764153700001 } from './1764153700001-key-event-chain';
+import { CreateCompanyDeletions1764170000001 } from './1764170000001-create-company-deletions';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   CreateRateLimits1763830000004,
   AddProposalAmountNok1763840000001,
   KeyEventChain1764153700001,
+  CreateCompanyDeletions1764170000001,
 ];

@@ -12,7 +12,6 @@ import {
   describeReceiptStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
-import { InMemoryCompanyRepository } from './in-memory-company-repository';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEventStore } from './in-memory-event-store';
@@ -62,7 +61,10 @@ describeDailyCheckRunsContract('InMemoryDailyChecks', () => {
   };
 });
 
-describeCompanyRepositoryContract('InMemoryCompanyRepository', () => new InMemoryCompanyRepository());
+describeCompanyRepositoryContract('InMemoryCompanyRepository', () => {
+  const adapters = createInMemoryAdapters();
+  return { companies: adapters.companies, connections: adapters.connections, events: adapters.events };
+});
 describeProviderConnectionRepositoryContract(
   'InMemoryProviderConnectionRepository',
   () => new InMemoryProviderConnectionRepository(),

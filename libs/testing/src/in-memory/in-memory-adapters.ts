@@ -25,8 +25,8 @@ export function createInMemoryAdapters(start?: Date | string) {
   const receipts = new InMemoryReceiptStore();
   const idempotency = new InMemoryIdempotencyStore();
   const executions = new InMemoryExecutions(proposals);
-  const companies = new InMemoryCompanyRepository(clock);
   const connections = new InMemoryProviderConnectionRepository(clock);
+  const companies = new InMemoryCompanyRepository(clock, { events, connections });
   const dailyChecks = new InMemoryDailyChecks(companies, connections);
   const settings = new InMemoryCompanySettingsStore();
   const unitOfWork = new InMemoryUnitOfWork({

@@ -1,12 +1,24 @@
-import { Clock, CompanyRepository, type Company } from '@app/domain';
+import { Clock, CompanyRepository, type Company, type CompanyDeletion } from '@app/domain';
 import { ManualClock } from '../time/manual-clock';
+import type { InMemoryEventStore } from './in-memory-event-store';
+import type { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
 import { copy } from './snapshottable';
+
+/** The other in-memory stores a company's deletion looks at, as the database's tables are. */
+export interface CompanyNeighbours {
+  readonly events?: Pick<InMemoryEventStore, 'all'>;
+  readonly connections?: Pick<InMemoryProviderConnectionRepository, 'remove'>;
+}
 
 /** CompanyRepository in a map. Same contract as the TypeORM adapter (company-repository.contract.ts). */
 export class InMemoryCompanyRepository extends CompanyRepository {
   private readonly companies = new Map<string, Company>();
+  private readonly log: CompanyDeletion[] = [];
 
-  constructor(private readonly clock: Clock = new ManualClock()) {
+  constructor(
+    private readonly clock: Clock = new ManualClock(),
+    private readonly neighbours: CompanyNeighbours = {},
+  ) {
     super();
   }
 
@@ -27,5 +39,22 @@ export class InMemoryCompanyRepository extends CompanyRepository {
 
   async list(): Promise<Company[]> {
     return [...this.companies.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(copy);
+  }
+
+  async delete(deletion: Omit<CompanyDeletion, 'auditEventsKept'>): Promise<CompanyDeletion> {
+    this.neighbours.connections?.remove(deletion.companyId);
+    const auditEventsKept = (this.neighbours.events?.all() ?? []).filter(
+      (event) => event.company === deletion.companyId,
+    ).length;
+    if (auditEventsKept === 0) this.companies.delete(deletion.companyId);
+    const logged = { ...copy(deletion), auditEventsKept };
+    this.log.push(logged);
+    return copy(logged);
+  }
+
+  async deletions(): Promise<CompanyDeletion[]> {
+    return [...this.log]
+      .sort((a, b) => a.deletedAt.getTime() - b.deletedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(copy);
   }
 }

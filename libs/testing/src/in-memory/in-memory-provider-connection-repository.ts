@@ -75,6 +75,11 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
     };
   }
 
+  /** Removes the company's connection (the company is deleted). */
+  remove(companyId: string): void {
+    this.connections.delete(companyId);
+  }
+
   /** Every connection, as stored (for the in-memory daily check, which reads them all). */
   all(): ProviderConnectionRecord[] {
     return [...this.connections.values()].map((stored) => copy(stored.record));
