@@ -4,7 +4,7 @@ import { SecretUnreadable } from '@app/domain';
 import { AwsKms, AwsKmsSettings } from './aws.kms';
 import { EnvelopeTokenVault } from './envelope-token-vault';
 import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek.repository';
-import { KmsError } from './kms.port';
+import { KmsError } from './ports/kms.port';
 import { rewrapAll, rotateKek } from './rewrap';
 import { FakeKmsServer } from './testing/fake-kms-server';
 

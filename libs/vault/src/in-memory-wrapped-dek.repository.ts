@@ -1,5 +1,5 @@
-import { WrappedDek } from './kms.port';
-import { WrappedDekRecord, WrappedDekRepository } from './wrapped-dek.repository';
+import { WrappedDek } from './ports/kms.port';
+import { WrappedDekRecord, WrappedDekRepository } from './ports/wrapped-dek-repository.port';
 
 /** `WrappedDekRepository` in a Map, for unit tests and use cases; copies bytes in and out like a database. */
 export class InMemoryWrappedDekRepository extends WrappedDekRepository {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { SealedSecret } from '@app/domain';
 import { EnvelopeTokenVault } from './envelope-token-vault';
 import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek.repository';
-import { Kms, WrappedDek } from './kms.port';
+import { Kms, WrappedDek } from './ports/kms.port';
 import { LocalKeyringKms } from './local-keyring.kms';
 import { rewrapAll, rotateKek } from './rewrap';
-import { WrappedDekRecord } from './wrapped-dek.repository';
+import { WrappedDekRecord } from './ports/wrapped-dek-repository.port';
 
 const COMPANIES = ['acme', 'bravo', 'charlie', 'delta', 'echo'];
 
