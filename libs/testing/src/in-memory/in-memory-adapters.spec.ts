@@ -12,6 +12,7 @@ import {
   describeReceiptStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
+import { ManualClock } from '../time/manual-clock';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEventStore } from './in-memory-event-store';
@@ -67,7 +68,7 @@ describeCompanyRepositoryContract('InMemoryCompanyRepository', () => {
 });
 describeProviderConnectionRepositoryContract(
   'InMemoryProviderConnectionRepository',
-  () => new InMemoryProviderConnectionRepository(),
+  () => new InMemoryProviderConnectionRepository(new ManualClock()),
 );
 
 describe('InMemoryUnitOfWork', () => {

@@ -1,5 +1,4 @@
 import { Clock, CompanyRepository, type Company, type CompanyDeletion } from '@app/domain';
-import { ManualClock } from '../time/manual-clock';
 import type { InMemoryEventStore } from './in-memory-event-store';
 import type { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
 import { copy } from './snapshottable';
@@ -16,7 +15,7 @@ export class InMemoryCompanyRepository extends CompanyRepository {
   private readonly log: CompanyDeletion[] = [];
 
   constructor(
-    private readonly clock: Clock = new ManualClock(),
+    private readonly clock: Clock,
     private readonly neighbours: CompanyNeighbours = {},
   ) {
     super();

@@ -5,7 +5,6 @@ import {
   type NewProviderConnection,
   type ProviderConnectionRecord,
 } from '@app/domain';
-import { ManualClock } from '../time/manual-clock';
 import { copy } from './snapshottable';
 
 interface Stored {
@@ -22,7 +21,7 @@ interface Stored {
 export class InMemoryProviderConnectionRepository extends ProviderConnectionRepository {
   private readonly connections = new Map<string, Stored>();
 
-  constructor(private readonly clock: Clock = new ManualClock()) {
+  constructor(private readonly clock: Clock) {
     super();
   }
 
