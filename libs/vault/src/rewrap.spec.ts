@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SealedSecret } from '@app/domain';
 import { EnvelopeTokenVault } from './envelope-token-vault';
-import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek.repository';
+import { InMemoryWrappedDekRepository } from '@app/testing';
 import { Kms, WrappedDek } from './ports/kms.port';
 import { LocalKeyringKms } from './local-keyring.kms';
 import { rewrapAll, rotateKek } from './rewrap';

@@ -6,7 +6,7 @@ import { Test } from '@nestjs/testing';
 import { TokenVault } from '@app/domain';
 import { AwsKms } from './aws.kms';
 import { EnvelopeTokenVault } from './envelope-token-vault';
-import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek.repository';
+import { InMemoryWrappedDekRepository } from '@app/testing';
 import { Kms } from './ports/kms.port';
 import { LocalKeyringKms } from './local-keyring.kms';
 import { VaultModule, createKms } from './vault.module';

@@ -1,5 +1,5 @@
-import { CompanyContextStore, ConfidenceEngine, type CompanyContext } from '@app/domain';
-import { createInMemoryAdapters, REVIEWER, SUBMITTER, TEST_COMPANY } from '@app/testing';
+import { ConfidenceEngine, type CompanyContext } from '@app/domain';
+import { createInMemoryAdapters, InMemoryCompanyContextStore, REVIEWER, SUBMITTER, TEST_COMPANY } from '@app/testing';
 import { ApplicationOptions } from '../application.options';
 import { ApproveProposalHandler } from '../approve-proposal/approve-proposal.handler';
 import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from '../company-config/company-config.handlers';
@@ -45,19 +45,6 @@ export function aSubmission(overrides: Partial<ProposalSubmission> = {}): Propos
     resubmissionOf: null,
     ...overrides,
   };
-}
-
-/** The company contexts (charts) fetched so far, in a map. */
-export class InMemoryCompanyContextStore extends CompanyContextStore {
-  private readonly contexts = new Map<string, CompanyContext>();
-
-  async get(companyId: string): Promise<CompanyContext | null> {
-    return this.contexts.get(companyId) ?? null;
-  }
-
-  async save(context: CompanyContext): Promise<void> {
-    this.contexts.set(context.companyId, context);
-  }
 }
 
 /** A Tripletex chart with the accounts and VAT rates the submissions use. */

@@ -1,18 +1,18 @@
 import { SlackWebhookSender } from '../delivery/slack-webhook-sender';
 import { WebhookSecret, verifyWebhookSignature } from '../delivery/webhook-secret';
 import { WebhookSender } from '../delivery/webhook-sender';
-import { InMemoryCompanyChannelDirectory } from '../channels/in-memory-company-channel-directory';
+import { InMemoryCompanyChannelDirectory } from '@app/testing';
 import type { NewOutboxMessage } from '../message/outbox-message';
-import { InMemoryOutboxRepository } from '../outbox/in-memory-outbox.repository';
-import { ManualClock, ManualTimer } from '../testing/manual-time';
+import { InMemoryOutboxRepository } from '@app/testing';
+import { ManualTimeSource as ManualClock, ManualTimer } from '@app/testing';
 import {
   aDailyCheckPayload,
   aNeedsReviewPayload,
   aNewOutboxMessage,
   aRejectedPayload,
   anAutoApprovedPayload,
-} from '../testing/notification.mother';
-import { type ReceivedRequest, TestWebhookReceiver, respond } from '../testing/test-webhook-receiver';
+} from '@app/testing';
+import { type ReceivedRequest, TestWebhookReceiver, respond } from '@app/testing';
 import { backoffCeiling } from './backoff';
 import { OutboxDispatcher, type OutboxDispatcherOptions } from './outbox-dispatcher';
 import type { LogFields, NotificationLogger } from './runtime';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ProviderReauthorizationRequired, type OAuthTokens } from '@app/domain';
-import { describeProviderTokenStoreContract } from '../../../providers/src/testing/provider-token-store.contract';
+import { describeProviderTokenStoreContract } from '@app/testing';
 import { EnvelopeTokenVault, LocalKeyringKms } from '@app/vault';
 import { ManualClock, SequentialIdGenerator } from '@app/testing';
 import { Database } from '../database/database';

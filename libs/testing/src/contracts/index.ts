@@ -11,3 +11,6 @@ export * from './receipt-store.contract';
 export * from './idempotency-store.contract';
 export * from './company-repository.contract';
 export * from './provider-connection-repository.contract';
+export * from './outbox-repository.contract';
+export * from './provider-token-store.contract';
+export * from './wrapped-dek-repository.contract';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { WrappedDekRecord, WrappedDekRepository } from './ports/wrapped-dek-repository.port';
+import type { WrappedDekRecord, WrappedDekRepository } from '@app/vault';
 
 /** One behaviour every `WrappedDekRepository` adapter must have; throws (node:assert) when it does not. */
 export interface RepositoryContractCase {
