@@ -20,8 +20,15 @@ function psql(sql, url = PG_ADMIN_URL) {
   execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { stdio: 'inherit' });
 }
 
+/** The first column of the first row of `sql`'s answer, as text. */
+function psqlValue(sql, url = PG_ADMIN_URL) {
+  return execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-tAc', sql]).toString().trim();
+}
+
 async function startService({ env = {}, port = 3900 } = {}) {
   const db = `acct_bench_${Date.now()}`;
+  // A service left over from an interrupted run would answer in this one's place.
+  await assertPortFree(port);
   psql(`CREATE DATABASE ${db}`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-bench-'));
   const databaseUrl = PG_ADMIN_URL.replace(/\/[^/]*$/, `/${db}`);
@@ -46,13 +53,19 @@ async function startService({ env = {}, port = 3900 } = {}) {
     stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'pipe', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
+  let up = false;
+  for (let i = 0; i < 120 && !up && child.exitCode === null; i++) {
     try {
-      if ((await fetch(`${url}/health`)).ok) break;
+      up = (await fetch(`${url}/health`)).ok;
     } catch {
       /* not up yet */
     }
-    await new Promise((r) => setTimeout(r, 500));
+    if (!up) await new Promise((r) => setTimeout(r, 500));
+  }
+  if (!up) {
+    child.kill('SIGTERM');
+    psql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    throw new Error(`the service did not start on ${url}`);
   }
   const devKeys = require(path.join(ROOT, 'dist/apps/accounting-api/src/auth/dev-keys.js'));
   const token = (claims) =>
@@ -78,6 +91,14 @@ async function startService({ env = {}, port = 3900 } = {}) {
   };
 }
 
+function assertPortFree(port) {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', () => reject(new Error(`port ${port} is in use: stop what listens there first`)));
+    probe.listen(port, '127.0.0.1', () => probe.close(resolve));
+  });
+}
+
 function run(options) {
   return new Promise((resolve, reject) => {
     autocannon({ connections: 50, duration: 15, ...options }, (error, result) =>
@@ -101,27 +122,16 @@ function run(options) {
  * The client shares the machine's two cores with the service and PostgreSQL, so it is as lean as
  * autocannon, which measured the maximum it is compared with: keep-alive sockets carrying one
  * request at a time (a free one is reused, a new one opened when all are busy), the request's bytes
- * built once, and a response read only as far as its status and Content-Length. With Node's
- * `http.request` the client took 183 µs of CPU per submission at 1 000 req/s (18 % of a core);
- * this takes 108 µs (docs/performance.md).
+ * written as they are, and a response read only as far as its status and Content-Length: about
+ * 110 µs of CPU per submission, where Node's `http.request` took 180 µs.
  *
- * `burst`: requests due together, at the same rate (20 at 2 000 req/s: 20 every 10 ms), to see what
- * the arrival pattern alone changes. `serviceUrl`: the counted part's result also says what the
- * service spent (`measureService`).
+ * `vary(i)`: the i-th request's own `path` and/or `headers` (a fresh Idempotency-Key, another
+ * cursor). `serviceUrl`: the counted part's result also says what the service spent
+ * (`measureService`).
  */
-async function runAtRate({
-  url,
-  method = 'GET',
-  headers = {},
-  body,
-  rate,
-  duration,
-  warmUp = 0,
-  burst = 1,
-  serviceUrl,
-}) {
+async function runAtRate({ url, method = 'GET', headers = {}, body, rate, duration, warmUp = 0, serviceUrl, vary }) {
   const pool = [];
-  const request = { url, method, headers, body, rate, burst };
+  const request = { url, method, headers, body, rate, vary };
   try {
     if (warmUp > 0) await openLoop({ ...request, duration: warmUp }, pool);
     const counted = () => openLoop({ ...request, duration }, pool);
@@ -132,20 +142,24 @@ async function runAtRate({
 }
 
 /** One open-loop run over `pool`, the free keep-alive connections (shared with a warm-up before it). */
-async function openLoop({ url, method, headers, body, rate, duration, burst }, pool) {
+async function openLoop({ url, method, headers, body, rate, duration, vary }, pool) {
   const target = new URL(url);
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
-  const head = [
-    `${method} ${target.pathname}${target.search} HTTP/1.1`,
-    `host: ${target.host}`,
-    'connection: keep-alive',
-  ];
-  for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
-  if (payload.length > 0 || method !== 'GET') head.push(`content-length: ${payload.length}`);
-  const requestBytes = Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), payload]);
+  const bytesOf = (path, extraHeaders) => {
+    const head = [`${method} ${path} HTTP/1.1`, `host: ${target.host}`, 'connection: keep-alive'];
+    for (const [name, value] of Object.entries({ ...headers, ...extraHeaders })) head.push(`${name}: ${value}`);
+    if (payload.length > 0 || method !== 'GET') head.push(`content-length: ${payload.length}`);
+    return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), payload]);
+  };
+  const fixedBytes = bytesOf(`${target.pathname}${target.search}`, {});
+  // `vary(i)`: the i-th request's own path and/or headers (a fresh Idempotency-Key, another cursor).
+  const requestBytes = (i) => {
+    if (!vary) return fixedBytes;
+    const own = vary(i);
+    return bytesOf(own.path ?? `${target.pathname}${target.search}`, own.headers ?? {});
+  };
   const interval = 1000 / rate;
-  // When the i-th request is due: evenly spaced, or `burst` requests at once at the same rate.
-  const dueAt = (start, i) => start + (i - (i % burst)) * interval;
+  const dueAt = (start, i) => start + i * interval;
   const total = Math.floor(rate * duration);
   const latencies = [];
   let non2xx = 0;
@@ -163,18 +177,21 @@ async function openLoop({ url, method, headers, body, rate, duration, burst }, p
     }
     if (--pending === 0 && sent === total) finished();
   };
-  const send = (due) => {
+  const send = (due, i) => {
     const connection = pool.pop() ?? connect(target, pool);
     connection.due = due;
     connection.answered = answered;
     pending++;
-    connection.socket.write(requestBytes);
+    connection.socket.write(requestBytes(i));
   };
   const start = performance.now();
   await new Promise((resolve) => {
     const tick = () => {
       const now = performance.now();
-      while (sent < total && dueAt(start, sent) <= now) send(dueAt(start, sent++));
+      while (sent < total && dueAt(start, sent) <= now) {
+        send(dueAt(start, sent), sent);
+        sent++;
+      }
       if (sent < total) setTimeout(tick, Math.max(0, dueAt(start, sent) - performance.now()));
       else resolve();
     };
@@ -312,10 +329,19 @@ function companyFloorSeconds(provider, requests, latencyMs) {
   return provider === 'fiken' ? (requests - 1) * Math.max(1 / FIKEN_RPS, latency) + latency : requests * latency;
 }
 
+/** The machine a result was measured on, as the report prints it. */
+function machine() {
+  const cpus = os.cpus();
+  const load = os.loadavg()[0].toFixed(1);
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load ${load} when written`;
+}
+
+/** Writes bench/results/<file> with the date, Node's version and the machine added. */
 function writeResults(file, data) {
   const dir = path.join(__dirname, 'results');
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, file), JSON.stringify(data, null, 2));
+  const stamped = { date: new Date().toISOString(), node: process.version, machine: machine(), ...data };
+  fs.writeFileSync(path.join(dir, file), JSON.stringify(stamped, null, 2));
 }
 
 module.exports = {
@@ -327,6 +353,7 @@ module.exports = {
   summarize,
   writeResults,
   psql,
+  psqlValue,
   companyFloorSeconds,
   FIKEN_RPS,
 };

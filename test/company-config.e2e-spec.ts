@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/test-app';
-import { api, expectProblem, proposalBody } from './support/proposals';
+import { api, expectProblem, proposalBody, repeatBody } from './support/proposals';
 
 describe('/v1/config/company (docs/api.md §5)', () => {
   let t: TestApp;
@@ -78,7 +78,7 @@ describe('/v1/config/company (docs/api.md §5)', () => {
     await as.put('/v1/config/company', 'admin', { autoApproveMaxAmount: '500.00' });
 
     const above = await as.submit(proposalBody({ amount: '500.01' }));
-    const at = await as.submit(proposalBody({ amount: '500.00' }));
+    const at = await as.submit(repeatBody(1, { amount: '500.00' }));
 
     expect(above.body).toMatchObject({ status: 'PROPOSED', route: 'review_recommended', confidence: 0.85 });
     expect(above.body.reasons).toContain(

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/test-app';
-import { api, expectProblem, proposalBody } from './support/proposals';
+import { api, expectProblem, proposalBody, repeatBody } from './support/proposals';
 
 describe('GET /v1/events (docs/api.md §4, §4.3)', () => {
   let t: TestApp;
@@ -26,8 +26,8 @@ describe('GET /v1/events (docs/api.md §4, §4.3)', () => {
   it('lists the pending proposals with ?status=PROPOSED', async () => {
     await as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
     const pending = await as.submit(proposalBody({ merchant: 'Unknown Vendor' }));
-    await as.submit();
-    const rejected = await as.submit(proposalBody({ merchant: 'Another Vendor' }));
+    await as.submit(repeatBody(1));
+    const rejected = await as.submit(repeatBody(2, { merchant: 'Another Vendor' }));
     await as.post(`/v1/review/${rejected.body.id}/reject`, 'accountant', { reason: 'duplicate' });
 
     const res = await as.get('/v1/events?status=PROPOSED', 'manager');

@@ -255,4 +255,48 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     const far = await t.http.post('/v1/proposals').set('Authorization', employee).send(body('2500.00'));
     expect(far.body).toMatchObject({ status: 'PROPOSED', route: 'review_recommended' });
   });
+  it('books a receipt sent twice once: the second proposal is flagged, and refused at execution once approved', async () => {
+    const company = await t.newCompany('dup');
+    await t.connect(company, 'tripletex', 1);
+    const employee = `Bearer ${t.token(company, { sub: 'nora@demo.no', role: 'employee', permissions: ['solve'] })}`;
+    const accountant = `Bearer ${t.token(company, ACCOUNTANT)}`;
+    const receipt = Buffer.from('%PDF-1.7\n% one lunch receipt\n%%EOF\n').toString('base64');
+    const body = (date: string) => ({
+      kind: 'expense',
+      merchant: 'Kaffebrenneriet AS',
+      amount: '189.00',
+      currency: 'NOK',
+      date,
+      accountCode: '6800',
+      vatRate: '25',
+      receipt: { filename: 'lunch.pdf', contentType: 'application/pdf', dataBase64: receipt },
+    });
+    const first = await t.http.post('/v1/proposals').set('Authorization', employee).send(body('2026-11-18'));
+    const second = await t.http.post('/v1/proposals').set('Authorization', employee).send(body('2026-11-19'));
+    expect(second.body.reasons.join(' ')).toContain(`possible duplicate of proposal ${first.body.id}`);
+
+    for (const id of [first.body.id, second.body.id]) {
+      expect((await t.http.post(`/v1/review/${id}/approve`).set('Authorization', accountant).send({})).status).toBe(
+        200,
+      );
+    }
+    // Both are claimed at once: whichever reserves the receipt first books it; the other waits, then
+    // finds it booked and fails for good.
+    await executor.drain();
+    t.clock.advance(60_000);
+    await executor.drain();
+
+    const vouchers = hosted.sandbox.control
+      .bookings('tripletex', 1)
+      .filter((v) => [first.body.id, second.body.id].some((id: string) => JSON.stringify(v).includes(id)));
+    expect(vouchers).toHaveLength(1);
+    const statuses = [await statusOf(company, first.body.id), await statusOf(company, second.body.id)];
+    expect([...statuses].sort()).toEqual(['APPROVED', 'EXECUTED']);
+    const [booked, refused] =
+      statuses[0] === 'EXECUTED' ? [first.body.id, second.body.id] : [second.body.id, first.body.id];
+    expect(JSON.stringify(vouchers[0])).toContain(booked);
+    const failed = (await events(company, refused)).at(-1)!;
+    expect(failed).toMatchObject({ type: 'ExecutionFailed' });
+    expect(JSON.stringify(failed.data)).toContain(`by proposal ${booked}`);
+  });
 });

@@ -2,6 +2,8 @@ import * as jwt from 'jsonwebtoken';
 import { startTestApp, type TestApp } from './support/test-app';
 import { ProbeController } from './support/probe.controller';
 import { sign, validClaims } from './support/gateway-keys';
+import { proposalBody } from './support/proposals';
+import { buildCli } from '../apps/accounting-api/src/cli';
 
 function b64url(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -93,6 +95,15 @@ describe('the gateway token guard (docs/api.md §2)', () => {
 
     it('uses the current key when the token names no kid', async () => {
       expect((await whoami(sign(t.key, validClaims(t.company, t.clock.now()), { kid: null }))).status).toBe(200);
+    });
+
+    it('refuses a header naming a critical extension it does not understand (RFC 7515 §4.1.11)', async () => {
+      for (const header of [{ crit: ['exp-policy'], 'exp-policy': 1 }, { crit: ['b64'], b64: false }, { crit: [] }]) {
+        const token = sign(t.key, validClaims(t.company, t.clock.now()), { header });
+        const res = await whoami(token);
+        expectProblem(res, 401, 'invalid_token');
+        expect(res.body.detail).toMatch(/critical/);
+      }
     });
 
     it('refuses RS512 even with the right key with invalid_token', async () => {
@@ -250,5 +261,61 @@ describe('the gateway token guard (docs/api.md §2)', () => {
   it('refuses a route that declares no access rule (fail closed)', async () => {
     const res = await t.http.get('/v1/probe/undeclared').set('Authorization', `Bearer ${t.token()}`);
     expectProblem(res, 500, 'internal_error');
+  });
+});
+
+describe('tokens of a deleted company', () => {
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    const env = { COMPANY_CACHE_TTL_MS: '1000' };
+    first = await startTestApp({ env });
+    second = await startTestApp({ env, beside: first });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  /** Polls until `instance` refuses the token with unknown_company; fails after 5 s. */
+  async function refusedWithinSeconds(instance: TestApp, token: string): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const res = await instance.http.get('/v1/whoami').set('Authorization', `Bearer ${token}`);
+      if (res.status === 403 && res.body.code === 'unknown_company') return;
+      if (Date.now() > deadline) throw new Error(`still ${res.status} after 5 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  it.each([
+    ['without audit events (the record goes)', false],
+    ['with audit events (the record stays, marked deleted)', true],
+  ])('are refused on every instance within seconds of `company delete`: %s', async (_name, withEvents) => {
+    const company = await first.newCompany('deleted');
+    const token = first.token({ company_id: company, sub: 'ola@demo.no', role: 'employee', permissions: ['solve'] });
+    if (withEvents) {
+      const submitted = await first.http
+        .post('/v1/proposals')
+        .set('Authorization', `Bearer ${token}`)
+        .send(proposalBody());
+      expect(submitted.status).toBe(201);
+    }
+    // Both instances have seen the company and remember it.
+    expect((await first.http.get('/v1/whoami').set('Authorization', `Bearer ${token}`)).status).toBe(200);
+    expect((await second.http.get('/v1/whoami').set('Authorization', `Bearer ${token}`)).status).toBe(200);
+
+    const lines: string[] = [];
+    await buildCli(
+      () => first.config,
+      (line) => lines.push(line),
+    ).parseAsync(['node', 'cli', 'company', 'delete', company, '--yes']);
+    expect(lines.join('\n')).toMatch(withEvents ? /record stays/ : /deleted company/);
+
+    await refusedWithinSeconds(first, token);
+    await refusedWithinSeconds(second, token);
+    const submit = await second.http.post('/v1/proposals').set('Authorization', `Bearer ${token}`).send(proposalBody());
+    expect(submit.status).toBe(403);
   });
 });

@@ -166,6 +166,14 @@ describe('the rate limit per company and sub', () => {
     expect((await t.http.get('/v1/events').set('Authorization', `Bearer ${mona}`)).status).toBe(429);
   });
 
+  it('counts one person once whatever the letter case of the email', async () => {
+    for (const sub of ['Siri@Demo.no', 'SIRI@DEMO.NO', 'siri@DEMO.no']) {
+      expect((await t.http.get('/v1/whoami').set('Authorization', `Bearer ${t.token({ sub })}`)).status).toBe(200);
+    }
+    const res = await t.http.get('/v1/whoami').set('Authorization', `Bearer ${t.token({ sub: 'siri@demo.no' })}`);
+    expect(res.status).toBe(429);
+  });
+
   it('does not limit health checks', async () => {
     for (let i = 0; i < 5; i++) expect((await t.http.get('/health/live')).status).toBe(200);
   });

@@ -247,6 +247,15 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
         403,
       );
     });
+
+    it('refuses query parameters the refresh does not take with 400, a negative limit included', async () => {
+      const company = await newCompany();
+      await connect(company, 'fiken');
+      for (const query of ['limit=-1', 'limit=99999999999999999999', 'x=1']) {
+        const res = await t.http.post(`/v1/config/context/refresh?${query}`).set('Authorization', admin(company));
+        expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 'validation_failed' });
+      }
+    });
   });
 
   describe('employee mapping and conversation facts', () => {

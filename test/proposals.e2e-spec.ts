@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/test-app';
-import { api, expectProblem, PDF, PEOPLE, proposalBody } from './support/proposals';
+import { api, expectProblem, PDF, PEOPLE, proposalBody, repeatBody } from './support/proposals';
 
 describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => {
   let t: TestApp;
@@ -146,9 +146,29 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
       ]);
 
       const next = await as.submit(
-        proposalBody({ merchant: 'FJELLVANN KAFFEBRENNERI A/S', accountCode: '6540', vatRate: '25' }),
+        repeatBody(1, { merchant: 'FJELLVANN KAFFEBRENNERI A/S', accountCode: '6540', vatRate: '25' }),
       );
       expect(next.body).toMatchObject({ status: 'APPROVED', route: 'auto_approve' });
+    });
+  });
+
+  describe('a possible duplicate', () => {
+    it('is stored PROPOSED with a reason naming the earlier proposal, and a monthly repeat is not', async () => {
+      await as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
+      const first = await as.submit();
+      const again = await as.submit(proposalBody({ merchant: 'SPOTIFY AB *P2B9C1X', date: '2026-11-21' }));
+      const nextMonth = await as.submit(repeatBody(1, { date: '2026-12-20' }));
+
+      expect(first.body.status).toBe('APPROVED');
+      expect(again.status).toBe(201);
+      expect(again.body).toMatchObject({ status: 'PROPOSED', route: 'review_required', executeAfter: null });
+      expect(again.body.reasons).toEqual(
+        expect.arrayContaining([expect.stringContaining(`possible duplicate of proposal ${first.body.id}`)]),
+      );
+      expect((await as.get(`/v1/proposals/${again.body.id}`, 'accountant')).body.reasons.join(' ')).toMatch(
+        /the same receipt \(identical file\)/,
+      );
+      expect(nextMonth.body.status).toBe('APPROVED');
     });
   });
 
@@ -194,6 +214,25 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
         ['Rejected', 2],
         ['Proposed', 3],
       ]);
+    });
+
+    it("of another employee's proposal is refused with 403, as reading it is", async () => {
+      const hers = await as.submit(proposalBody({ merchant: 'Ukjent Leverandør AS' }), 'colleague');
+      expect((await as.post(`/v1/review/${hers.body.id}/reject`, 'accountant', { reason: 'no receipt' })).status).toBe(
+        200,
+      );
+
+      const taken = await as.submit(proposalBody({ merchant: 'Ukjent Leverandør AS', resubmissionOf: hers.body.id }));
+      expectProblem(taken, 403, 'permission_denied');
+      expectProblem(await as.get(`/v1/proposals/${hers.body.id}`, 'employee'), 403, 'permission_denied');
+
+      // Her own correction joins the chain.
+      const own = await as.submit(
+        proposalBody({ merchant: 'Ukjent Leverandør AS', resubmissionOf: hers.body.id }),
+        'colleague',
+      );
+      expect(own.status).toBe(201);
+      expect(own.body.correlationId).toBe(hers.body.correlationId);
     });
 
     it('of an auto-approved proposal is possible before execution', async () => {

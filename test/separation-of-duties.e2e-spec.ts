@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/test-app';
-import { api, expectProblem, proposalBody } from './support/proposals';
+import { api, expectProblem, proposalBody, repeatBody } from './support/proposals';
 
 /**
  * Separation of duties (docs/security.md): no one's expense is booked on the strength of a rule
@@ -40,7 +40,7 @@ describe('separation of duties over HTTP', () => {
     await as.post('/v1/patterns', 'accountant', spotify);
 
     const own = await as.submit(proposalBody(), 'accountant');
-    const employees = await as.submit(proposalBody(), 'employee');
+    const employees = await as.submit(repeatBody(1), 'employee');
 
     expect(own.body).toMatchObject({ status: 'PROPOSED', route: 'review_recommended' });
     expect(own.body.reasons).toHaveLength(3);
@@ -64,7 +64,7 @@ describe('separation of duties over HTTP', () => {
       approvals: 1,
     });
     // Confirmed by someone else now, but still her own rule: her next one waits for review too.
-    expect((await as.submit(proposalBody(), 'accountant')).body.status).toBe('PROPOSED');
+    expect((await as.submit(repeatBody(1), 'accountant')).body.status).toBe('PROPOSED');
   });
 
   it('holds for whoever last changed the pattern', async () => {
@@ -72,8 +72,8 @@ describe('separation of duties over HTTP', () => {
     await as.put(`/v1/patterns/${rule.body.id}`, 'accountant', { merchantName: 'Spotify' });
 
     const own = await as.submit(proposalBody(), 'accountant');
-    const writers = await as.submit(proposalBody(), 'secondAccountant');
-    const employees = await as.submit(proposalBody(), 'employee');
+    const writers = await as.submit(repeatBody(1), 'secondAccountant');
+    const employees = await as.submit(repeatBody(2), 'employee');
 
     expect(own.body.status).toBe('PROPOSED');
     expect(own.body.reasons).toContain(
@@ -87,13 +87,13 @@ describe('separation of duties over HTTP', () => {
     const first = await as.submit(proposalBody({ accountCode: '6800' }), 'employee');
     await as.post(`/v1/review/${first.body.id}/approve`, 'accountant', { corrections: { accountCode: '6540' } });
 
-    expect((await as.submit(proposalBody(), 'colleague')).body.status).toBe('APPROVED');
-    const reviewers = await as.submit(proposalBody(), 'accountant');
+    expect((await as.submit(repeatBody(1), 'colleague')).body.status).toBe('APPROVED');
+    const reviewers = await as.submit(repeatBody(2), 'accountant');
     expect(reviewers.body.status).toBe('PROPOSED');
     expect(reviewers.body.reasons.join(' ')).toMatch(/only kari@demo\.no, who submitted this proposal, has confirmed/);
 
     await as.post(`/v1/review/${reviewers.body.id}/approve`, 'secondAccountant');
 
-    expect((await as.submit(proposalBody(), 'accountant')).body.status).toBe('APPROVED');
+    expect((await as.submit(repeatBody(3), 'accountant')).body.status).toBe('APPROVED');
   });
 });

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp } from './support/test-app';
-import { api, proposalBody } from './support/proposals';
+import { api, proposalBody, repeatBody } from './support/proposals';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
 const onPostgres = process.env.TEST_DATABASE_KIND === 'postgresql';
@@ -39,10 +39,10 @@ describe('the write path of POST /v1/proposals', () => {
     as = api(t, await t.newCompany('write'));
     await as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
     // The company's settings and context are cached from here on, as for any company in use.
-    expect((await as.submit(proposalBody({ receipt: null }), 'employee', 'warm-up')).status).toBe(201);
+    expect((await as.submit(repeatBody(9, { receipt: null }), 'employee', 'warm-up')).status).toBe(201);
   });
 
-  it('stores a keyed, auto-approved submission in one transaction after one read of the patterns', async () => {
+  it('stores a keyed, auto-approved submission in one transaction after reading the patterns and possible duplicates', async () => {
     let status = 0;
     const sent = await statementsOf(async () => {
       const res = await as.submit(proposalBody({ receipt: null }), 'employee', 'one-transaction');
@@ -53,6 +53,7 @@ describe('the write path of POST /v1/proposals', () => {
     expect(status).toBe(201);
     expect(sent).toEqual([
       'INSERT INTO rate_limits',
+      'SELECT id, company_id,',
       'SELECT id, company_id,',
       'START TRANSACTION',
       'INSERT INTO idempotency_keys',
@@ -69,6 +70,7 @@ describe('the write path of POST /v1/proposals', () => {
 
     expect(sent).toEqual([
       'INSERT INTO rate_limits',
+      'SELECT id, company_id,',
       'SELECT id, company_id,',
       'START TRANSACTION',
       'INSERT INTO events',

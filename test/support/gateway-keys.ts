@@ -69,10 +69,14 @@ export function validClaims(company: string, now: Date, overrides: Claims = {}):
  * Signs claims as the gateway would (RS256 over header.payload), byte for byte what we choose:
  * `undefined` claims are left out, and no library adds or checks anything.
  */
-export function sign(key: TestKey, claims: Claims, options: { kid?: string | null; alg?: string } = {}): string {
+export function sign(
+  key: TestKey,
+  claims: Claims,
+  options: { kid?: string | null; alg?: string; header?: Record<string, unknown> } = {},
+): string {
   const payload = Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== undefined));
   const kid = options.kid === null ? undefined : (options.kid ?? key.kid);
-  const header = { alg: options.alg ?? 'RS256', typ: 'JWT', ...(kid ? { kid } : {}) };
+  const header = { alg: options.alg ?? 'RS256', typ: 'JWT', ...(kid ? { kid } : {}), ...options.header };
   const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
   const input = `${encode(header)}.${encode(payload)}`;
   const signature = createSign('RSA-SHA256').update(input).sign(key.privateKey).toString('base64url');

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Access } from '../../apps/accounting-api/src/auth/access.decorator';
 
@@ -16,6 +17,15 @@ class EchoDto {
 /** Test-only routes that exercise the guard's permission and role checks and the error filter. */
 @Controller('v1/probe')
 export class ProbeController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** A statement the database refuses, with a bound value that must never reach a log line. */
+  @Get('db-error')
+  @Access(null, 'employee')
+  async dbError() {
+    return this.dataSource.query('SELECT $1::text AS merchant, 1 / 0 AS amount', ['Kiwi Majorstuen card 4711']);
+  }
+
   @Get('config')
   @Access('config', 'admin')
   config() {

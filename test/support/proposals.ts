@@ -50,6 +50,20 @@ export function proposalBody(overrides: Record<string, unknown> = {}): Record<st
   };
 }
 
+/**
+ * The `n`th repeat of proposalBody's purchase (n ≥ 1): `n` weeks earlier, with a receipt of its
+ * own, so that it is another purchase from the same merchant and not a possible duplicate.
+ */
+export function repeatBody(n: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const date = new Date(Date.parse('2026-11-20T00:00:00Z') - n * 7 * 86_400_000).toISOString().slice(0, 10);
+  const receipt = Buffer.concat([PDF, Buffer.from(`% purchase ${n}\n`)]);
+  return proposalBody({
+    date,
+    receipt: { filename: `r${n}.pdf`, contentType: 'application/pdf', dataBase64: receipt.toString('base64') },
+    ...overrides,
+  });
+}
+
 export interface OutboxRow {
   target: string;
   kind: string;

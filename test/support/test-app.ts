@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Test } from '@nestjs/testing';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Type } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { CompanyRepository } from '@app/domain';
@@ -45,6 +46,8 @@ export interface TestAppOptions {
   controllers?: Type[];
   /** Another instance of the service beside this one: the same gateway key and company. */
   beside?: TestApp;
+  /** Where the service's log lines go (with LOG_LEVEL set in `env`); default: nowhere. */
+  logDestination?: DestinationStream;
 }
 
 /**
@@ -71,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const moduleRef = await Test.createTestingModule({
     // Production mode here runs on the shared test database as its superuser: the role check is
     // test/database-roles.e2e-spec.ts's subject.
-    imports: [AppModule.forRoot({ config, clock, checkDatabaseRole: false })],
+    imports: [AppModule.forRoot({ config, clock, checkDatabaseRole: false, logDestination: options.logDestination })],
     controllers: options.controllers ?? [],
   }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -19,6 +19,7 @@ import { KnownCompanies } from './auth/known-companies';
 import { CompanyThrottlerGuard } from './http/company-throttler.guard';
 import { rateLimitModule, RateLimitPurgeWorker } from './http/rate-limit';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { JsonBodyInterceptor, UndeclaredQueryInterceptor } from './http/request-body';
 import { HttpMetrics } from './metrics/http-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { HealthController } from './health/health.controller';
@@ -136,6 +137,9 @@ export class AppModule {
         // Guards run in this order: who is calling (§2), then how often (per company + sub).
         { provide: APP_GUARD, useClass: GatewayAuthGuard },
         { provide: APP_GUARD, useClass: CompanyThrottlerGuard },
+        // After both guards: a query the route does not declare is refused; then the JSON body is read.
+        { provide: APP_INTERCEPTOR, useClass: UndeclaredQueryInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },
       ],
       exports: platform,

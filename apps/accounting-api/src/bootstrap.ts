@@ -1,12 +1,14 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { json, urlencoded } from 'express';
+import type { Server } from 'node:http';
+import { urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { CompanyRepository, type Clock } from '@app/domain';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { ensureDevKeys } from './auth/dev-keys';
 import { requestId, requireJsonBodies } from './http/middleware';
+import { refuseControlCharactersInUrl, refuseEncodedBodies } from './http/request-body';
 import { createValidationPipe } from './http/validation';
 import { mountOpenApi } from './http/openapi';
 import { HttpMetrics } from './metrics/http-metrics';
@@ -36,20 +38,25 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 }
 
 /**
- * The HTTP edge, in the order a request meets it: request id, metrics, media type, JSON body
- * (size-limited), then Nest's guards (gateway token, rate limit), validation and the problem+json
- * filter. Also the OpenAPI document and first-start seeding. Shared by the service and the tests.
+ * The HTTP edge, in the order a request meets it: server timeouts and connection cap, request id,
+ * metrics, then what can be refused without reading the body — compressed bodies and non-JSON
+ * media types (415), control characters in the path or query (400) — then Nest's guards (gateway
+ * token, rate limit), and only then the JSON body, read with the route's limit (JsonBodyInterceptor),
+ * validation and the problem+json filter. Also the OpenAPI document and first-start seeding.
+ * Shared by the service and the tests.
  */
 export async function configureApp(app: NestExpressApplication, config: AppConfig): Promise<void> {
+  limitSlowClients(app.getHttpServer() as Server, config);
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(app.get(HttpMetrics).middleware);
+  app.use(refuseEncodedBodies);
   app.use(requireJsonBodies);
-  app.use(json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
-  // The Tripletex token form posts to the OAuth callback as a form (the only non-JSON body).
-  app.use('/v1/oauth', urlencoded({ extended: false, limit: '16kb' }));
+  app.use(refuseControlCharactersInUrl);
+  // The Tripletex token form posts to the OAuth callback as a form (the only non-JSON body; public).
+  app.use('/v1/oauth', urlencoded({ extended: false, limit: '16kb', inflate: false }));
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   mountOpenApi(app);
@@ -59,4 +66,23 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
     // Sandbox mode: `demo` on the Tripletex sandbox, `demo-fiken` on the Fiken sandbox.
     if (config.providerSandbox) await app.get(DemoConnections).seed();
   }
+}
+
+/**
+ * A client must send its whole request within HTTP_REQUEST_TIMEOUT_MS and its headers within
+ * HTTP_HEADERS_TIMEOUT_MS, however slowly it trickles them; an idle keep-alive connection closes
+ * after HTTP_KEEP_ALIVE_TIMEOUT_MS; beyond HTTP_MAX_CONNECTIONS new connections are dropped.
+ * Node checks the first two on an interval, set here so that a timeout is enforced within about
+ * half its length rather than within Node's default 30 s.
+ */
+function limitSlowClients(server: Server, config: AppConfig): void {
+  server.requestTimeout = config.httpRequestTimeoutMs;
+  server.headersTimeout = config.httpHeadersTimeoutMs;
+  server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
+  server.maxConnections = config.httpMaxConnections;
+  // Read when the server starts listening (Node's `connectionsCheckingInterval` server option).
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(
+    50,
+    Math.min(30_000, Math.floor(Math.min(config.httpHeadersTimeoutMs, config.httpRequestTimeoutMs) / 2)),
+  );
 }

@@ -35,6 +35,7 @@ export * from './context/company-context.service';
 export * from './employees/employee-directory';
 export * from './balance/read-balances.handler';
 
+export * from './execute-proposal/booked-receipts.port';
 export * from './execute-proposal/execution-ledger.port';
 export * from './execute-proposal/executor.options';
 export * from './execute-proposal/proposal-executor';

@@ -27,6 +27,7 @@ export * from './confidence/route';
 export * from './confidence/normalize-merchant';
 export * from './confidence/similarity';
 export * from './confidence/confidence-engine';
+export * from './duplicates/possible-duplicates';
 export * from './pattern/amount-stats';
 export * from './pattern/pattern';
 export * from './pattern/pattern-lifecycle';

@@ -10,6 +10,7 @@ export * from './in-memory/in-memory-company-settings-store';
 export * from './in-memory/in-memory-receipt-store';
 export * from './in-memory/in-memory-idempotency-store';
 export * from './in-memory/in-memory-executions';
+export * from './in-memory/in-memory-booked-receipts';
 export * from './in-memory/in-memory-daily-checks';
 export * from './in-memory/in-memory-company-repository';
 export * from './in-memory/in-memory-provider-connection-repository';

@@ -50,6 +50,12 @@ export class GatewayJwtStrategy extends PassportStrategy(Strategy, GATEWAY_JWT) 
           done(new Error('the token is not an RS256 JWT'));
           return;
         }
+        // RFC 7515 §4.1.11: a header naming extensions as critical must be refused unless every one
+        // is understood; this service understands none (and an empty list is itself invalid).
+        if ('crit' in decoded.header) {
+          done(new Error('the token header names critical extensions this service does not understand'));
+          return;
+        }
         keys.keyFor(decoded.header.kid).then(
           // jsonwebtoken 9 verifies with a KeyObject directly; the typings only list string | Buffer.
           (key: KeyObject) => done(null, key as unknown as string),

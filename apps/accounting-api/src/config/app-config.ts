@@ -70,7 +70,15 @@ export class AppConfig {
   redisUrl?: string;
   /** How long company settings and context are cached per instance (0: not cached). */
   companyCacheTtlMs!: number;
+  /** Largest body of the proposal submission (a receipt of up to 7 MiB travels base64 in it). */
   bodyLimitBytes!: number;
+  /** Largest body of every other route. */
+  smallBodyLimitBytes!: number;
+  /** Slow clients (Node's http.Server): whole request, headers, idle keep-alive; and open connections. */
+  httpRequestTimeoutMs!: number;
+  httpHeadersTimeoutMs!: number;
+  httpKeepAliveTimeoutMs!: number;
+  httpMaxConnections!: number;
   receiptMaxBytes!: number;
   /** How often the event sealer chains new events into the hash chain; 0 = not in this instance. */
   eventSealIntervalMs!: number;
@@ -216,7 +224,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
   config.redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
   config.companyCacheTtlMs = int('COMPANY_CACHE_TTL_MS', 5_000, 0, 300_000);
   config.bodyLimitBytes = int('BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 100 * 1024 * 1024);
+  config.smallBodyLimitBytes = int('SMALL_BODY_LIMIT_BYTES', 64 * 1024, 1024, 100 * 1024 * 1024);
+  config.httpRequestTimeoutMs = int('HTTP_REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  config.httpHeadersTimeoutMs = int('HTTP_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+  config.httpKeepAliveTimeoutMs = int('HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000);
+  if (config.httpHeadersTimeoutMs > config.httpRequestTimeoutMs) {
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
+  config.httpMaxConnections = int('HTTP_MAX_CONNECTIONS', 1_000, 1, 1_000_000);
   config.receiptMaxBytes = int('RECEIPT_MAX_BYTES', 7 * 1024 * 1024, 1024, 100 * 1024 * 1024);
+  // The proposal submission must be able to carry the largest receipt (base64) and its other fields.
+  const receiptBodyBytes = Math.ceil(config.receiptMaxBytes / 3) * 4 + 64 * 1024;
+  if (config.bodyLimitBytes < receiptBodyBytes) {
+    problems.push(`BODY_LIMIT_BYTES must be at least ${receiptBodyBytes} to carry a receipt of RECEIPT_MAX_BYTES`);
+  }
   // A background job like the executor's: off by default under jest (NODE_ENV=test), where tests seal explicitly.
   config.eventSealIntervalMs = int('EVENT_SEAL_INTERVAL_MS', str('NODE_ENV') === 'test' ? 0 : 1000, 0, 3_600_000);
   config.idempotencyPurgeIntervalMs = int(

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard } from '@nestjs/throttler';
-import type { Identity } from '@app/domain';
+import { actorKey, type Identity } from '@app/domain';
 
 /**
  * The rate limit per (company, sub) of docs/api.md §1: keyed by the verified identity the gateway
@@ -17,7 +17,8 @@ export class CompanyThrottlerGuard extends ThrottlerGuard {
 
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
     const identity = request.identity as Identity;
-    return `${identity.company}\u0000${identity.actor}`;
+    // The same person whatever the letter case of the email, as ownership checks decide (sameActor).
+    return `${identity.company}\u0000${actorKey(identity.actor)}`;
   }
 
   /** The stores see a digest, not the company and the email. */

@@ -21,7 +21,7 @@ export function heapGrowingFlag(percent: number): string {
  * and from then on every request's objects, which die within milliseconds, went to the old
  * generation: it grew by 15–30 MB/s and a full mark-compact ran every 4–9 s, each one the tail of
  * the latency distribution. Without pretenuring those objects die young; the old generation stays
- * flat under steady load (docs/performance.md, item 13).
+ * flat under steady load (docs/performance.md).
  *
  * **Heap growth** is 50 % past the live data (V8_HEAP_GROWING_PERCENT; 0 = V8's own factor). The
  * daily job keeps about 65 MB alive but promotes pages in flight at a high rate; V8's own factor,

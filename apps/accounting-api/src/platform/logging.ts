@@ -1,4 +1,5 @@
 import type { Params } from 'nestjs-pino';
+import { stdSerializers } from 'pino';
 import type { AppConfig } from '../config/app-config';
 
 /**
@@ -32,6 +33,19 @@ export const REDACT_PATHS = [
   ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
 ];
 
+/**
+ * What a database error copies from the statement and the driver: the SQL, its bound values (a
+ * whole proposal, say) and the server's detail lines, which quote the values too. None is logged.
+ */
+const STATEMENT_FIELDS = ['query', 'parameters', 'driverError', 'detail', 'where', 'internalQuery', 'hint'];
+
+/** pino's error serializer without the statement and its values (TypeORM's QueryFailedError carries both). */
+export function serializeError(error: Error): Record<string, unknown> {
+  const serialized = stdSerializers.err(error) as unknown as Record<string, unknown>;
+  for (const field of STATEMENT_FIELDS) delete serialized[field];
+  return serialized;
+}
+
 export function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: {
@@ -41,6 +55,7 @@ export function loggerParams(config: AppConfig): Params {
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       // Never log bodies or query strings: they may hold receipts, and query strings may hold codes.
       serializers: {
+        err: serializeError,
         req: (req: { id?: string; method?: string; url?: string }) => ({
           id: req.id,
           method: req.method,

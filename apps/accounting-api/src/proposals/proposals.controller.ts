@@ -15,6 +15,7 @@ import type { Identity } from '@app/domain';
 import { Access } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import { ProblemDto } from '../http/problem.dto';
+import { LargeBody } from '../http/request-body';
 import { ApiIdempotent, IDEMPOTENT_REPLAYED_HEADER, IdempotencyKey } from '../idempotency/idempotency-key.decorator';
 import { ProposalDto, SubmitProposalDto } from './proposal.dto';
 import { proposalJson } from './proposal.mapper';
@@ -29,6 +30,7 @@ export class ProposalsController {
 
   @Post()
   @Access('solve', 'employee')
+  @LargeBody()
   @ApiOperation({
     summary: 'Submit a proposal: scored, routed, maybe auto-approved',
     description:

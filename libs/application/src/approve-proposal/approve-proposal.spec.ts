@@ -2,6 +2,7 @@ import { ConcurrencyConflict, InvalidTransition, NotFound, PermissionDenied, Unk
 import { aPattern, TEST_COMPANY } from '@app/testing';
 import {
   aCompanyContext,
+  aRepeatSubmission,
   aSubmission,
   aUseCaseWorld,
   ACCOUNTANT,
@@ -70,7 +71,10 @@ describe('ApproveProposal', () => {
       corrections: { accountCode: '6540' },
     });
 
-    const next = await submitted(world, aSubmission({ merchant: 'KONTORREKVISITA NORD A/S', accountCode: '6540' }));
+    const next = await submitted(
+      world,
+      aRepeatSubmission(1, { merchant: 'KONTORREKVISITA NORD A/S', accountCode: '6540' }),
+    );
 
     expect(next.proposal).toMatchObject({ status: 'APPROVED', route: 'auto_approve', autoApproved: true });
   });

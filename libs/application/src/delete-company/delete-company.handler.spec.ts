@@ -70,7 +70,8 @@ describe('DeleteCompanyHandler', () => {
     const deletion = await w.handler.execute({ companyId: 'acme', actor: 'ops@example.no' });
 
     expect(deletion.auditEventsKept).toBe(1);
-    expect(await w.companies.exists('acme')).toBe(true);
+    expect(await w.companies.exists('acme')).toBe(false);
+    expect(await w.companies.findById('acme')).toMatchObject({ id: 'acme' });
     expect(await w.connections.find('acme')).toBeNull();
     expect(w.happened).toEqual(['key of acme destroyed']);
   });

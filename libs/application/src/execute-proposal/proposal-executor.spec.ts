@@ -5,6 +5,7 @@ import {
   transitionProposal,
   type BookingRef,
   type ExpenseBooking,
+  type ExpenseDetails,
   type ProviderConnectionRecord,
 } from '@app/domain';
 import {
@@ -95,8 +96,8 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
     new ApplicationContext(adapters.clock, adapters.ids),
     new ExecutorOptions({ retryBaseMs: 1_000, maxTransientAttempts: 3, failedRetryMs: 60_000, ...options }),
   );
-  const approve = async (companyId = 'acme') => {
-    const proposed = aProposal('PROPOSED', { ctx: adapters.ctx, companyId });
+  const approve = async (companyId = 'acme', details: Partial<ExpenseDetails> = {}) => {
+    const proposed = aProposal('PROPOSED', { ctx: adapters.ctx, companyId, details });
     await adapters.proposals.insert(proposed);
     const approved = transitionProposal(proposed, { type: 'Approve', origin: aReviewerOrigin() }, adapters.ctx);
     await adapters.events.append(approved.events);
@@ -308,5 +309,64 @@ describe('ProposalExecutor and the amounts patterns learn', () => {
     expect(await w.patterns.findById('acme', 'p-spotify')).toMatchObject({ approvals: 2, version: 3 });
     expect(await observations(w)).toBe(6);
     expect(read).toHaveBeenCalledTimes(2);
+  });
+  describe('a receipt booked once', () => {
+    const receipt = (sha256: string) => ({ filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 9, sha256 });
+
+    it('books the first of two approved proposals with the same receipt and refuses the second for good', async () => {
+      const w = aWorld();
+      const first = await w.approve('acme', { receipt: receipt('b'.repeat(64)) });
+      const second = await w.approve('acme', { receipt: receipt('b'.repeat(64)), date: '2026-11-21' });
+
+      await w.executor.drain();
+      w.clock.advance({ minutes: 10 });
+      await w.executor.drain();
+
+      expect(w.provider.bookings.map((b) => b.reference)).toEqual([first.id]);
+      expect((await w.proposals.findById('acme', second.id))?.lastExecutionError).toBe(
+        `the same receipt is already booked as voucher-1 by proposal ${first.id}: not booked a second time; reject this proposal if it is a duplicate`,
+      );
+      expect((await w.proposals.findById('acme', second.id))?.status).toBe('APPROVED');
+      expect(w.notifier.messages('acme').at(-1)).toMatchObject({
+        kind: 'execution_failed',
+        payload: { proposalId: second.id, errorCode: 'duplicate_receipt' },
+      });
+      expect(await w.bookedReceipts.find('acme', 'b'.repeat(64))).toEqual({
+        proposalId: first.id,
+        bookingId: 'voucher-1',
+      });
+      expect(await w.executor.drain()).toEqual({ executed: 0, retry: 0, failed: 0, lost: 0 });
+    });
+
+    it('frees the receipt of an execution that failed for good, so another proposal may book it', async () => {
+      const w = aWorld();
+      const first = await w.approve('acme', { receipt: receipt('c'.repeat(64)) });
+      w.provider.failWith = new ProviderError('tripletex', 'rejected', 'account 6540 is closed');
+      await w.executor.drain();
+      w.provider.failWith = null;
+      const second = await w.approve('acme', { receipt: receipt('c'.repeat(64)) });
+
+      expect(await w.executor.drain()).toMatchObject({ executed: 1 });
+      expect(w.provider.bookings.map((b) => b.reference)).toEqual([second.id]);
+      expect(first.id).not.toBe(second.id);
+    });
+
+    it('keeps the receipt while an execution may have booked it', async () => {
+      const w = aWorld();
+      const first = await w.approve('acme', { receipt: receipt('d'.repeat(64)) });
+      w.provider.loseNextAnswer = true;
+      await w.executor.runOnce();
+      const second = await w.approve('acme', { receipt: receipt('d'.repeat(64)) });
+      for (let round = 0; round < 3; round++) {
+        w.clock.advance({ minutes: 10 });
+        await w.executor.drain();
+      }
+
+      expect(w.provider.bookings.map((b) => b.reference)).toEqual([first.id]);
+      expect((await w.proposals.findById('acme', first.id))?.status).toBe('EXECUTED');
+      expect((await w.proposals.findById('acme', second.id))?.lastExecutionError).toMatch(
+        /already booked as voucher-1/,
+      );
+    });
   });
 });

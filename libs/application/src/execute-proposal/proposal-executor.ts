@@ -47,7 +47,10 @@ interface Failure {
  * Executes APPROVED proposals whose `executeAfter` has passed, exactly once (docs/api.md §4.4):
  *
  * 1. claim: the queue marks the execution in flight, durably, under the proposal's row lock,
- *    before the provider is called (so a reject racing it is refused from then on);
+ *    before the provider is called (so a reject racing it is refused from then on); the receipt
+ *    (its SHA-256) is reserved for the proposal in the company's booked receipts, and a receipt
+ *    another proposal booked is not booked again: `ExecutionFailed` (duplicate_receipt), for good
+ *    (while the other is still being booked, the execution waits and tries again);
  * 2. reconcile: any attempt after the first looks the booking up by our reference (the proposal
  *    id) and books only when it is not there; a booking that exists without its receipt only
  *    gets the receipt attached;
@@ -133,6 +136,8 @@ export class ProposalExecutor {
       );
       return 'failed';
     }
+    const duplicate = await this.reserveReceipt(proposal);
+    if (duplicate) return this.fail(claim, proposal, null, duplicate, []);
     let connection: ProviderConnection;
     let provider: ProviderKind;
     try {
@@ -152,6 +157,46 @@ export class ProposalExecutor {
     // Booked: a failure to record it is no failure of the booking. It propagates to execute()
     // ('lost'), and the next attempt finds the booking by its reference and records it then.
     return this.succeed(claim, proposal, provider, booking.bookingId, log);
+  }
+
+  /**
+   * Reserves the proposal's receipt (its SHA-256) for it, so that no other proposal of the company
+   * books the same receipt. Returns the failure to record when another proposal holds it: permanent
+   * when it is booked, transient (try again later) while it is being booked. A reservation left by
+   * a proposal since rejected is taken over. No receipt, nothing to reserve.
+   */
+  private async reserveReceipt(proposal: Proposal): Promise<Failure | null> {
+    const sha256 = proposal.receipt?.sha256;
+    if (!sha256) return null;
+    const holder = await this.unitOfWork.run(async (ports) => {
+      const now = this.ctx.clock.now();
+      const current = await ports.bookedReceipts.reserve(proposal.companyId, sha256, proposal.id, now);
+      if (!current || current.bookingId !== null) return current;
+      const holding = await ports.proposals.findById(proposal.companyId, current.proposalId);
+      if (holding && holding.status !== 'REJECTED') return current;
+      await ports.bookedReceipts.release(proposal.companyId, sha256, current.proposalId);
+      return ports.bookedReceipts.reserve(proposal.companyId, sha256, proposal.id, now);
+    });
+    if (!holder) return null;
+    if (holder.bookingId === null) {
+      // The other execution may still fail and free the receipt: wait for its outcome.
+      return {
+        message: `the same receipt is being booked by proposal ${holder.proposalId}: waiting for its outcome`,
+        code: 'duplicate_receipt',
+        transient: true,
+        bookingId: null,
+        mayBeBooked: false,
+      };
+    }
+    return {
+      message:
+        `the same receipt is already booked as ${holder.bookingId} by proposal ${holder.proposalId}: ` +
+        'not booked a second time; reject this proposal if it is a duplicate',
+      code: 'duplicate_receipt',
+      transient: false,
+      bookingId: null,
+      mayBeBooked: false,
+    };
   }
 
   /** Reconciles first when an earlier attempt may have booked; books only when nothing is there. */
@@ -220,6 +265,7 @@ export class ProposalExecutor {
         await ports.events.append(executed.events);
         await ports.proposals.update(executed.proposal, current.version);
         await this.observeAutoApproval(ports, executed.proposal, origin);
+        await this.recordReceiptBooking(ports, executed.proposal, bookingId);
         await ports.executions.markExecuted(claim, bookingId, this.ctx.clock.now());
       }),
     );
@@ -239,6 +285,18 @@ export class ProposalExecutor {
     const observed = observeExecutedAutoApproval(pattern, executed, origin, this.ctx);
     await ports.patterns.save(observed.pattern, pattern.version);
     await ports.events.append(observed.events);
+  }
+
+  /** The booking made with the proposal's receipt, in the unit of work of `Executed`. */
+  private async recordReceiptBooking(ports: TransactionalPorts, executed: Proposal, bookingId: string): Promise<void> {
+    if (!executed.receipt) return;
+    await ports.bookedReceipts.recordBooking(
+      executed.companyId,
+      executed.receipt.sha256,
+      executed.id,
+      bookingId,
+      this.ctx.clock.now(),
+    );
   }
 
   private async fail(
@@ -264,6 +322,7 @@ export class ProposalExecutor {
           await ports.events.append(executed.events);
           await ports.proposals.update(executed.proposal, current.version);
           await this.observeAutoApproval(ports, executed.proposal, origin);
+          await this.recordReceiptBooking(ports, executed.proposal, failure.bookingId!);
           await ports.notifier.notify([
             failedMessage(
               current,
@@ -307,6 +366,9 @@ export class ProposalExecutor {
         );
       } else {
         await ports.executions.markFailed(claim, failure.message, now);
+        // Nothing was booked: the receipt is free for another proposal (or this one, approved again).
+        if (proposal.receipt)
+          await ports.bookedReceipts.release(proposal.companyId, proposal.receipt.sha256, proposal.id);
       }
     });
     if (!failure.transient) return 'failed';

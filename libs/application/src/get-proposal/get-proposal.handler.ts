@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EventStore, NotFound, PermissionDenied, ProposalRepository, sameActor } from '@app/domain';
+import { EventStore, NotFound, ProposalRepository } from '@app/domain';
 import type { Caller } from '../shared/caller';
+import { assertMayRead } from '../shared/proposal-access';
 import { proposalEvents, type ProposalView } from '../shared/proposal-view';
 
 export interface GetProposalQuery {
@@ -24,11 +25,7 @@ export class GetProposalHandler {
     const { caller, proposalId } = query;
     const proposal = await this.proposals.findById(caller.company, proposalId);
     if (!proposal) throw new NotFound('proposal', proposalId);
-    if (caller.role === 'employee' && !sameActor(caller.actor, proposal.submittedBy)) {
-      throw new PermissionDenied(
-        `employees may read only their own proposals; proposal ${proposalId} was submitted by someone else`,
-      );
-    }
+    assertMayRead(caller, proposal);
     return { proposal, events: await proposalEvents(this.events, proposal) };
   }
 }

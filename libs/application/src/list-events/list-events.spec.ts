@@ -1,5 +1,6 @@
 import { aPattern } from '@app/testing';
 import {
+  aRepeatSubmission,
   aSubmission,
   aUseCaseWorld,
   ACCOUNTANT,
@@ -20,8 +21,8 @@ describe('ListEvents', () => {
 
   it('lists the pending proposals with status=PROPOSED', async () => {
     const pending = await submitted(world, aSubmission({ merchant: 'Unknown Vendor' }));
-    await submitted(world);
-    const rejected = await submitted(world, aSubmission({ merchant: 'Another Vendor' }));
+    await submitted(world, aRepeatSubmission(1));
+    const rejected = await submitted(world, aRepeatSubmission(2, { merchant: 'Another Vendor' }));
     await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: rejected.proposal.id, reason: 'duplicate' });
 
     const page = await world.listEvents.execute({ caller, status: 'PROPOSED' });
@@ -46,11 +47,11 @@ describe('ListEvents', () => {
   });
 
   it('filters by type and time, and pages with limit and cursor', async () => {
-    await submitted(world);
+    await submitted(world, aRepeatSubmission(1));
     world.clock.advance({ minutes: 10 });
     const from = world.clock.now();
-    await submitted(world);
-    await submitted(world);
+    await submitted(world, aRepeatSubmission(2));
+    await submitted(world, aRepeatSubmission(3));
 
     const firstPage = await world.listEvents.execute({ caller, type: 'Approved', from, limit: 1 });
     const secondPage = await world.listEvents.execute({
@@ -72,7 +73,7 @@ describe('ListEvents', () => {
   });
 
   it('lists 50 events unless told', async () => {
-    for (let i = 0; i < 26; i++) await submitted(world);
+    for (let i = 1; i <= 26; i++) await submitted(world, aRepeatSubmission(i));
 
     const page = await world.listEvents.execute({ caller });
 

@@ -24,17 +24,27 @@ describe('decodeReceipt', () => {
     });
   });
 
-  it('accepts a PDF whose header follows a few leading bytes', () => {
-    const bytes = Buffer.concat([Buffer.from('\r\n\r\n'), FILES['application/pdf']!]);
-
-    expect(
-      decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') }, 1024)
-        .bytes,
-    ).toHaveLength(bytes.length);
+  it('refuses HTML and executable polyglots that carry a PDF header after their own', () => {
+    for (const head of ['\r\n', '<html><body>', '<!DOCTYPE html>', 'MZ\x90\x00', '#!/bin/sh\n']) {
+      const bytes = Buffer.concat([Buffer.from(head, 'latin1'), FILES['application/pdf']!]);
+      expect(() =>
+        decodeReceipt(
+          { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') },
+          1024,
+        ),
+      ).toThrow(/is not a application\/pdf file/);
+    }
   });
 
-  it('refuses URL-safe base64 and embedded whitespace', () => {
-    for (const dataBase64 of ['-_-_', 'JVBE\nRi0x']) {
+  it('refuses a file whose content is another type than declared', () => {
+    const png = FILES['image/png']!.toString('base64');
+    for (const contentType of ['application/pdf', 'image/jpeg', 'image/gif', 'image/webp', 'image/tiff']) {
+      expect(() => decodeReceipt({ filename: 'r', contentType, dataBase64: png }, 1024)).toThrow(ValidationFailed);
+    }
+  });
+
+  it('refuses URL-safe base64, embedded whitespace, missing padding and non-canonical padding bits', () => {
+    for (const dataBase64 of ['-_-_', 'JVBE\nRi0x', 'JVBERi0', 'JVBERi1=', 'JVBE=Ri0', '!!!!']) {
       expect(() => decodeReceipt({ filename: 'r.pdf', contentType: 'application/pdf', dataBase64 }, 1024)).toThrow(
         ValidationFailed,
       );
@@ -47,5 +57,16 @@ describe('decodeReceipt', () => {
 
     expect(decodeReceipt(upload, bytes.length).metadata.sizeBytes).toBe(bytes.length);
     expect(() => decodeReceipt(upload, bytes.length - 1)).toThrow(ValidationFailed);
+  });
+
+  it('judges the size from the length before decoding, and decodes megabytes in linear time', () => {
+    // 3.5 MiB overflowed the stack of the earlier regular expression.
+    const bytes = Buffer.concat([FILES['application/pdf']!, Buffer.alloc(3.5 * 1024 * 1024)]);
+    const upload = { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') };
+    expect(decodeReceipt(upload, 7 * 1024 * 1024).metadata.sizeBytes).toBe(bytes.length);
+
+    // Too long to be within the limit whatever it holds: refused on its length, not as malformed.
+    const tooLong = { ...upload, dataBase64: `${'!'.repeat(upload.dataBase64.length)}` };
+    expect(() => decodeReceipt(tooLong, 1024)).toThrow(/must be at most 1024 bytes decoded/);
   });
 });

@@ -1,5 +1,6 @@
 import type { EventStore, Notifier, PatternStore, ProposalRepository } from '@app/domain';
 import type { DailyCheckLedger } from '../daily-check/daily-check-runs.port';
+import type { BookedReceipts } from '../execute-proposal/booked-receipts.port';
 import type { ExecutionLedger } from '../execute-proposal/execution-ledger.port';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port';
 import type { ReceiptStore } from '../receipts/receipt-store.port';
@@ -14,6 +15,8 @@ export interface TransactionalPorts {
   readonly receipts: ReceiptStore;
   readonly idempotency: IdempotencyStore;
   readonly executions: ExecutionLedger;
+  /** Receipt → booking, so that one receipt is never booked twice. */
+  readonly bookedReceipts: BookedReceipts;
   readonly dailyChecks: DailyCheckLedger;
 }
 

@@ -4,16 +4,22 @@ import {
   CompanyContextStore,
   CompanySettingsStore,
   ConfidenceEngine,
+  duplicateDateWindow,
+  duplicateLookbackStart,
+  findPossibleDuplicates,
+  holdPossibleDuplicates,
   FieldErrorCollector,
   invalidField,
   normalizeMerchant,
   NotFound,
   parseExpenseDetails,
   PatternStore,
+  ProposalRepository,
   submitProposal,
   transitionProposal,
   type AutoApprovalPolicy,
   type CompanyContext,
+  type DuplicateMatch,
   type ExpenseDetails,
   type OutboundMessage,
   type Pattern,
@@ -23,6 +29,7 @@ import { ApplicationOptions } from '../application.options';
 import { IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
 import { decodeReceipt, type DecodedReceipt } from '../receipts/receipt-upload';
 import { originOf, type Caller } from '../shared/caller';
+import { assertMayRead } from '../shared/proposal-access';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { autoApprovedMessage, needsReviewMessage } from '../shared/proposal-notifications';
 import type { ProposalView } from '../shared/proposal-view';
@@ -41,12 +48,13 @@ interface Submission {
   readonly executionDelayMinutes: number;
   readonly autoApproval: AutoApprovalPolicy;
   readonly candidates: readonly Pattern[];
+  readonly duplicates: readonly DuplicateMatch[];
 }
 
 /**
  * POST /proposals: validates the proposal (its content, then against the company's chart when the
  * chart was fetched: 422 unknown_account_code / unknown_vat_rate), scores it against the company's
- * patterns, stores it as PROPOSED and — when the ConfidenceEngine routes it to auto_approve —
+ * patterns, holds a possible duplicate of an earlier proposal for review, stores it as PROPOSED and — when the ConfidenceEngine routes it to auto_approve —
  * APPROVED with executeAfter = now + the company's execution delay.
  *
  * One unit of work, one transaction: claim the Idempotency-Key (when one was sent), store the
@@ -62,6 +70,7 @@ export class SubmitProposalHandler {
     private readonly settings: CompanySettingsStore,
     private readonly contexts: CompanyContextStore,
     private readonly patterns: PatternStore,
+    private readonly proposals: ProposalRepository,
     private readonly idempotency: IdempotentExecution,
     private readonly engine: ConfidenceEngine,
     private readonly ctx: ApplicationContext,
@@ -73,16 +82,18 @@ export class SubmitProposalHandler {
     const validated = this.validate(submission);
     // Read before the unit of work, which keeps it short: scoring needs no transaction, and inside
     // the unit only its own ports may touch the database.
-    const [settings, context, candidates] = await Promise.all([
+    const [settings, context, candidates, duplicates] = await Promise.all([
       this.settings.get(caller.company),
       this.contexts.get(caller.company),
       this.patterns.findCandidates(caller.company, normalizeMerchant(validated.details.merchant)),
+      this.findDuplicates(caller.company, validated.details),
     ]);
     const stored: Submission = {
       caller,
       ...validated,
       context,
       candidates,
+      duplicates,
       executionDelayMinutes: settings.executionDelayMinutes,
       autoApproval: { autoApproveMaxAmount: settings.autoApproveMaxAmount },
     };
@@ -97,13 +108,15 @@ export class SubmitProposalHandler {
     if (context) assertInChart(context, details);
     const previous = resubmissionOf ? await ports.proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
+    // Only a proposal the caller may read can be corrected: an employee resubmits only their own.
+    if (previous) assertMayRead(caller, previous);
 
     const origin = originOf(caller, context);
     // The submitter, for separation of duties; the details carry the amounts the limit compares.
-    const assessment = this.engine.score(
-      { ...details, submittedBy: caller.actor },
-      submission.candidates,
-      submission.autoApproval,
+    // A possible duplicate is held for review whatever the patterns say, its reasons naming the earlier record.
+    const assessment = holdPossibleDuplicates(
+      this.engine.score({ ...details, submittedBy: caller.actor }, submission.candidates, submission.autoApproval),
+      submission.duplicates,
     );
     const submitted = submitProposal(
       { companyId: caller.company, origin, details, assessment, resubmissionOf: previous },
@@ -137,6 +150,22 @@ export class SubmitProposalHandler {
     }
     await ports.notifier.notify(messages);
     return { proposal, events };
+  }
+
+  /**
+   * The earlier records this expense may repeat (findPossibleDuplicates): the company's proposals of
+   * the lookback that were not rejected, with the same receipt or amount around the date.
+   */
+  private async findDuplicates(companyId: string, details: ExpenseDetails): Promise<DuplicateMatch[]> {
+    const window = duplicateDateWindow(details.date);
+    const earlier = await this.proposals.findDuplicateCandidates(companyId, {
+      receiptSha256: details.receipt?.sha256 ?? null,
+      amount: details.amount,
+      dateFrom: window.from,
+      dateTo: window.to,
+      submittedSince: duplicateLookbackStart(this.ctx.clock.now()),
+    });
+    return findPossibleDuplicates({ ...details, receiptSha256: details.receipt?.sha256 ?? null }, earlier);
   }
 
   /**

@@ -11,6 +11,7 @@ import { ApplicationOptions } from '../application.options';
 import { IdempotencyConflict } from '../idempotency/idempotent-execution';
 import {
   aCompanyContext,
+  aRepeatSubmission,
   aSubmission,
   aUseCaseWorld,
   ACCOUNTANT,
@@ -187,8 +188,8 @@ describe('SubmitProposal', () => {
       const first = await submitted(world, aSubmission());
       await world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: first.proposal.id });
 
-      expect((await submitted(world, aSubmission(), EMPLOYEE)).proposal.status).toBe('APPROVED');
-      const own = await submitted(world, aSubmission(), ACCOUNTANT);
+      expect((await submitted(world, aRepeatSubmission(1), EMPLOYEE)).proposal.status).toBe('APPROVED');
+      const own = await submitted(world, aRepeatSubmission(2), ACCOUNTANT);
       expect(own.proposal.status).toBe('PROPOSED');
       expect(own.proposal.reasons.join(' ')).toMatch(
         /only kari@example\.no, who submitted this proposal, has confirmed/,
@@ -487,6 +488,61 @@ describe('SubmitProposal', () => {
       await expect(submit(aSubmission({ resubmissionOf: 'no-such-proposal' }))).rejects.toBeInstanceOf(NotFound);
 
       expect(world.idempotencyKeys.size).toBe(0);
+    });
+  });
+  describe('a possible duplicate', () => {
+    beforeEach(async () => {
+      await world.patterns.save(aPattern({ approvals: 14 }), null);
+    });
+
+    it('holds the same receipt sent again for review, naming the earlier proposal', async () => {
+      const first = await submitted(world, aSubmission());
+      expect(first.proposal.status).toBe('APPROVED');
+
+      const again = await submitted(world, aSubmission({ date: '2026-10-02', amount: '120.00' }));
+
+      expect(again.proposal).toMatchObject({ status: 'PROPOSED', route: 'review_required', autoApproved: false });
+      expect(again.proposal.confidence).toBeLessThanOrEqual(0.5);
+      expect(again.proposal.reasons.join(' ')).toContain(
+        `possible duplicate of proposal ${first.proposal.id} (Spotify AB, NOK 119.00, 2026-11-20, APPROVED): the same receipt`,
+      );
+    });
+
+    it('holds the same merchant (as a card statement writes it), amount and a date a day off', async () => {
+      const first = await submitted(world, aSubmission());
+
+      const again = await submitted(
+        world,
+        aRepeatSubmission(1, { merchant: 'SPOTIFY AB *P2B9C1X', date: '2026-11-21' }),
+      );
+
+      expect(again.proposal.status).toBe('PROPOSED');
+      expect(again.proposal.reasons.join(' ')).toContain(`possible duplicate of proposal ${first.proposal.id}`);
+    });
+
+    it('does not flag a monthly subscription, nor repeat a rejected proposal', async () => {
+      const rejected = await submitted(world, aSubmission({ merchant: 'Brand New Supplier AS' }));
+      await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: rejected.proposal.id, reason: 'wrong' });
+      await submitted(world, aSubmission({ date: '2026-10-20' }));
+
+      const corrected = await submitted(
+        world,
+        aRepeatSubmission(9, { merchant: 'Brand New Supplier AS', date: '2026-11-20' }),
+      );
+      const nextMonth = await submitted(world, aRepeatSubmission(1, { date: '2026-11-20' }));
+
+      expect(corrected.proposal.reasons.join(' ')).not.toMatch(/duplicate/);
+      expect(nextMonth.proposal).toMatchObject({ status: 'APPROVED', autoApproved: true });
+    });
+
+    it('only looks at the last 12 months and at the own company', async () => {
+      await submitted(world, aSubmission());
+      await submitted(world, aSubmission(), { ...EMPLOYEE, company: OTHER_COMPANY });
+      world.clock.advance({ days: 370 });
+
+      const again = await submitted(world, aSubmission());
+
+      expect(again.proposal.reasons.join(' ')).not.toMatch(/duplicate/);
     });
   });
 });

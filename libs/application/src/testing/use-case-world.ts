@@ -47,6 +47,20 @@ export function aSubmission(overrides: Partial<ProposalSubmission> = {}): Propos
   };
 }
 
+/**
+ * The `n`th repeat of a purchase from one merchant (n ≥ 1): `n` weeks before aSubmission's date,
+ * with a receipt of its own, so that it is another purchase and not a duplicate of the first.
+ */
+export function aRepeatSubmission(n: number, overrides: Partial<ProposalSubmission> = {}): ProposalSubmission {
+  const date = new Date(Date.parse('2026-11-20T00:00:00Z') - n * 7 * 86_400_000).toISOString().slice(0, 10);
+  const bytes = Buffer.concat([PDF_BYTES, Buffer.from(`% purchase ${n}\n`)]);
+  return aSubmission({
+    date,
+    receipt: { filename: `r${n}.pdf`, contentType: 'application/pdf', dataBase64: bytes.toString('base64') },
+    ...overrides,
+  });
+}
+
 /** A Tripletex chart with the accounts and VAT rates the submissions use. */
 export function aCompanyContext(companyId = TEST_COMPANY): CompanyContext {
   return {
@@ -79,6 +93,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       adapters.settings,
       contexts,
       adapters.patterns,
+      adapters.proposals,
       new IdempotentExecution(adapters.clock),
       new ConfidenceEngine(),
       ctx,

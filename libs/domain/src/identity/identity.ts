@@ -64,7 +64,12 @@ export interface EventOrigin {
   readonly provider: string | null;
 }
 
+/** The form of an actor's email by which people are told apart: trimmed, lower case. */
+export function actorKey(actor: string): string {
+  return actor.trim().toLowerCase();
+}
+
 /** Same person? Emails compare case-insensitively. */
 export function sameActor(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
+  return actorKey(a) === actorKey(b);
 }

@@ -1,6 +1,23 @@
 import { Proposal } from '../proposal/proposal';
 import { ProposalStatus } from '../proposal/proposal-status';
 import { Page, PageRequest } from '../shared/page';
+import { AccountingDate } from '../values/accounting-date';
+import { MinorUnits } from '../values/money';
+
+/** What findDuplicateCandidates narrows the company's proposals by (findPossibleDuplicates decides). */
+export interface DuplicateCandidateQuery {
+  /** Proposals with a receipt of this SHA-256, whatever their amount or date. */
+  readonly receiptSha256: string | null;
+  /** …or with this amount (in their own currency) and a date in [dateFrom, dateTo]. */
+  readonly amount: MinorUnits;
+  readonly dateFrom: AccountingDate;
+  readonly dateTo: AccountingDate;
+  /** Only proposals submitted at or after this instant. */
+  readonly submittedSince: Date;
+}
+
+/** How many duplicate candidates are read at most: enough to name them, bounded for a busy merchant. */
+export const DUPLICATE_CANDIDATE_LIMIT = 20;
 
 /**
  * The proposals' current state (the read model beside the event store), always scoped by company:
@@ -19,6 +36,13 @@ export abstract class ProposalRepository {
 
   /** Proposals currently in `status`, oldest submission first (then id), keyset-paginated. */
   abstract listByStatus(companyId: string, status: ProposalStatus, page: PageRequest): Promise<Page<Proposal>>;
+
+  /**
+   * The company's proposals that were not rejected, submitted since `query.submittedSince`, that
+   * have the receipt `query.receiptSha256` or the amount `query.amount` with a date in the range:
+   * newest submission first, at most DUPLICATE_CANDIDATE_LIMIT.
+   */
+  abstract findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]>;
 
   /**
    * Approved proposals whose executeAfter ≤ `now`, oldest first, across companies: the execution

@@ -4,6 +4,8 @@ export interface CompanyRow {
   id: string;
   name: string;
   createdAt: Date;
+  /** Set when the company was deleted but its record stays for its audit events. */
+  deletedAt: Date | null;
 }
 
 export const CompanyEntity = new EntitySchema<CompanyRow>({
@@ -13,5 +15,6 @@ export const CompanyEntity = new EntitySchema<CompanyRow>({
     id: { type: 'text', primary: true },
     name: { type: 'text' },
     createdAt: { type: 'timestamptz', name: 'created_at', createDate: true },
+    deletedAt: { type: 'timestamptz', name: 'deleted_at', nullable: true },
   },
 });

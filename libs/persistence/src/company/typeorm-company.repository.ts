@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { CompanyRepository, type Company, type CompanyDeletion } from '@app/domain';
 import { select, toNumber } from '../shared/sql';
 import { CompanyEntity, type CompanyRow } from './company.entity';
@@ -15,11 +15,13 @@ export class TypeOrmCompanyRepository extends CompanyRepository {
   }
 
   async exists(id: string): Promise<boolean> {
-    return this.repo.exists({ where: { id } });
+    // A company deleted but kept for its audit events does not exist for the guard.
+    return this.repo.exists({ where: { id, deletedAt: IsNull() } });
   }
 
   async findById(id: string): Promise<Company | null> {
-    return this.repo.findOneBy({ id });
+    const row = await this.repo.findOneBy({ id });
+    return row && toCompany(row);
   }
 
   async create(company: { id: string; name: string }): Promise<boolean> {
@@ -31,7 +33,7 @@ export class TypeOrmCompanyRepository extends CompanyRepository {
   }
 
   async list(): Promise<Company[]> {
-    return this.repo.find({ order: { id: 'ASC' } });
+    return (await this.repo.find({ order: { id: 'ASC' } })).map(toCompany);
   }
 
   async delete(deletion: Omit<CompanyDeletion, 'auditEventsKept'>): Promise<CompanyDeletion> {
@@ -43,8 +45,15 @@ export class TypeOrmCompanyRepository extends CompanyRepository {
         [deletion.companyId],
       );
       const auditEventsKept = toNumber(events);
-      // Audit events reference the company (the audit trail is never deleted): then the record stays.
+      // Audit events reference the company (the audit trail is never deleted): then the record stays,
+      // marked deleted, and `exists` refuses its tokens from now on.
       if (auditEventsKept === 0) await manager.query('DELETE FROM companies WHERE id = $1', [deletion.companyId]);
+      else {
+        await manager.query('UPDATE companies SET deleted_at = $2 WHERE id = $1', [
+          deletion.companyId,
+          deletion.deletedAt,
+        ]);
+      }
       await manager.query(
         `INSERT INTO company_deletions (id, company_id, company_name, actor, deleted_at, audit_events_kept)
          VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -76,4 +85,8 @@ export class TypeOrmCompanyRepository extends CompanyRepository {
       auditEventsKept: toNumber(row.audit_events_kept),
     }));
   }
+}
+
+function toCompany(row: CompanyRow): Company {
+  return { id: row.id, name: row.name, createdAt: row.createdAt };
 }

@@ -159,6 +159,41 @@ describe('TypeOrmEventStore', () => {
       expect((await store.list(other, { limit: 200 })).items).toEqual(events);
     });
 
+    it('lists a time window in append order, events stored out of time order included', async () => {
+      const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
+      const [late, early, middle, inside] = [30, 10, 20, 25].map((minutes) =>
+        aChainEvent(company, randomUUID(), 1, { occurredAt: at(minutes) }),
+      );
+      for (const event of [late, early, middle, inside]) await store.append([event]);
+
+      const page = await store.list(company, { from: at(15), to: at(30), limit: 1 });
+      const next = await store.list(company, { from: at(15), to: at(30), limit: 1, cursor: page.nextCursor });
+
+      expect([...page.items, ...next.items]).toEqual([middle, inside]);
+      expect(next.nextCursor).toBeNull();
+      expect((await store.list(company, { from: at(15), limit: 50 })).items).toEqual([late, middle, inside]);
+    });
+
+    it('lists by status from heads that follow every insert into events, the latest sequence winning', async () => {
+      const chain = randomUUID();
+      const [proposed, approved] = [
+        aChainEvent(company, chain, 1),
+        aChainEvent(company, chain, 2, { type: 'Approved', status: 'APPROVED' }),
+      ];
+      // Stored out of order by two statements (as a restore might): the head stays at sequence 2.
+      await store.append([approved]);
+      await store.append([proposed]);
+
+      expect((await store.list(company, { status: 'PROPOSED', limit: 50 })).items).toEqual([]);
+      expect((await store.list(company, { status: 'APPROVED', limit: 50 })).items).toEqual([approved]);
+      expect(
+        await database.dataSource.query(
+          'SELECT proposal_id, sequence, status FROM proposal_heads WHERE company_id = $1',
+          [company],
+        ),
+      ).toEqual([{ proposal_id: approved.proposalId, sequence: 2, status: 'APPROVED' }]);
+    });
+
     it('keeps APPROVED listing the Approved and ExecutionFailed events of a proposal still approved', async () => {
       const chain = randomUUID();
       await store.append([

@@ -58,13 +58,32 @@ export class TypeOrmEventStore extends EventStore {
     const where = ['e.company_id = $1'];
     if (query.type) where.push(`e.type = ${param(query.type)}`);
     if (query.correlationId) where.push(`e.correlation_id = ${param(query.correlationId)}`);
-    if (query.from) where.push(`e.occurred_at >= ${param(query.from)}`);
-    if (query.to) where.push(`e.occurred_at < ${param(query.to)}`);
+    const window: string[] = [];
+    if (query.from) window.push(`occurred_at >= ${param(query.from)}`);
+    if (query.to) window.push(`occurred_at < ${param(query.to)}`);
+    where.push(...window.map((condition) => `e.${condition}`));
+    if (query.from) {
+      // Where the window starts in the append order: its events' first position, read from the
+      // (company_id, occurred_at, position) index alone (OFFSET 0 keeps PostgreSQL from answering
+      // the min by walking the position index from the start). Implied by the window, it starts
+      // the walk in position order there; without it the planner walks from the company's first
+      // event, as if the window's events were spread evenly over the history: 0.4 s for a day a
+      // third of the way into 1 M events, 5 ms with it. The cost is the window's size in index
+      // entries, paid for each page.
+      where.push(`e.position >= (SELECT min(position) FROM (
+        SELECT position FROM events WHERE company_id = $1 AND ${window.join(' AND ')} OFFSET 0) w)`);
+    }
     if (query.status) {
       // The events that left a proposal in `status`, kept only while no later event of the same
-      // proposal moved it elsewhere: "the proposal is *currently* in that status".
+      // proposal moved it elsewhere: "the proposal is *currently* in that status". Its head in
+      // `proposal_heads` (kept by a trigger on events) says so too — implied by the NOT EXISTS —
+      // and lets the plan start from the few proposals in a queue's status, through the heads'
+      // (company_id, status) index, instead of walking every event that ever had it.
       const status = param(query.status);
-      where.push(`e.status = ${status} AND e.proposal_id IS NOT NULL AND NOT EXISTS (
+      where.push(`e.status = ${status} AND e.proposal_id IS NOT NULL AND EXISTS (
+        SELECT 1 FROM proposal_heads head
+         WHERE head.company_id = e.company_id AND head.proposal_id = e.proposal_id AND head.status = ${status})
+        AND NOT EXISTS (
         SELECT 1 FROM events later
          WHERE later.company_id = e.company_id AND later.proposal_id = e.proposal_id
            AND later.sequence > e.sequence AND later.status IS NOT NULL AND later.status <> ${status})`);

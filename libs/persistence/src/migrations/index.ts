@@ -21,7 +21,11 @@ import { DropExpectActivePatternsFunction1763830000003 } from './1763830000003-d
 import { CreateRateLimits1763830000004 } from './1763830000004-create-rate-limits';
 import { AddProposalAmountNok1763840000001 } from './1763840000001-add-proposal-amount-nok';
 import { KeyEventChain1764153700001 } from './1764153700001-key-event-chain';
-import { CreateCompanyDeletions1764170000001 } from './1764170000001-create-company-deletions';
+import { DuplicateReceipts1764180000001 } from './1764180000001-duplicate-receipts';
+import { CreateProposalHeads1764190000001 } from './1764190000001-create-proposal-heads';
+import { IndexEventsByTimeAndPosition1764190000002 } from './1764190000002-index-events-by-time-and-position';
+import { CompanyDeletedAt1764200000001 } from './1764200000001-company-deleted-at';
+import { CreateCompanyDeletions1764210000001 } from './1764210000001-create-company-deletions';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -46,5 +50,9 @@ export const MIGRATIONS = [
   CreateRateLimits1763830000004,
   AddProposalAmountNok1763840000001,
   KeyEventChain1764153700001,
-  CreateCompanyDeletions1764170000001,
+  DuplicateReceipts1764180000001,
+  CreateProposalHeads1764190000001,
+  IndexEventsByTimeAndPosition1764190000002,
+  CompanyDeletedAt1764200000001,
+  CreateCompanyDeletions1764210000001,
 ];

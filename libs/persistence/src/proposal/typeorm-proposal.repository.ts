@@ -1,5 +1,14 @@
 import type { EntityManager } from 'typeorm';
-import { ConcurrencyConflict, Page, PageRequest, Proposal, ProposalRepository, ProposalStatus } from '@app/domain';
+import {
+  ConcurrencyConflict,
+  DUPLICATE_CANDIDATE_LIMIT,
+  Page,
+  PageRequest,
+  Proposal,
+  ProposalRepository,
+  ProposalStatus,
+  type DuplicateCandidateQuery,
+} from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
 import { conflictOnUniqueViolation, execute, insertInto, select } from '../shared/sql';
 import {
@@ -81,6 +90,28 @@ export class TypeOrmProposalRepository extends ProposalRepository {
       (row.submitted_at as Date).getTime(),
       row.id as string,
     ]);
+  }
+
+  async findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]> {
+    // Two indexed probes (proposals_duplicate_amount_idx, proposals_duplicate_receipt_idx).
+    const rows = await select<ProposalRecord>(
+      this.manager,
+      `SELECT ${PROPOSAL_SELECT} FROM proposals
+        WHERE company_id = $1 AND status <> 'REJECTED' AND submitted_at >= $2
+          AND ((amount = $3 AND accounting_date BETWEEN $4 AND $5)
+               OR ($6::text IS NOT NULL AND receipt->>'sha256' = $6::text))
+        ORDER BY submitted_at DESC, id DESC LIMIT $7`,
+      [
+        companyId,
+        query.submittedSince,
+        query.amount,
+        query.dateFrom,
+        query.dateTo,
+        query.receiptSha256,
+        DUPLICATE_CANDIDATE_LIMIT,
+      ],
+    );
+    return rows.map(proposalFromRecord);
   }
 
   async listDueForExecution(now: Date, limit: number): Promise<Proposal[]> {

@@ -4,6 +4,7 @@ import { Clock, IdGenerator } from '@app/domain';
 import { OutboxNotifier } from '@app/notifications';
 import { TypeOrmDailyCheckLedger } from '../daily-check/typeorm-daily-check-runs';
 import { TypeOrmEventStore } from '../event-store/typeorm-event-store';
+import { TypeOrmBookedReceipts } from '../execution/typeorm-booked-receipts';
 import { TypeOrmExecutionLedger } from '../execution/typeorm-execution.ledger';
 import { TypeOrmIdempotencyStore } from '../idempotency/typeorm-idempotency.store';
 import { TypeOrmOutboxRepository } from '../outbox/typeorm-outbox.repository';
@@ -14,7 +15,7 @@ import { TypeOrmReceiptStore } from '../receipts/typeorm-receipt.store';
 /**
  * Runs each unit of work in ONE database transaction (BEGIN … COMMIT, READ COMMITTED) and hands it
  * every transactional port bound to that transaction: events, the proposals' read model, patterns,
- * outbox rows, receipts, idempotency keys and the executor's and daily check's ledgers commit
+ * outbox rows, receipts, idempotency keys, booked receipts and the executor's and daily check's ledgers commit
  * together, or nothing does (the work's error is rethrown after the rollback). Each port call is
  * sent when it is made, so the unit reads its own writes and a failed write fails at once.
  */
@@ -40,6 +41,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
       receipts: new TypeOrmReceiptStore(manager),
       idempotency: new TypeOrmIdempotencyStore(manager),
       executions: new TypeOrmExecutionLedger(manager),
+      bookedReceipts: new TypeOrmBookedReceipts(manager),
       dailyChecks: new TypeOrmDailyCheckLedger(manager),
     };
   }

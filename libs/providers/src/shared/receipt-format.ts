@@ -21,7 +21,7 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
 /** The type the file's first bytes show, whatever it was declared as; undefined when unknown. */
 export function sniffReceiptType(bytes: Uint8Array): string | undefined {
   const head = Buffer.from(bytes.subarray(0, 12)).toString('latin1');
-  if (Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-')) return 'application/pdf';
+  if (head.startsWith('%PDF-')) return 'application/pdf';
   if (head.startsWith('\x89PNG\r\n\x1a\n')) return 'image/png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
   if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) return 'image/gif';

@@ -93,14 +93,15 @@ export function describeCompanyRepositoryContract(
       ]);
     });
 
-    it('keeps the record of a company with audit events, and the events, but takes its connection', async () => {
+    it('keeps the record of a company with audit events, and the events, but takes its connection and refuses it', async () => {
       const id = await aConnectedCompany();
       const chain = uniqueId();
       await subject.events.append([aChainEvent(id, chain, 1), aChainEvent(id, chain, 2)]);
 
       expect(await companies.delete(deletionOf(id))).toMatchObject({ companyId: id, auditEventsKept: 2 });
 
-      expect(await companies.exists(id)).toBe(true);
+      expect(await companies.exists(id)).toBe(false);
+      expect(await companies.findById(id)).toMatchObject({ id, name: 'Gone AS' });
       expect(await subject.connections.find(id)).toBeNull();
       expect(await subject.events.readChain(id, chain)).toHaveLength(2);
     });

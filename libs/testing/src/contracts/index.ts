@@ -5,6 +5,7 @@ export * from './pattern-store.contract';
 export * from './notifier.contract';
 export * from './company-settings-store.contract';
 export * from './unit-of-work.contract';
+export * from './booked-receipts.contract';
 export * from './execution-queue.contract';
 export * from './daily-check-runs.contract';
 export * from './receipt-store.contract';

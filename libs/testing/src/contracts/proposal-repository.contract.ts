@@ -122,6 +122,37 @@ export function describeProposalRepositoryContract(
       expect(second.nextCursor).toBeNull();
     });
 
+    it('finds the duplicate candidates: same receipt, or same amount within the dates, not rejected, recent', async () => {
+      const receipt = (sha256: string) => ({ filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 1, sha256 });
+      const base = { amount: 11900, date: '2026-11-20', submittedAt: new Date(T0) };
+      const sameAmountNextDay = proposalOf(company, { ...base, date: '2026-11-21', receipt: receipt('1'.repeat(64)) });
+      const sameReceipt = proposalOf(company, {
+        ...base,
+        amount: 500,
+        date: '2026-03-01',
+        receipt: receipt('f'.repeat(64)),
+      });
+      const rejected = proposalOf(company, { ...base, status: 'REJECTED', receipt: receipt('f'.repeat(64)) });
+      const tooOld = proposalOf(company, { ...base, submittedAt: new Date(T0 - 400 * 86_400_000) });
+      const otherAmount = proposalOf(company, { ...base, amount: 11901, receipt: null });
+      const monthLater = proposalOf(company, { ...base, date: '2026-12-20', receipt: null });
+      const elsewhere = proposalOf(otherCompany, { ...base, receipt: receipt('f'.repeat(64)) });
+      for (const p of [sameAmountNextDay, sameReceipt, rejected, tooOld, otherAmount, monthLater, elsewhere]) {
+        await repository.insert(p);
+      }
+
+      const found = await repository.findDuplicateCandidates(company, {
+        receiptSha256: 'f'.repeat(64),
+        amount: 11900,
+        dateFrom: '2026-11-19',
+        dateTo: '2026-11-21',
+        submittedSince: new Date(T0 - 365 * 86_400_000),
+      });
+
+      expect(found.map((p) => p.id).sort()).toEqual([sameAmountNextDay.id, sameReceipt.id].sort());
+      expect(found.find((p) => p.id === sameReceipt.id)).toEqual(sameReceipt);
+    });
+
     it('lists approved proposals whose execution is due', async () => {
       const due = proposalOf(company, { status: 'APPROVED', version: 2, executeAfter: new Date(T0 - 60_000) });
       const later = proposalOf(company, { status: 'APPROVED', version: 2, executeAfter: new Date(T0 + 60_000) });

@@ -1,4 +1,5 @@
 import {
+  describeBookedReceiptsContract,
   describeCompanyRepositoryContract,
   describeCompanySettingsStoreContract,
   describeDailyCheckRunsContract,
@@ -13,6 +14,7 @@ import {
   describeUnitOfWorkContract,
 } from '../contracts';
 import { ManualClock } from '../time/manual-clock';
+import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEventStore } from './in-memory-event-store';
@@ -29,6 +31,7 @@ describeNotifierContract('InMemoryNotifier', () => {
   return { notifier, pending: async (companyId) => notifier.messages(companyId) };
 });
 describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
+describeBookedReceiptsContract('InMemoryBookedReceipts', () => new InMemoryBookedReceipts());
 describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
   const adapters = createInMemoryAdapters();
   return {

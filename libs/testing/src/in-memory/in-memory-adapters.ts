@@ -1,6 +1,7 @@
 import { DomainContext } from '@app/domain';
 import { ManualClock } from '../time/manual-clock';
 import { SequentialIdGenerator } from '../time/sequential-id-generator';
+import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { InMemoryCompanyRepository } from './in-memory-company-repository';
 import { InMemoryDailyChecks } from './in-memory-daily-checks';
@@ -25,6 +26,7 @@ export function createInMemoryAdapters(start?: Date | string) {
   const receipts = new InMemoryReceiptStore();
   const idempotency = new InMemoryIdempotencyStore();
   const executions = new InMemoryExecutions(proposals);
+  const bookedReceipts = new InMemoryBookedReceipts();
   const connections = new InMemoryProviderConnectionRepository(clock);
   const companies = new InMemoryCompanyRepository(clock, { events, connections });
   const dailyChecks = new InMemoryDailyChecks(companies, connections);
@@ -37,6 +39,7 @@ export function createInMemoryAdapters(start?: Date | string) {
     receipts,
     idempotency,
     executions,
+    bookedReceipts,
     dailyChecks,
   });
   const ctx: DomainContext = { clock, ids };
@@ -51,6 +54,7 @@ export function createInMemoryAdapters(start?: Date | string) {
     receipts,
     idempotency,
     executions,
+    bookedReceipts,
     dailyChecks,
     companies,
     connections,

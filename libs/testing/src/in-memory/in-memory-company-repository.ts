@@ -13,6 +13,8 @@ export interface CompanyNeighbours {
 export class InMemoryCompanyRepository extends CompanyRepository {
   private readonly companies = new Map<string, Company>();
   private readonly log: CompanyDeletion[] = [];
+  /** Companies deleted but kept for their audit events: they no longer exist for the guard. */
+  private readonly deleted = new Set<string>();
 
   constructor(
     private readonly clock: Clock,
@@ -22,7 +24,7 @@ export class InMemoryCompanyRepository extends CompanyRepository {
   }
 
   async exists(id: string): Promise<boolean> {
-    return this.companies.has(id);
+    return this.companies.has(id) && !this.deleted.has(id);
   }
 
   async findById(id: string): Promise<Company | null> {
@@ -32,6 +34,7 @@ export class InMemoryCompanyRepository extends CompanyRepository {
 
   async create(company: { id: string; name: string }): Promise<boolean> {
     if (this.companies.has(company.id)) return false;
+    this.deleted.delete(company.id);
     this.companies.set(company.id, { id: company.id, name: company.name, createdAt: this.clock.now() });
     return true;
   }
@@ -46,6 +49,7 @@ export class InMemoryCompanyRepository extends CompanyRepository {
       (event) => event.company === deletion.companyId,
     ).length;
     if (auditEventsKept === 0) this.companies.delete(deletion.companyId);
+    else this.deleted.add(deletion.companyId);
     const logged = { ...copy(deletion), auditEventsKept };
     this.log.push(logged);
     return copy(logged);

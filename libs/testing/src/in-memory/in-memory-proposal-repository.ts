@@ -1,4 +1,13 @@
-import { ConcurrencyConflict, Page, PageRequest, Proposal, ProposalRepository, ProposalStatus } from '@app/domain';
+import {
+  ConcurrencyConflict,
+  DUPLICATE_CANDIDATE_LIMIT,
+  Page,
+  PageRequest,
+  Proposal,
+  ProposalRepository,
+  ProposalStatus,
+  type DuplicateCandidateQuery,
+} from '@app/domain';
 import { assertLimit, pageAfter } from './cursor';
 import { copy, Snapshottable } from './snapshottable';
 
@@ -36,6 +45,21 @@ export class InMemoryProposalRepository extends ProposalRepository implements Sn
       .sort((a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const result = pageAfter(sorted, (p) => [p.submittedAt.getTime(), p.id], page.limit, page.cursor);
     return { items: result.items.map(copy), nextCursor: result.nextCursor };
+  }
+
+  async findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]> {
+    return [...this.proposals.values()]
+      .filter(
+        (p) =>
+          p.companyId === companyId &&
+          p.status !== 'REJECTED' &&
+          p.submittedAt.getTime() >= query.submittedSince.getTime() &&
+          ((p.amount === query.amount && p.date >= query.dateFrom && p.date <= query.dateTo) ||
+            (query.receiptSha256 !== null && p.receipt?.sha256 === query.receiptSha256)),
+      )
+      .sort((a, b) => b.submittedAt.getTime() - a.submittedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .slice(0, DUPLICATE_CANDIDATE_LIMIT)
+      .map(copy);
   }
 
   async listDueForExecution(now: Date, limit: number): Promise<Proposal[]> {

@@ -1,4 +1,5 @@
 import { UnitOfWork, type TransactionalPorts } from '@app/application';
+import type { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import type { InMemoryDailyChecks } from './in-memory-daily-checks';
 import type { InMemoryEventStore } from './in-memory-event-store';
 import type { InMemoryExecutions } from './in-memory-executions';
@@ -17,6 +18,7 @@ export interface InMemoryStores extends TransactionalPorts {
   readonly receipts: InMemoryReceiptStore;
   readonly idempotency: InMemoryIdempotencyStore;
   readonly executions: InMemoryExecutions;
+  readonly bookedReceipts: InMemoryBookedReceipts;
   readonly dailyChecks: InMemoryDailyChecks;
 }
 

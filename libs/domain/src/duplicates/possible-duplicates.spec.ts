@@ -1,0 +1,197 @@
+import fc from 'fast-check';
+import type { ConfidenceAssessment } from '../confidence/confidence-engine';
+import type { Proposal } from '../proposal/proposal';
+import {
+  duplicateDateWindow,
+  duplicateLookbackStart,
+  findPossibleDuplicates,
+  holdPossibleDuplicates,
+  POSSIBLE_DUPLICATE_MAX_SCORE,
+  type DuplicateProbe,
+  type EarlierBooking,
+} from './possible-duplicates';
+
+const SHA = 'a'.repeat(64);
+
+function earlier(overrides: Partial<Proposal> = {}): Proposal {
+  return {
+    id: 'p-1',
+    companyId: 'acme',
+    correlationId: 'p-1',
+    version: 1,
+    kind: 'expense',
+    merchant: 'Spotify AB',
+    merchantKey: 'spotify',
+    amount: 11900,
+    currency: 'NOK',
+    amountNok: null,
+    date: '2026-10-20',
+    accountCode: '6540',
+    vatRate: '25',
+    description: null,
+    receipt: { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 10, sha256: SHA },
+    thread: null,
+    submittedBy: 'ola@acme.no',
+    channel: 'slack',
+    submittedAt: new Date('2026-10-20T10:00:00Z'),
+    updatedAt: new Date('2026-10-20T10:00:00Z'),
+    status: 'EXECUTED',
+    confidence: 0.95,
+    route: 'auto_approve',
+    reasons: [],
+    executeAfter: null,
+    resubmissionOf: null,
+    autoApproved: true,
+    approvedBy: null,
+    corrections: null,
+    rejectedBy: null,
+    rejectionReason: null,
+    booking: { provider: 'tripletex', bookingId: '7001' },
+    lastExecutionError: null,
+    ...overrides,
+  };
+}
+
+const probe = (overrides: Partial<DuplicateProbe> = {}): DuplicateProbe => ({
+  merchant: 'Spotify AB',
+  amount: 11900,
+  currency: 'NOK',
+  date: '2026-10-20',
+  receiptSha256: null,
+  ...overrides,
+});
+
+const booking = (overrides: Partial<EarlierBooking> = {}): EarlierBooking => ({
+  provider: 'tripletex',
+  bookingId: '5512',
+  kind: 'voucher',
+  merchant: 'SPOTIFY AB *P2B9C1X',
+  amount: 11900,
+  date: '2026-10-21',
+  ...overrides,
+});
+
+describe('findPossibleDuplicates', () => {
+  it('finds the same receipt whatever the amount and date, naming the proposal and its booking', () => {
+    const [match] = findPossibleDuplicates(
+      probe({ receiptSha256: SHA, amount: 1, date: '2026-01-01', merchant: 'Other' }),
+      [earlier()],
+    );
+
+    expect(match).toEqual({
+      source: 'proposal',
+      id: 'p-1',
+      ground: 'same_receipt',
+      reason:
+        'possible duplicate of proposal p-1 (Spotify AB, NOK 119.00, 2026-10-20, EXECUTED, booked as tripletex 7001): the same receipt (identical file)',
+    });
+  });
+
+  it.each([
+    ['the same day', '2026-10-20'],
+    ['a day later', '2026-10-21'],
+    ['a day earlier', '2026-10-19'],
+  ])('finds the same merchant and amount %s', (_label, date) => {
+    expect(findPossibleDuplicates(probe({ date, merchant: 'SPOTIFY AB *X9Y8' }), [earlier({ receipt: null })])).toEqual(
+      [expect.objectContaining({ id: 'p-1', ground: 'same_merchant_amount_date' })],
+    );
+  });
+
+  it.each([
+    ['two days apart', { date: '2026-10-22' }],
+    ['another amount', { amount: 11901 }],
+    ['another currency', { currency: 'SEK' }],
+    ['another merchant (Uber Eats is not Uber)', { merchant: 'Uber Eats' }],
+  ])('does not flag %s', (_label, overrides) => {
+    const uber = earlier({ merchant: 'Uber', receipt: null });
+    const spotify = earlier({ id: 'p-2', receipt: null });
+    expect(findPossibleDuplicates(probe(overrides), ['merchant' in overrides ? uber : spotify])).toEqual([]);
+  });
+
+  it('ignores a rejected proposal', () => {
+    expect(findPossibleDuplicates(probe({ receiptSha256: SHA }), [earlier({ status: 'REJECTED' })])).toEqual([]);
+  });
+
+  it('finds a booking already in the books by merchant, amount and date, and names it', () => {
+    const [match] = findPossibleDuplicates(probe(), [], [booking()]);
+
+    expect(match).toEqual({
+      source: 'booking',
+      id: '5512',
+      ground: 'same_merchant_amount_date',
+      reason:
+        'possible duplicate of tripletex voucher 5512 already in the books (SPOTIFY AB *P2B9C1X, NOK 119.00, 2026-10-21): same merchant, amount and date within a day',
+    });
+    expect(findPossibleDuplicates(probe({ currency: 'EUR' }), [], [booking()])).toEqual([]);
+  });
+
+  it('lists the same receipt first, then by id', () => {
+    const matches = findPossibleDuplicates(probe({ receiptSha256: SHA }), [
+      earlier({ id: 'p-0', receipt: null }),
+      earlier({ id: 'p-9' }),
+    ]);
+    expect(matches.map((m) => m.id)).toEqual(['p-9', 'p-0']);
+  });
+
+  it('never flags a monthly subscription: same merchant and amount, a month apart, another receipt', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2027-12-01T00:00:00Z'), noInvalidDate: true }),
+        fc.integer({ min: 1, max: 11 }),
+        (amount, start, months) => {
+          const first = start.toISOString().slice(0, 10);
+          const later = new Date(start.getTime());
+          later.setUTCMonth(later.getUTCMonth() + months);
+          const previous = earlier({ amount, date: first, receipt: null });
+          return (
+            findPossibleDuplicates(probe({ amount, date: later.toISOString().slice(0, 10), receiptSha256: SHA }), [
+              previous,
+            ]).length === 0
+          );
+        },
+      ),
+    );
+  });
+});
+
+describe('holdPossibleDuplicates', () => {
+  const assessment: ConfidenceAssessment = {
+    score: 0.96,
+    route: 'auto_approve',
+    reasons: ['exact merchant match: spotify'],
+    merchantKey: 'spotify',
+    patternId: 'pattern-1',
+  };
+
+  it('caps a possible duplicate in the review-required band and adds the reason', () => {
+    const [match] = findPossibleDuplicates(probe({ receiptSha256: SHA }), [earlier()]);
+    const held = holdPossibleDuplicates(assessment, [match]);
+
+    expect(held).toMatchObject({
+      score: POSSIBLE_DUPLICATE_MAX_SCORE,
+      route: 'review_required',
+      patternId: 'pattern-1',
+    });
+    expect(held.reasons).toEqual([...assessment.reasons, `${match.reason}: never auto-approved`]);
+  });
+
+  it('keeps an assessment without matches, and a lower score as it is', () => {
+    expect(holdPossibleDuplicates(assessment, [])).toBe(assessment);
+    const low = { ...assessment, score: 0.2, route: 'review_required' as const };
+    expect(
+      holdPossibleDuplicates(low, [{ source: 'booking', id: 'x', ground: 'same_merchant_amount_date', reason: 'r' }])
+        .score,
+    ).toBe(0.2);
+  });
+});
+
+describe('duplicate windows', () => {
+  it('spans a day each side, across a month end', () => {
+    expect(duplicateDateWindow('2026-03-01')).toEqual({ from: '2026-02-28', to: '2026-03-02' });
+  });
+
+  it('looks 12 months back', () => {
+    expect(duplicateLookbackStart(new Date('2026-11-20T10:00:00Z')).toISOString()).toBe('2025-11-20T10:00:00.000Z');
+  });
+});
