@@ -2,7 +2,7 @@
  * The hexagon's boundaries (HOUSE-STYLE "The domain"):
  * domain → nothing; application → domain; adapters (persistence, providers, vault,
  * notifications) → domain (+ application); apps → everything. Libs import each other only
- * through their public index (the @app/* aliases), never deep paths.
+ * through their public index (the @app/* aliases), never deep paths; no orphan modules.
  */
 const ADAPTERS = '^libs/(persistence|providers|vault|notifications)/';
 module.exports = {
@@ -14,7 +14,7 @@ module.exports = {
       from: { path: '^libs/domain/src', pathNot: '\\.spec\\.ts$' },
       to: {
         path: [
-          '^node_modules/(@nestjs|typeorm|class-validator|class-transformer|pg|express|@electric-sql|jose|jsonwebtoken)',
+          '^node_modules/(@nestjs|typeorm|class-validator|class-transformer|pg|express|@electric-sql|jsonwebtoken)',
           '^libs/(?!domain/)',
           '^apps/',
         ],
@@ -51,6 +51,30 @@ module.exports = {
       severity: 'error',
       from: { path: '^(libs|apps)/', pathNot: '\\.spec\\.ts$|\\.contract\\.ts$|/testing/' },
       to: { path: '^libs/testing/' },
+    },
+    {
+      name: 'no-deep-imports-between-libs',
+      comment:
+        'A lib reaches another lib only through its public index (the @app/* aliases), never into its src/. ' +
+        'libs/testing is where the test doubles and contract suites of every lib are gathered, so it may.',
+      severity: 'error',
+      from: { path: '^libs/([^/]+)/', pathNot: '^libs/testing/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
+    },
+    {
+      name: 'no-deep-imports-from-apps',
+      comment: 'The apps use the libs through their public index (the @app/* aliases), never a path into src/.',
+      severity: 'error',
+      from: { path: '^apps/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: '^libs/[^/]+/src/index\\.ts$' },
+    },
+    {
+      name: 'no-orphans',
+      comment:
+        'A module nothing imports and that imports nothing is dead code (or a leftover). Browser assets are served, not imported.',
+      severity: 'error',
+      from: { orphan: true, pathNot: ['\\.d\\.ts$', '/assets/'] },
+      to: {},
     },
     {
       name: 'no-circular',

@@ -26,6 +26,7 @@ describe('/v1/config/company (docs/api.md §5)', () => {
       executionDelayMinutes: 15,
       paymentAccount: '1920',
       autoApproveMaxAmount: '10000.00',
+      locale: 'nb-NO',
     });
   });
 
@@ -46,8 +47,20 @@ describe('/v1/config/company (docs/api.md §5)', () => {
       executionDelayMinutes: 0,
       paymentAccount: '1921',
       autoApproveMaxAmount: '10000.00',
+      locale: 'nb-NO',
     });
     expect((await as.get('/v1/config/company', 'admin')).body).toEqual(res.body);
+  });
+
+  it('sets the console locale to nb-NO or en-GB, and refuses any other', async () => {
+    const set = await as.put('/v1/config/company', 'admin', { locale: 'en-GB' });
+    expect(set.status).toBe(200);
+    expect(set.body.locale).toBe('en-GB');
+
+    const bad = await as.put('/v1/config/company', 'admin', { locale: 'de-DE' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('validation_failed');
+    expect((await as.get('/v1/config/company', 'admin')).body.locale).toBe('en-GB');
   });
 
   it('sets the auto-approval limit as a decimal string in NOK, or none with null', async () => {

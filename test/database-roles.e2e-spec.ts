@@ -16,6 +16,7 @@ import {
 import { createApp } from '../apps/accounting-api/src/bootstrap';
 import { buildCli, ChainBroken } from '../apps/accounting-api/src/cli';
 import { loadConfig } from '../apps/accounting-api/src/config/app-config';
+import { productionSecretsEnv } from './support/production-env';
 import { makeKey, writeJwks } from './support/gateway-keys';
 
 /**
@@ -260,9 +261,7 @@ maybe('database roles: the owner migrates, the service may only read and append 
     env({
       NODE_ENV: 'production',
       GATEWAY_JWKS: jwksFile,
-      KEK_SOURCE: `local:${path.join(dataDir, 'keyring.json')}`,
-      STATE_SECRET: randomBytes(32).toString('hex'),
-      WEBHOOK_SIGNING_KEY: randomBytes(32).toString('hex'),
+      ...productionSecretsEnv(),
       PROVIDER_SANDBOX: 'true',
       PORT: '0',
       ...overrides,

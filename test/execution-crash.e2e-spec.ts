@@ -10,6 +10,7 @@ import {
   type JobsApp,
 } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
+import { productionSecretsEnv } from './support/production-env';
 import { readableReference } from '@app/providers';
 
 /** How many times the executor is killed (CRASH_ITERATIONS; at least 50 in CI). */
@@ -66,6 +67,7 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
     return {
       ...process.env,
       NODE_ENV: 'production',
+      ...productionSecretsEnv(),
       DATABASE_URL: database.url,
       DATA_DIR: t.dataDir,
       GATEWAY_JWKS: path.join(t.dataDir, 'gateway-jwks.json'),

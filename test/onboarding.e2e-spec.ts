@@ -206,20 +206,6 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       expect(employeeTry.status).toBe(403);
       expect((await t.http.get('/v1/oauth/visma/callback?code=a&state=b')).status).toBe(404);
     });
-
-    it('shows the dashboard to admins only, with the status and one connect link per provider', async () => {
-      const company = await newCompany();
-      await connect(company, 'tripletex');
-      const res = await t.http.get('/v1/dashboard').set('Authorization', admin(company));
-      expect(res.status).toBe(200);
-      expect(res.headers['content-type']).toMatch(/^text\/html/);
-      expect(res.headers['content-security-policy']).toContain("default-src 'none'");
-      expect(res.text).toContain('connected');
-      expect(res.text).toMatch(/Reconnect Tripletex/);
-      expect(res.text).toMatch(/Connect Fiken/);
-      expect(res.text).not.toContain('<script');
-      expect((await t.http.get('/v1/dashboard').set('Authorization', employee(company))).status).toBe(403);
-    });
   });
 
   describe('context', () => {

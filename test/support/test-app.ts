@@ -12,6 +12,7 @@ import { CompanyRepository } from '@app/domain';
 import { AppModule } from '../../apps/accounting-api/src/app.module';
 import { configureApp } from '../../apps/accounting-api/src/bootstrap';
 import { loadConfig, type AppConfig } from '../../apps/accounting-api/src/config/app-config';
+import { productionSecretsEnv } from './production-env';
 import { ManualClock } from './manual-clock';
 import { makeKey, sign, validClaims, writeJwks, type Claims, type TestKey } from './gateway-keys';
 
@@ -68,6 +69,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     SEED_DEMO_COMPANY: 'false',
     MIGRATE_ON_BOOT: 'false',
     DB_POOL_SIZE: '4',
+    ...(options.env?.NODE_ENV === 'production' ? { ...productionSecretsEnv(), PROVIDER_SANDBOX: 'true' } : {}),
     ...options.env,
   });
   const clock = new ManualClock(new Date());

@@ -38,6 +38,16 @@ import { ExecutionModule } from './execution/execution.module';
 import { ChecksModule } from './checks/checks.module';
 import { OutboxDeliveryModule } from './notifications/outbox-delivery.module';
 import { DailyCheckModule } from './daily-check/daily-check.module';
+import { ConsoleAssetsController } from './console/console-assets.controller';
+import { ConsoleCookies } from './console/console-cookies';
+import { ConsoleLoginController } from './console/console-login.controller';
+import { ConsoleSessionGuard } from './console/console-session.guard';
+import { ConsoleViewers } from './console/console-viewers';
+import { ReviewConsoleController } from './console/review.console-controller';
+import { CompanyConsoleController } from './console/company.console-controller';
+import { PatternsConsoleController } from './console/patterns.console-controller';
+import { ChecksConsoleController } from './console/checks.console-controller';
+import { MessagesConsoleController } from './console/messages.console-controller';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -68,13 +78,19 @@ export class AppModule {
       clock ? { provide: Clock, useValue: clock } : { provide: Clock, useClass: SystemClock },
       { provide: IdGenerator, useClass: UuidV7Generator },
       { provide: HttpMetrics, useValue: new HttpMetrics() },
+      { provide: ConsoleCookies, useValue: new ConsoleCookies(config) },
     ];
     return {
       module: AppModule,
       global: true,
       imports: [
         LoggerModule.forRoot(
-          logDestination ? { ...logging, pinoHttp: [logging.pinoHttp as PinoHttpOptions, logDestination] } : logging,
+          logDestination
+            ? {
+                ...logging,
+                pinoHttp: [{ ...(logging.pinoHttp as PinoHttpOptions), transport: undefined }, logDestination],
+              }
+            : logging,
         ),
         PassportModule,
         // The rate limit's counters: Redis with REDIS_URL, else PostgreSQL; shared by every instance.
@@ -112,6 +128,14 @@ export class AppModule {
         EventsController,
         PatternsController,
         CompanyConfigController,
+        // The web console (docs/console.md): its way in, its static files, its pages.
+        ConsoleLoginController,
+        ConsoleAssetsController,
+        ReviewConsoleController,
+        CompanyConsoleController,
+        PatternsConsoleController,
+        ChecksConsoleController,
+        MessagesConsoleController,
       ],
       providers: [
         ...platform,
@@ -130,12 +154,15 @@ export class AppModule {
         GatewayKeyStore,
         GatewayJwtStrategy,
         KnownCompanies,
+        ConsoleViewers,
         // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS), deletes expired
         // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS) and rate limit windows; not in CLI contexts.
         ...(databaseRole === 'client' ? [] : [EventSealerWorker, IdempotencyPurgeWorker]),
         ...(databaseRole === 'client' || config.redisUrl !== undefined ? [] : [RateLimitPurgeWorker]),
-        // Guards run in this order: who is calling (§2), then how often (per company + sub).
+        // Guards run in this order: who is calling (§2: a token, or a console session), then how
+        // often (per company + sub).
         { provide: APP_GUARD, useClass: GatewayAuthGuard },
+        { provide: APP_GUARD, useClass: ConsoleSessionGuard },
         { provide: APP_GUARD, useClass: CompanyThrottlerGuard },
         // After both guards: a query the route does not declare is refused; then the JSON body is read.
         { provide: APP_INTERCEPTOR, useClass: UndeclaredQueryInterceptor },

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
-import { DeleteCompanyHandler } from '@app/application';
 import {
   assertCompanyId,
   assertCompanyName,
@@ -10,6 +9,7 @@ import {
   isPermission,
   isRole,
   DomainError,
+  ROLE_PERMISSIONS,
   type Channel,
   type Permission,
   type Role,
@@ -25,13 +25,16 @@ import {
   roleOfUrl,
   runMigrations,
   EventChainVerifier,
+  TypeOrmConsoleSessionStore,
   type ChainHead,
 } from '@app/persistence';
+import { ConsoleAccess, DeleteCompanyHandler } from '@app/application';
+import { consoleLoginUrl } from './console/console-login.controller';
+import { SystemClock } from './platform/system-clock';
 import { createKms, EnvelopeTokenVault, rotateKek } from '@app/vault';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { ensureDevKeys, rotateDevKeys, signDevToken } from './auth/dev-keys';
 import { webhookSecretText } from './notifications/outbox-delivery.module';
-import { SystemClock } from './platform/system-clock';
 import { UuidV7Generator } from './platform/uuid-v7.generator';
 
 /**
@@ -397,6 +400,36 @@ export function buildCli(
     });
 
   program
+    .command('console')
+    .description('the web console')
+    .command('link')
+    .description(
+      'print a one-time login link to the web console (valid 5 minutes) for a person of a company, as the gateway would ask for one',
+    )
+    .requiredOption('--company <id>', 'the company')
+    .requiredOption('--sub <email>', 'the person (their email, as the gateway’s token names them)')
+    .requiredOption('--role <role>', 'manager | accountant | admin', parseChoice<Role>(isRole, 'role'))
+    .action(async (options: { company: string; sub: string; role: Role }) => {
+      assertCompanyId(options.company);
+      const cfg = config();
+      await withDatabase(cfg, async (db) => {
+        if (!(await new TypeOrmCompanyRepository(db.dataSource).exists(options.company))) {
+          throw new Error(`no company "${options.company}"`);
+        }
+        const access = new ConsoleAccess(new TypeOrmConsoleSessionStore(db.dataSource.manager), new SystemClock());
+        const link = await access.issueLink({
+          actor: options.sub,
+          company: options.company,
+          channel: 'web',
+          role: options.role,
+          permissions: [...ROLE_PERMISSIONS[options.role]],
+          tokenExpiresAt: new Date(),
+        });
+        out(consoleLoginUrl(cfg.publicUrl, link.secret));
+      });
+    });
+
+  program
     .command('checks')
     .description('the daily check (missing receipts, overdue invoices)')
     .command('run')
@@ -425,7 +458,7 @@ async function main(): Promise<void> {
         ? error.message
         : String(error);
     process.stderr.write(`error: ${message}\n`);
-    process.exit(error instanceof ChainBroken ? error.exitCode : 1);
+    process.exit(error instanceof ChainBroken ? error.exitCode : error instanceof ConfigError ? 78 : 1); // 78: EX_CONFIG
   }
 }
 

@@ -3,6 +3,7 @@ import { DatabaseRefused } from '@app/persistence';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 import { applyHeapTuning } from './platform/heap-tuning';
+import { demoConsoleLinks } from './console/demo-console-links';
 
 async function main(): Promise<void> {
   let config;
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
       `    curl -H "Authorization: Bearer $TOKEN" ${origin}/v1/whoami`,
     );
   }
+  if (config.seedDemoCompany) lines.push(...(await demoConsoleLinks(app, config)));
   process.stdout.write(`${lines.join('\n')}\n\n`);
 }
 

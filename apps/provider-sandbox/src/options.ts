@@ -45,13 +45,19 @@ export interface SandboxOptions {
   latencyMs?: number | { tripletex?: number; fiken?: number };
   /** Absolute base URL to use in `url` fields and `Location` headers instead of the request's host. */
   publicUrl?: string;
+  /**
+   * Whether the control endpoints (`/_sandbox`: reset, faults, tokens, call log) and the index at
+   * `/` (which lists the sandbox credentials) are served over HTTP. Default true; the service turns
+   * them off when it runs the sandbox in production. `Sandbox.control` works either way.
+   */
+  controlApi?: boolean;
   /** Maximum call records kept for `control.calls()`. Default 50 000. */
   callLogSize?: number;
   tripletex?: TripletexOptions;
   fiken?: FikenOptions;
 }
 
-export interface ResolvedSeeding {
+interface ResolvedSeeding {
   companies: number;
   entriesPerCompany: number;
   invoicesPerCompany: number;

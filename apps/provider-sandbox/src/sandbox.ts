@@ -58,7 +58,7 @@ export function sandboxUrls(url: string): SandboxUrls {
 
 /**
  * Builds the Tripletex and Fiken sandboxes as one Express app: Tripletex under `/tripletex`, Fiken
- * under `/fiken`, the control endpoints under `/_sandbox`. Seeded data is generated lazily and
+ * under `/fiken`, the control endpoints under `/_sandbox` (unless `controlApi` is false). Seeded data is generated lazily and
  * deterministically from the seed; only tokens and bookings made through the API are stored.
  */
 export function createSandbox(input: SandboxOptions = {}): Sandbox {
@@ -75,20 +75,22 @@ export function createSandbox(input: SandboxOptions = {}): Sandbox {
   app.use(exchangeTap());
   app.use('/tripletex', tripletexRouter(tripletex, faults, log));
   app.use('/fiken', fikenRouter(fiken, faults, log));
-  app.use('/_sandbox', controlRouter(control));
-  app.get('/', (req, res) => {
-    const base = options.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-    res.json({
-      ...sandboxUrls(base),
-      credentials: {
-        tripletexConsumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
-        tripletexEmployeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
-        fikenClientId: SANDBOX_FIKEN_CLIENT_ID,
-        fikenDemoSlug: SANDBOX_FIKEN_DEMO_SLUG,
-      },
-      companies: { tripletex: options.tripletex.companies, fiken: options.fiken.companies },
+  if (input.controlApi !== false) {
+    app.use('/_sandbox', controlRouter(control));
+    app.get('/', (req, res) => {
+      const base = options.publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+      res.json({
+        ...sandboxUrls(base),
+        credentials: {
+          tripletexConsumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+          tripletexEmployeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
+          fikenClientId: SANDBOX_FIKEN_CLIENT_ID,
+          fikenDemoSlug: SANDBOX_FIKEN_DEMO_SLUG,
+        },
+        companies: { tripletex: options.tripletex.companies, fiken: options.fiken.companies },
+      });
     });
-  });
+  }
 
   const start = (port = 0, host = '127.0.0.1'): Promise<RunningSandbox> =>
     new Promise((resolve, reject) => {

@@ -14,6 +14,8 @@ import {
 } from './manage-patterns/manage-patterns.handlers';
 import { RejectProposalHandler } from './reject-proposal/reject-proposal.handler';
 import { ApplicationContext } from './shared/domain-context.provider';
+import { ConsoleAccess } from './console/console-access';
+import { ReviewQueue } from './review-queue/review-queue';
 import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler';
 
 export const APPLICATION_HANDLERS = [
@@ -28,6 +30,8 @@ export const APPLICATION_HANDLERS = [
   RetirePatternHandler,
   GetCompanySettingsHandler,
   UpdateCompanySettingsHandler,
+  ConsoleAccess,
+  ReviewQueue,
 ];
 
 /**

@@ -43,3 +43,5 @@ export * from './checks/checks';
 export * from './daily-check/daily-check-runs.port';
 export * from './daily-check/daily-check.options';
 export * from './daily-check/daily-check-runner';
+export * from './console/console-access';
+export * from './review-queue/review-queue';

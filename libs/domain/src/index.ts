@@ -47,3 +47,5 @@ export * from './ports/company-context-store.port';
 export * from './ports/employee-mapping-repository.port';
 export * from './ports/provider-grant-exchange.port';
 export * from './ports/provider-token-store.port';
+export * from './console/console-session';
+export * from './ports/console-session-store.port';

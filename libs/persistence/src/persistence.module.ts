@@ -17,6 +17,7 @@ import {
   PatternStore,
   ProposalRepository,
   AuthorizationRequestStore,
+  ConsoleSessionStore,
   CompanyContextStore,
   EmployeeMappingRepository,
 } from '@app/domain';
@@ -40,6 +41,7 @@ import { TypeOrmDailyCheckRuns } from './daily-check/typeorm-daily-check-runs';
 import { TypeOrmAuthorizationRequestStore } from './provider-connection/typeorm-authorization-request.store';
 import { TypeOrmCompanyContextStore } from './context/typeorm-company-context.store';
 import { TypeOrmEmployeeMappingRepository } from './employees/typeorm-employee-mapping.repository';
+import { TypeOrmConsoleSessionStore } from './console/typeorm-console-session.store';
 
 /** A port bound to its TypeORM adapter over the data source's (non-transactional) manager. */
 function overManager<T>(
@@ -122,6 +124,7 @@ export class PersistenceModule {
           inject: [DataSource, Clock, IdGenerator],
         },
         overManager(ReceiptStore, TypeOrmReceiptStore),
+        overManager(ConsoleSessionStore, TypeOrmConsoleSessionStore),
         // Standalone, for the purge of expired keys; requests use the unit of work's.
         overManager(IdempotencyStore, TypeOrmIdempotencyStore),
         {
@@ -153,6 +156,7 @@ export class PersistenceModule {
         IdempotencyStore,
         ExecutionQueue,
         DailyCheckRuns,
+        ConsoleSessionStore,
       ],
     };
   }

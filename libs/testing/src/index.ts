@@ -15,6 +15,7 @@ export * from './in-memory/in-memory-daily-checks';
 export * from './in-memory/in-memory-company-repository';
 export * from './in-memory/in-memory-provider-connection-repository';
 export * from './in-memory/in-memory-unit-of-work';
+export * from './in-memory/in-memory-console-session-store';
 export * from './in-memory/in-memory-adapters';
 export * from './mothers/origin.mother';
 export * from './mothers/proposal.mother';

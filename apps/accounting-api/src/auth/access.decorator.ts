@@ -1,5 +1,11 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtension, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiExcludeEndpoint,
+  ApiExtension,
+  ApiForbiddenResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import type { Permission, Role } from '@app/domain';
 import { ProblemDto } from '../http/problem.dto';
 
@@ -24,6 +30,27 @@ export function Access(permission: Permission | null, minRole: Role) {
     ApiExtension('x-min-role', minRole),
     ApiUnauthorizedResponse({ description: 'invalid_token or token_expired', type: ProblemDto }),
     ApiForbiddenResponse({ description: 'unknown_company, permission_denied or role_insufficient', type: ProblemDto }),
+  );
+}
+
+/** A console page's rule: the same permission group and minimum role as its API twin, from a session. */
+export interface ConsoleRule extends AccessRule {
+  console: true;
+}
+
+export function isConsoleRule(rule: unknown): rule is ConsoleRule {
+  return typeof rule === 'object' && rule !== null && (rule as { console?: unknown }).console === true;
+}
+
+/**
+ * A web console route: reached with a console session cookie instead of a bearer token. The
+ * ConsoleSessionGuard checks the session, the CSRF token of a state-changing request, and then
+ * `permission` and `minRole` exactly as the gateway guard would for the token.
+ */
+export function ConsolePage(permission: Permission | null, minRole: Role) {
+  return applyDecorators(
+    SetMetadata(ACCESS_KEY, { console: true, permission, minRole } satisfies ConsoleRule),
+    ApiExcludeEndpoint(),
   );
 }
 

@@ -18,7 +18,7 @@ import { GatewayKeyStore } from './gateway-key-store';
 
 export const GATEWAY_JWT = 'gateway-jwt';
 /** Clock skew tolerated on `exp` and `iat` (the contract allows at most 30 s). */
-export const LEEWAY_SECONDS = 30;
+const LEEWAY_SECONDS = 30;
 const MAX_LIFETIME_SECONDS = 3600;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -7,14 +7,14 @@ import { acceptedKeys, currentKey } from './key-rotation';
 import { parseJwks, type GatewayKey } from './jwks';
 
 /** Why no key could be chosen for a token. Always ends as `401 invalid_token`. */
-export class KeyNotAccepted extends Error {}
+class KeyNotAccepted extends Error {}
 
 /** How long an unknown kid waits before it may trigger another fetch of a remote JWKS. */
 const UNKNOWN_KID_REFETCH_MS = 5_000;
 
 /**
- * The gateway's public keys, from the JWKS named by GATEWAY_JWKS (a file or an http(s) URL) or the
- * dev key set. A file is re-read as soon as it changes (checked on every lookup: one stat call);
+ * The gateway's public keys, from the JWKS named by GATEWAY_JWKS (a file or an http(s) URL, https in
+ * production, fetched without following redirects) or the dev key set. A file is re-read as soon as it changes (checked on every lookup: one stat call);
  * a URL is re-fetched every JWKS_REFRESH_SECONDS and, rate-limited, when a token names an unknown
  * kid. A key removed from the document is refused from the next lookup on.
  */
@@ -109,7 +109,11 @@ export class GatewayKeyStore {
 
   private async fetchRemote(): Promise<void> {
     try {
-      const response = await fetch(this.source, { signal: AbortSignal.timeout(5_000) });
+      // A redirect is not followed: the keys come from the configured origin or from nowhere.
+      const response = await fetch(this.source, { redirect: 'manual', signal: AbortSignal.timeout(5_000) });
+      if (response.status >= 300 && response.status < 400) {
+        throw new Error(`HTTP ${response.status}: redirects are not followed (configure the final URL)`);
+      }
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       this.install(await response.json());
       this.fetchedAt = Date.now();

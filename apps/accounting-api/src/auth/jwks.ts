@@ -9,7 +9,7 @@ export interface GatewayKey extends RotatingKey {
   key: KeyObject;
 }
 
-export interface JwkWithActivation {
+interface JwkWithActivation {
   kty: string;
   kid?: string;
   n?: string;

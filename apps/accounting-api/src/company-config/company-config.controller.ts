@@ -16,6 +16,7 @@ function settingsJson(settings: CompanySettings): CompanySettingsDto {
     executionDelayMinutes: settings.executionDelayMinutes,
     paymentAccount: settings.paymentAccount,
     autoApproveMaxAmount: settings.autoApproveMaxAmount === null ? null : formatMoney(settings.autoApproveMaxAmount),
+    locale: settings.locale,
   };
 }
 

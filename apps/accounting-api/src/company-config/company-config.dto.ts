@@ -13,7 +13,13 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { DEFAULT_EXECUTION_DELAY_MINUTES, DEFAULT_PAYMENT_ACCOUNT, MAX_EXECUTION_DELAY_MINUTES } from '@app/domain';
+import {
+  COMPANY_LOCALES,
+  DEFAULT_EXECUTION_DELAY_MINUTES,
+  DEFAULT_PAYMENT_ACCOUNT,
+  MAX_EXECUTION_DELAY_MINUTES,
+  type CompanyLocale,
+} from '@app/domain';
 import { ACCOUNT_CODE_PATTERN, MONEY_PATTERN } from '../proposals/proposal.dto';
 
 export class WebhookTargetDto {
@@ -67,6 +73,8 @@ export class CompanySettingsDto {
   paymentAccount!: string;
   @ApiProperty({ type: String, nullable: true, example: '10000.00', description: AUTO_APPROVE_LIMIT_DESCRIPTION })
   autoApproveMaxAmount!: string | null;
+  @ApiProperty({ enum: COMPANY_LOCALES, example: 'nb-NO', description: 'number and date formats of the web console' })
+  locale!: CompanyLocale;
 }
 
 /** PUT /config/company: the settings to change; absent keys keep their value, null clears a channel. */
@@ -120,4 +128,9 @@ export class UpdateCompanySettingsDto {
       'autoApproveMaxAmount must be an amount in NOK as a decimal string, such as "10000.00", or null for no limit',
   })
   autoApproveMaxAmount?: string | null;
+
+  @ApiPropertyOptional({ enum: COMPANY_LOCALES, example: 'en-GB' })
+  @IsOptional()
+  @IsIn(COMPANY_LOCALES, { message: `locale must be one of ${COMPANY_LOCALES.join(', ')}` })
+  locale?: CompanyLocale;
 }

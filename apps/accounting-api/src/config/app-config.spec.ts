@@ -1,5 +1,41 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
+import { ENV_VARIABLES } from './env.schema';
+
+/** The problems loadConfig reports for `env` (none: []). */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.problems;
+  }
+}
+
+const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'app-config-'));
+const jwksFile = path.join(directory, 'jwks.json');
+const keyringFile = path.join(directory, 'keyring.json');
+fs.writeFileSync(jwksFile, '{"keys":[]}');
+fs.writeFileSync(keyringFile, '{}', { mode: 0o600 });
+afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
+
+/** Everything production requires, with the given changes (undefined: unset). */
+function production(changes: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    NODE_ENV: 'production',
+    DATABASE_URL: 'postgres://app@h/db',
+    GATEWAY_JWKS: jwksFile,
+    KEK_SOURCE: `local:${keyringFile}`,
+    STATE_SECRET: 's'.repeat(32),
+    WEBHOOK_SIGNING_KEY: 'w'.repeat(32),
+    TRIPLETEX_CONSUMER_TOKEN: 'consumer-token',
+    ...changes,
+  };
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
 
 describe('configuration', () => {
   it('applies the contract defaults', () => {
@@ -67,18 +103,76 @@ describe('configuration', () => {
     expect(() => loadConfig({ GATEWAY_JWKS: 'ftp://gw.example/jwks.json' })).toThrow(/GATEWAY_JWKS/);
   });
 
-  it('refuses development defaults in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
-      /GATEWAY_JWKS is required[\s\S]*DATABASE_URL is required/,
+  describe('in production (NODE_ENV=production)', () => {
+    it('starts with everything production requires, without the sandboxes', () => {
+      const config = loadConfig(production());
+      expect(config).toMatchObject({ production: true, providerSandbox: false, migrateOnBoot: false });
+      expect(config.kek).toEqual({ kind: 'local', keyringPath: keyringFile });
+    });
+
+    it('refuses to start with development defaults, listing every missing item at once', () => {
+      const problems = problemsOf({ NODE_ENV: 'production' });
+      for (const missing of [
+        /^DATABASE_URL is required/,
+        /^GATEWAY_JWKS is required/,
+        /^KEK_SOURCE is required/,
+        /^STATE_SECRET is required/,
+        /^WEBHOOK_SIGNING_KEY is required/,
+        /^provider credentials are required/,
+      ]) {
+        expect(problems).toContainEqual(expect.stringMatching(missing));
+      }
+      expect(problems).toHaveLength(6);
+    });
+
+    it.each(['DATABASE_URL', 'GATEWAY_JWKS', 'KEK_SOURCE', 'STATE_SECRET', 'WEBHOOK_SIGNING_KEY'])(
+      'refuses to start without %s',
+      (key) => {
+        expect(problemsOf(production({ [key]: undefined }))).toEqual([
+          expect.stringMatching(new RegExp(`^${key} is required when NODE_ENV=production`)),
+        ]);
+      },
     );
-    expect(() =>
-      loadConfig({ NODE_ENV: 'production', GATEWAY_JWKS: '/keys.json', DATABASE_URL: 'postgres://u@h/db' }),
-    ).not.toThrow();
+
+    it('takes the gateway JWKS from a file that exists or an https URL, never http', () => {
+      expect(problemsOf(production({ GATEWAY_JWKS: 'https://gateway.example/jwks.json' }))).toEqual([]);
+      expect(problemsOf(production({ GATEWAY_JWKS: 'http://gateway.example/jwks.json' }))).toEqual([
+        expect.stringMatching(/^GATEWAY_JWKS must be an https URL or a file/),
+      ]);
+      expect(problemsOf(production({ GATEWAY_JWKS: path.join(directory, 'missing.json') }))).toEqual([
+        expect.stringMatching(/^GATEWAY_JWKS names a file that does not exist/),
+      ]);
+    });
+
+    it('never generates a keyring: a local keyring must exist; a KMS key needs its region', () => {
+      expect(problemsOf(production({ KEK_SOURCE: `local:${path.join(directory, 'none.json')}` }))).toEqual([
+        expect.stringMatching(/^KEK_SOURCE names a keyring that does not exist/),
+      ]);
+      expect(problemsOf(production({ KEK_SOURCE: 'aws-kms:alias/accounting', AWS_REGION: 'eu-north-1' }))).toEqual([]);
+      expect(problemsOf(production({ KEK_SOURCE: 'aws-kms:alias/accounting' }))).toEqual([
+        'AWS_REGION is required with KEK_SOURCE=aws-kms:<keyId>',
+      ]);
+    });
+
+    it('refuses short secrets without echoing them', () => {
+      const problems = problemsOf(production({ STATE_SECRET: 'short-state', WEBHOOK_SIGNING_KEY: 'short-hook' }));
+      expect(problems).toEqual([
+        expect.stringMatching(/^STATE_SECRET must be at least 32 characters/),
+        expect.stringMatching(/^WEBHOOK_SIGNING_KEY must be at least 32 characters/),
+      ]);
+      expect(problems.join('\n')).not.toMatch(/short-state|short-hook/);
+    });
+
+    it('needs provider credentials, or the sandboxes asked for explicitly', () => {
+      const none = { TRIPLETEX_CONSUMER_TOKEN: undefined };
+      expect(problemsOf(production(none))).toEqual([expect.stringMatching(/^provider credentials are required/)]);
+      expect(problemsOf(production({ ...none, FIKEN_CLIENT_ID: 'id', FIKEN_CLIENT_SECRET: 'secret' }))).toEqual([]);
+      expect(loadConfig(production({ ...none, PROVIDER_SANDBOX: 'true' })).providerSandbox).toBe(true);
+      expect(problemsOf(production({ ...none, PROVIDER_SANDBOX: 'false' }))).toHaveLength(1);
+    });
   });
 
   describe('the migration role (MIGRATION_DATABASE_URL) and MIGRATE_ON_BOOT', () => {
-    const production = { NODE_ENV: 'production', GATEWAY_JWKS: '/keys.json', DATABASE_URL: 'postgres://app@h/db' };
-
     it('migrates at start by default in development, as the one role there is', () => {
       expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' })).toMatchObject({
         migrateOnBoot: true,
@@ -87,19 +181,19 @@ describe('configuration', () => {
     });
 
     it('does not migrate at start in production unless a migration role is configured', () => {
-      expect(loadConfig(production).migrateOnBoot).toBe(false);
-      expect(loadConfig({ ...production, MIGRATION_DATABASE_URL: 'postgres://owner@h/db' })).toMatchObject({
+      expect(loadConfig(production()).migrateOnBoot).toBe(false);
+      expect(loadConfig({ ...production(), MIGRATION_DATABASE_URL: 'postgres://owner@h/db' })).toMatchObject({
         migrateOnBoot: true,
         migrationDatabaseUrl: 'postgres://owner@h/db',
       });
       expect(
-        loadConfig({ ...production, MIGRATION_DATABASE_URL: 'postgres://owner@h/db', MIGRATE_ON_BOOT: 'false' })
+        loadConfig({ ...production(), MIGRATION_DATABASE_URL: 'postgres://owner@h/db', MIGRATE_ON_BOOT: 'false' })
           .migrateOnBoot,
       ).toBe(false);
     });
 
     it('refuses MIGRATE_ON_BOOT=true in production without a migration role, and a migration role without DATABASE_URL', () => {
-      expect(() => loadConfig({ ...production, MIGRATE_ON_BOOT: 'true' })).toThrow(
+      expect(() => loadConfig({ ...production(), MIGRATE_ON_BOOT: 'true' })).toThrow(
         /MIGRATE_ON_BOOT=true needs MIGRATION_DATABASE_URL/,
       );
       expect(() => loadConfig({ MIGRATION_DATABASE_URL: 'postgres://owner@h/db' })).toThrow(
@@ -109,5 +203,20 @@ describe('configuration', () => {
         /MIGRATION_DATABASE_URL must be a postgres: or postgresql: URL/,
       );
     });
+  });
+});
+
+describe("the README's configuration table", () => {
+  it('lists exactly the variables the schema reads', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '../../../../README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## The CLI'));
+    const firstColumns = table
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|')[1]);
+    const documented = firstColumns.flatMap((cell) => [...cell.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
+    // AWS_REGION and AWS_ENDPOINT_URL are documented with KEK_SOURCE, which needs them.
+    const withKek = ['AWS_REGION', 'AWS_ENDPOINT_URL'];
+    expect([...documented, ...withKek].sort()).toEqual([...ENV_VARIABLES].sort());
   });
 });

@@ -1,5 +1,5 @@
 import { DailyCheckOptions } from '@app/application';
-import type { EnvSettings } from '../config/env-settings';
+import type { Env } from '../config/env.schema';
 
 /** The daily job's configuration: DAILY_CHECK_ENABLED and DailyCheckOptions' keys. */
 export class DailyCheckSettings {
@@ -9,21 +9,21 @@ export class DailyCheckSettings {
     readonly options: DailyCheckOptions,
   ) {}
 
-  /** Reads the settings; problems go to `e` (loadConfig reports them with all the others). */
-  static read(e: EnvSettings, embedded = false): DailyCheckSettings {
+  /** The settings from the parsed environment; the jobs are on unless `jobsByDefault` is false (jest). */
+  static read(e: Env, defaults: { embedded: boolean; jobsByDefault: boolean }): DailyCheckSettings {
     return new DailyCheckSettings(
-      e.flag('DAILY_CHECK_ENABLED'),
+      e.DAILY_CHECK_ENABLED ?? defaults.jobsByDefault,
       new DailyCheckOptions({
-        lookbackDays: e.int('DAILY_CHECK_LOOKBACK_DAYS'),
-        itemsPerMessage: e.int('DAILY_CHECK_ITEMS_PER_MESSAGE', 0),
+        lookbackDays: e.DAILY_CHECK_LOOKBACK_DAYS,
+        itemsPerMessage: e.DAILY_CHECK_ITEMS_PER_MESSAGE,
         concurrency: {
-          tripletex: e.int('DAILY_CHECK_CONCURRENCY_TRIPLETEX'),
-          fiken: e.int('DAILY_CHECK_CONCURRENCY_FIKEN'),
+          tripletex: e.DAILY_CHECK_CONCURRENCY_TRIPLETEX,
+          fiken: e.DAILY_CHECK_CONCURRENCY_FIKEN,
         },
-        serial: e.optionalFlag('DAILY_CHECK_SERIAL') ?? embedded,
-        leaseMs: e.int('DAILY_CHECK_LEASE_MS'),
-        retryDelayMs: e.int('DAILY_CHECK_RETRY_MS'),
-        maxAttempts: e.int('DAILY_CHECK_MAX_ATTEMPTS'),
+        serial: e.DAILY_CHECK_SERIAL ?? defaults.embedded,
+        leaseMs: e.DAILY_CHECK_LEASE_MS,
+        retryDelayMs: e.DAILY_CHECK_RETRY_MS,
+        maxAttempts: e.DAILY_CHECK_MAX_ATTEMPTS,
       }),
     );
   }

@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config';
 const BAR_WIDTH = 30;
 
 /** A progress bar on a terminal stream, redrawn in place: `[######……] 12/40 acme ✓`. */
-export function progressLine(progress: DailyCheckProgress): string {
+function progressLine(progress: DailyCheckProgress): string {
   const filled = Math.round((progress.done / Math.max(progress.total, 1)) * BAR_WIDTH);
   const mark = progress.outcome === 'succeeded' ? 'ok' : progress.outcome;
   return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${progress.done}/${progress.total} ${progress.companyId} ${mark}`;

@@ -2,7 +2,7 @@ import { formatMoney, type DomainEvent, type PatternSnapshot } from '@app/domain
 import type { EventDto } from './event.dto';
 
 /** A pattern as events show it: amounts as decimal strings (the running variance stays inside). */
-export function patternSnapshotJson(pattern: PatternSnapshot) {
+function patternSnapshotJson(pattern: PatternSnapshot) {
   const { amountStats, ...rest } = pattern;
   return { ...rest, amounts: amountsJson(amountStats) };
 }

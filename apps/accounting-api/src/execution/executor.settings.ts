@@ -1,5 +1,5 @@
 import { ExecutorOptions } from '@app/application';
-import type { EnvSettings } from '../config/env-settings';
+import type { Env } from '../config/env.schema';
 
 /** The executor's configuration: EXECUTOR_ENABLED, EXECUTOR_POLL_MS and ExecutorOptions' keys. */
 export class ExecutorSettings {
@@ -11,20 +11,20 @@ export class ExecutorSettings {
     readonly options: ExecutorOptions,
   ) {}
 
-  /** Reads the settings; problems go to `e` (loadConfig reports them with all the others). */
-  static read(e: EnvSettings, embedded = false): ExecutorSettings {
+  /** The settings from the parsed environment; the jobs are on unless `jobsByDefault` is false (jest). */
+  static read(e: Env, defaults: { embedded: boolean; jobsByDefault: boolean }): ExecutorSettings {
     return new ExecutorSettings(
-      e.flag('EXECUTOR_ENABLED'),
-      e.int('EXECUTOR_POLL_MS') ?? 2_000,
+      e.EXECUTOR_ENABLED ?? defaults.jobsByDefault,
+      e.EXECUTOR_POLL_MS ?? 2_000,
       new ExecutorOptions({
-        batchSize: e.int('EXECUTOR_BATCH_SIZE'),
+        batchSize: e.EXECUTOR_BATCH_SIZE,
         // Embedded PGlite serves one connection's statements at a time: one execution at a time.
-        concurrency: e.int('EXECUTOR_CONCURRENCY') ?? (embedded ? 1 : undefined),
-        leaseMs: e.int('EXECUTOR_LEASE_MS'),
-        retryBaseMs: e.int('EXECUTOR_RETRY_BASE_MS'),
-        retryMaxMs: e.int('EXECUTOR_RETRY_MAX_MS'),
-        maxTransientAttempts: e.int('EXECUTOR_MAX_TRANSIENT_ATTEMPTS'),
-        failedRetryMs: e.int('EXECUTOR_FAILED_RETRY_MS'),
+        concurrency: e.EXECUTOR_CONCURRENCY ?? (defaults.embedded ? 1 : undefined),
+        leaseMs: e.EXECUTOR_LEASE_MS,
+        retryBaseMs: e.EXECUTOR_RETRY_BASE_MS,
+        retryMaxMs: e.EXECUTOR_RETRY_MAX_MS,
+        maxTransientAttempts: e.EXECUTOR_MAX_TRANSIENT_ATTEMPTS,
+        failedRetryMs: e.EXECUTOR_FAILED_RETRY_MS,
       }),
     );
   }

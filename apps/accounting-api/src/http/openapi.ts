@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 
 /** The OpenAPI document: every route, its permission and minimum role, the bearer scheme. */
-export function buildOpenApi(app: INestApplication): OpenAPIObject {
+function buildOpenApi(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Accounting API')
     .setDescription(

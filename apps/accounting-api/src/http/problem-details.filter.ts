@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { DomainError, type ErrorCode, type FieldError } from '@app/domain';
 import { ERROR_STATUS, ERROR_TYPE_BASE } from './error-codes';
 
-interface Problem {
+export interface Problem {
   code: ErrorCode;
   detail: string;
   errors?: FieldError[];
@@ -35,7 +35,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<Request & { id?: string }>();
     const response = http.getResponse<Response>();
-    const problem = this.toProblem(exception, request);
+    const problem = problemOf(exception, request);
     const { status, title } = ERROR_STATUS[problem.code];
     const body: Record<string, unknown> = {
       type: ERROR_TYPE_BASE + problem.code,
@@ -58,47 +58,48 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (response.headersSent) return;
     response.status(status).type('application/problem+json').send(JSON.stringify(body));
   }
+}
 
-  private toProblem(exception: unknown, request: Request): Problem {
-    if (exception instanceof DomainError) {
-      return {
-        code: exception.code,
-        detail: exception.message,
-        errors: exception.fieldErrors,
-        retryAfterSeconds: exception.retryAfterSeconds,
-      };
-    }
-    if (exception instanceof ThrottlerException) {
-      return { code: 'rate_limited', detail: 'too many requests for this company and user; see Retry-After' };
-    }
-    if (exception instanceof HttpException) {
-      const status = exception.getStatus();
-      if (status === 404) return { code: 'not_found', detail: `no route ${request.method} ${request.path}` };
-      const code = STATUS_CODES[status];
-      if (code) return { code, detail: safeMessage(exception) };
-      if (status < 500) return { code: 'validation_failed', detail: safeMessage(exception) };
-      return { code: 'internal_error', detail: 'an unexpected error occurred' };
-    }
-    // body-parser errors carry `type` and `status`.
-    const parserError = exception as { type?: string; status?: number; limit?: number };
-    if (parserError?.type === 'entity.too.large') {
-      return { code: 'payload_too_large', detail: `the request body exceeds ${parserError.limit} bytes` };
-    }
-    if (parserError?.type === 'entity.parse.failed') {
-      return {
-        code: 'validation_failed',
-        detail: 'the request body is not valid JSON',
-        errors: [{ field: 'body', message: 'malformed JSON' }],
-      };
-    }
-    if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
-      return { code: 'unsupported_media_type', detail: 'the request body encoding is not supported' };
-    }
-    if (typeof parserError?.status === 'number' && parserError.status === 400) {
-      return { code: 'validation_failed', detail: 'the request body could not be read' };
-    }
+/** What an exception means in the contract's terms: its code and a detail safe to show. */
+export function problemOf(exception: unknown, request: Request): Problem {
+  if (exception instanceof DomainError) {
+    return {
+      code: exception.code,
+      detail: exception.message,
+      errors: exception.fieldErrors,
+      retryAfterSeconds: exception.retryAfterSeconds,
+    };
+  }
+  if (exception instanceof ThrottlerException) {
+    return { code: 'rate_limited', detail: 'too many requests for this company and user; see Retry-After' };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === 404) return { code: 'not_found', detail: `no route ${request.method} ${request.path}` };
+    const code = STATUS_CODES[status];
+    if (code) return { code, detail: safeMessage(exception) };
+    if (status < 500) return { code: 'validation_failed', detail: safeMessage(exception) };
     return { code: 'internal_error', detail: 'an unexpected error occurred' };
   }
+  // body-parser errors carry `type` and `status`.
+  const parserError = exception as { type?: string; status?: number; limit?: number };
+  if (parserError?.type === 'entity.too.large') {
+    return { code: 'payload_too_large', detail: `the request body exceeds ${parserError.limit} bytes` };
+  }
+  if (parserError?.type === 'entity.parse.failed') {
+    return {
+      code: 'validation_failed',
+      detail: 'the request body is not valid JSON',
+      errors: [{ field: 'body', message: 'malformed JSON' }],
+    };
+  }
+  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
+    return { code: 'unsupported_media_type', detail: 'the request body encoding is not supported' };
+  }
+  if (typeof parserError?.status === 'number' && parserError.status === 400) {
+    return { code: 'validation_failed', detail: 'the request body could not be read' };
+  }
+  return { code: 'internal_error', detail: 'an unexpected error occurred' };
 }
 
 function safeMessage(exception: HttpException): string {

@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import { PollingLoop } from '../platform/polling-loop';
 
 /** The rate limit's window (docs/api.md §1: requests per minute). */
-export const RATE_LIMIT_WINDOW_MS = 60_000;
+const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /**
  * The rate limit (docs/api.md §1), shared by every instance: the counters live in Redis when REDIS_URL
@@ -30,7 +30,7 @@ function rateLimitStorage(config: AppConfig, dataSource: DataSource): ThrottlerS
 }
 
 /** Keys deleted per statement. */
-export const RATE_LIMIT_PURGE_BATCH = 1_000;
+const RATE_LIMIT_PURGE_BATCH = 1_000;
 
 /**
  * Deletes the PostgreSQL rate limit's rows whose window and block are over, once a window, a batch

@@ -8,7 +8,7 @@ import { DomainError, ValidationFailed } from '@app/domain';
 import { AppConfig } from '../config/app-config';
 
 /** How deep objects and arrays may nest in a JSON body: the deepest the contract uses is 3. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /** Keys that name JavaScript's prototype machinery: never a field of the contract. */
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -79,7 +79,7 @@ export function refuseControlCharactersInUrl(request: Request, _response: Respon
  * How deep the JSON text nests, counted on the raw bytes before it is parsed (brackets inside
  * strings do not count), so that a deeply nested body is never built. Throws past `max`.
  */
-export function assertJsonDepth(body: Buffer, max: number): void {
+function assertJsonDepth(body: Buffer, max: number): void {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < body.length; i++) {
@@ -106,7 +106,7 @@ export function assertJsonDepth(body: Buffer, max: number): void {
  * Refuses prototype keys and control characters anywhere in a parsed body, every problem listed.
  * Iterative, so that no body can exhaust the stack.
  */
-export function assertCleanJson(value: unknown): void {
+function assertCleanJson(value: unknown): void {
   const errors: Array<{ field: string; message: string }> = [];
   const pending: Array<[string, unknown]> = [['', value]];
   while (pending.length > 0 && errors.length < 20) {

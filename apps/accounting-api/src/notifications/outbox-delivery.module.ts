@@ -16,7 +16,7 @@ function webhookMasterKey(config: AppConfig): Buffer {
 }
 
 /** Where each company's webhook signing secret comes from: derived from one master key. */
-export function webhookSecretSource(config: AppConfig): DerivedWebhookSecretSource {
+function webhookSecretSource(config: AppConfig): DerivedWebhookSecretSource {
   return new DerivedWebhookSecretSource(webhookMasterKey(config));
 }
 

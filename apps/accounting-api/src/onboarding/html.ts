@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 
-/** Small server-rendered pages (OAuth callback, token form, dashboard). Every value is escaped. */
+/** Small server-rendered pages (OAuth callback, token form; the web console reuses `html`). Every value is escaped. */
 export function escapeHtml(value: unknown): string {
   return String(value)
     .replace(/&/g, '&amp;')
@@ -31,7 +31,7 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-export function page(title: string, body: Html): string {
+function page(title: string, body: Html): string {
   return html`<!doctype html>
     <html lang="en">
       <head>

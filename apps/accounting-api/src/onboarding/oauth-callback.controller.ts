@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { isProviderKind, PROVIDER_KINDS, type ProviderKind, type StateRejection } from '@app/domain';
 import { CompleteConnection, type ConnectionOutcome } from '@app/application';
 import { Public } from '../auth/access.decorator';
+import { ConsoleCookies } from '../console/console-cookies';
 import { html, sendPage, type Html } from './html';
 
 const PROVIDER_NAMES: Record<ProviderKind, string> = { tripletex: 'Tripletex', fiken: 'Fiken' };
@@ -11,8 +12,10 @@ const PROVIDER_NAMES: Record<ProviderKind, string> = { tripletex: 'Tripletex', f
 const STATE_MESSAGES: Record<StateRejection, string> = {
   forged: 'The link is not one this service issued (its state does not verify). Nothing was stored.',
   expired:
-    'The link has expired: a connection must be finished within 10 minutes. Nothing was stored; start again from the dashboard.',
-  replayed: 'The link has been used already. Nothing was stored; start again from the dashboard.',
+    'The link has expired: a connection must be finished within 10 minutes. Nothing was stored; start again from the console’s company page.',
+  replayed: 'The link has been used already. Nothing was stored; start again from the console’s company page.',
+  other_browser:
+    'This link was started in another browser: a connection can only be finished in the browser of the person who started it in the console. Nothing was stored.',
 };
 
 type RawQuery = Record<string, unknown>;
@@ -29,7 +32,10 @@ function text(value: unknown): string | undefined {
 @ApiTags('onboarding')
 @Controller('v1/oauth')
 export class OAuthCallbackController {
-  constructor(private readonly complete: CompleteConnection) {}
+  constructor(
+    private readonly complete: CompleteConnection,
+    private readonly cookies: ConsoleCookies,
+  ) {}
 
   @Get(':provider/callback')
   @Public()
@@ -42,11 +48,13 @@ export class OAuthCallbackController {
   async callback(
     @Param('provider') provider: string,
     @Query() query: RawQuery,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     await this.finish(
       provider,
       { state: text(query.state), code: text(query.code), error: text(query.error) },
+      request,
       response,
     );
   }
@@ -58,12 +66,14 @@ export class OAuthCallbackController {
   async callbackForm(
     @Param('provider') provider: string,
     @Body() body: RawQuery,
+    @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
     const form = body ?? {};
     await this.finish(
       provider,
       { state: text(form.state), code: text(form.code)?.trim(), error: text(form.error) },
+      request,
       response,
     );
   }
@@ -87,7 +97,7 @@ export class OAuthCallbackController {
         'Tripletex was not connected',
         html`<p class="bad">
           This link is not valid any more: it was used, it expired, or this service did not issue it. Start again from
-          the dashboard.
+          the console’s company page.
         </p>`,
       );
       return;
@@ -108,6 +118,7 @@ export class OAuthCallbackController {
   private async finish(
     provider: string,
     callback: { state?: string; code?: string; error?: string },
+    request: Request,
     response: Response,
   ): Promise<void> {
     if (!isProviderKind(provider)) {
@@ -119,7 +130,11 @@ export class OAuthCallbackController {
       );
       return;
     }
-    const outcome = await this.complete.execute({ provider, ...callback });
+    const browserSecret = this.cookies.readOAuthBinding(request);
+    const outcome = await this.complete.execute({ provider, ...callback, browserSecret });
+    if (browserSecret !== undefined && !(outcome.kind === 'invalid_state' && outcome.rejection === 'other_browser')) {
+      this.cookies.clearOAuthBinding(response);
+    }
     const [status, title, body] = render(outcome);
     sendPage(response, status, title, body);
   }

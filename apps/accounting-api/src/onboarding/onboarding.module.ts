@@ -17,7 +17,6 @@ import { DemoConnections } from '../sandbox/demo-connections';
 import { BalanceController } from '../balance/balance.controller';
 import { ContextController } from '../context/context.controller';
 import { FactsController } from '../conversation/facts.controller';
-import { DashboardController } from '../dashboard/dashboard.controller';
 import { EmployeesController } from '../employees/employees.controller';
 import { GrantExchangeOptions, HttpProviderGrantExchange } from './http-provider-grant-exchange';
 import { OAuthCallbackController } from './oauth-callback.controller';
@@ -65,7 +64,7 @@ function providersOptions(config: AppConfig): ProvidersModuleOptions {
 }
 
 /**
- * Onboarding (connect, OAuth callback, dashboard), the company context, the employee mapping and
+ * Onboarding (connect, OAuth callback), the company context, the employee mapping and
  * conversation facts, and the live balance: their use cases, the provider adapters they call and
  * their routes. The balance route (`/v1/{provider}/balance`) is registered last.
  */
@@ -79,7 +78,6 @@ export class OnboardingModule {
       controllers: [
         ConnectController,
         OAuthCallbackController,
-        DashboardController,
         ContextController,
         EmployeesController,
         FactsController,
@@ -98,7 +96,16 @@ export class OnboardingModule {
         ReadBalances,
         DemoConnections,
       ],
-      exports: [ProvidersModule, ProviderConnections, CompanyContextService, EmployeeDirectory, DemoConnections],
+      exports: [
+        ProvidersModule,
+        ProviderConnections,
+        CompanyContextService,
+        EmployeeDirectory,
+        DemoConnections,
+        // For the web console's company page.
+        StartConnection,
+        ConnectionOverview,
+      ],
     };
   }
 }

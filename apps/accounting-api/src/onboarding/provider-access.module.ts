@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/app-config';
 import { SandboxRuntime } from '../sandbox/sandbox-runtime';
 
 /** Where the adapters call: the configured providers, or the in-process sandbox. */
-export function providerEndpoints(config: AppConfig, sandbox: SandboxRuntime): ProviderEndpoints {
+function providerEndpoints(config: AppConfig, sandbox: SandboxRuntime): ProviderEndpoints {
   const running = sandbox.running;
   if (running) {
     return new ProviderEndpoints(

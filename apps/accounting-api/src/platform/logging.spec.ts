@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { REDACT_PATHS } from './logging';
+import { loadConfig } from '../config/app-config';
+import { loggerParams, REDACT_PATHS } from './logging';
 
 describe('log redaction', () => {
   it('removes authorization headers, tokens, keys and receipts from log lines', () => {
@@ -33,5 +34,20 @@ describe('log redaction', () => {
       expect(line).not.toContain(secret);
     }
     expect(line).toContain('Spotify AB');
+  });
+});
+
+describe('log format', () => {
+  const transportOf = (env: Record<string, string>) =>
+    (loggerParams(loadConfig(env)).pinoHttp as { transport?: { target: string } }).transport;
+
+  it('is readable (pino-pretty) with LOG_FORMAT=pretty, and JSON lines by default outside a terminal', () => {
+    expect(transportOf({ LOG_FORMAT: 'pretty' })).toMatchObject({ target: 'pino-pretty' });
+    expect(transportOf({ LOG_FORMAT: 'json' })).toBeUndefined();
+    expect(transportOf({ NODE_ENV: 'test' })).toBeUndefined();
+  });
+
+  it('refuses another format', () => {
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT must be json or pretty/);
   });
 });

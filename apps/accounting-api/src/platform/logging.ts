@@ -40,16 +40,25 @@ export const REDACT_PATHS = [
 const STATEMENT_FIELDS = ['query', 'parameters', 'driverError', 'detail', 'where', 'internalQuery', 'hint'];
 
 /** pino's error serializer without the statement and its values (TypeORM's QueryFailedError carries both). */
-export function serializeError(error: Error): Record<string, unknown> {
+function serializeError(error: Error): Record<string, unknown> {
   const serialized = stdSerializers.err(error) as unknown as Record<string, unknown>;
   for (const field of STATEMENT_FIELDS) delete serialized[field];
   return serialized;
 }
 
+/**
+ * The service's logger: JSON lines, or with LOG_FORMAT=pretty (the default in a developer's
+ * terminal) the same lines made readable by pino-pretty in a worker thread. Redaction happens
+ * before either.
+ */
 export function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: {
       level: config.logLevel,
+      transport:
+        config.logFormat === 'pretty'
+          ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }
+          : undefined,
       // The request id was set by our first middleware; pino-http reuses it.
       genReqId: (request) => (request as { id?: string }).id ?? 'unknown',
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },

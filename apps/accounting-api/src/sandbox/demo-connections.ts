@@ -10,8 +10,8 @@ import { CompanyContextService } from '@app/application';
 import { SANDBOX_FIKEN_DEMO_SLUG } from '@app/sandbox';
 import { SandboxRuntime } from './sandbox-runtime';
 
-export const DEMO_TRIPLETEX_COMPANY = 'demo';
-export const DEMO_FIKEN_COMPANY = 'demo-fiken';
+const DEMO_TRIPLETEX_COMPANY = 'demo';
+const DEMO_FIKEN_COMPANY = 'demo-fiken';
 
 /**
  * Sandbox mode's first-start seeding (`npm start`): company `demo` connected to the Tripletex

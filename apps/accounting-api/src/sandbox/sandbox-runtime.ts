@@ -10,8 +10,8 @@ import {
 import type { AppConfig } from '../config/app-config';
 
 /**
- * The Tripletex and Fiken sandboxes, run inside the service when PROVIDER_SANDBOX is on (contract
- * §5): the adapters are pointed at them with the sandbox's own credentials, so that every endpoint
+ * The Tripletex and Fiken sandboxes, run inside the service when PROVIDER_SANDBOX is on (in
+ * development by default without provider credentials; in production only when set explicitly): the adapters are pointed at them with the sandbox's own credentials, so that every endpoint
  * answers on a fresh machine. Off, this holds nothing.
  */
 @Injectable()
@@ -23,7 +23,9 @@ export class SandboxRuntime implements OnApplicationShutdown {
 
   static async start(config: AppConfig): Promise<SandboxRuntime> {
     if (!config.providerSandbox) return new SandboxRuntime(null, null);
-    const sandbox = createSandbox();
+    // A production instance serves no control API: nobody may reset it, inject faults or read its
+    // credentials over HTTP. The service itself uses `control` in-process.
+    const sandbox = createSandbox({ controlApi: !config.production });
     const running = await sandbox.start(config.providerSandboxPort);
     return new SandboxRuntime(running, sandbox.control);
   }

@@ -5,7 +5,7 @@ import type { FaultRegistry } from './fault-registry';
 import type { ProviderName } from './fault-spec';
 
 /** Company keys of the current call, set by the provider's identification middleware. */
-export function companyKeysOf(res: Response): string[] {
+function companyKeysOf(res: Response): string[] {
   return (res.locals.companyKeys as string[] | undefined) ?? [];
 }
 

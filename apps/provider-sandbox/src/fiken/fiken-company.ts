@@ -7,9 +7,9 @@ import { Random } from '../shared/random';
 import type { FikenAccount, FikenContact } from './fiken-model';
 
 export const FIKEN_STREAM = 3;
-export const FIKEN_INVOICE_STREAM = 4;
+const FIKEN_INVOICE_STREAM = 4;
 
-export const FIKEN_BANK_ACCOUNT = `${BANK_ACCOUNT}:10001`;
+const FIKEN_BANK_ACCOUNT = `${BANK_ACCOUNT}:10001`;
 
 /**
  * Fiken's VAT types, their rates and where the definition allows them ("VAT Code" table):

@@ -5,7 +5,7 @@ import type { FikenCompany } from './fiken-company';
 import type { FikenAttachment, FikenJournalEntry } from './fiken-model';
 
 /** A deterministic UUID (v4 layout) from integer keys. */
-export function keyedUuid(...keys: number[]): string {
+function keyedUuid(...keys: number[]): string {
   const random = Random.of(...keys);
   let hex = '';
   for (let i = 0; i < 4; i++)

@@ -30,7 +30,7 @@ const LINE_FIELDS = new Set([
   'projectId',
 ]);
 /** `orderLine.description` has `maxLength: 200`. */
-export const MAX_LINE_DESCRIPTION = 200;
+const MAX_LINE_DESCRIPTION = 200;
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fikenCompanyIndexOfSlug } from '../constants';
 import type { ResolvedOptions } from '../options';
-import { LruCache } from '../shared/lru';
+import { LRUCache } from 'lru-cache';
 import { FikenCompany } from './fiken-company';
 import type { FikenAccessToken, FikenAuthorizationCode, FikenGrant, FikenPurchase } from './fiken-model';
 
@@ -19,7 +19,8 @@ function opaqueToken(): string {
 
 /** OAuth grants and tokens, purchases, and the per-client concurrency and pacing of the Fiken sandbox. */
 export class FikenState {
-  private readonly companies: LruCache<number, FikenCompany>;
+  /** Seeded companies are regenerated on demand: the most recently used are kept. */
+  private readonly companies: LRUCache<number, FikenCompany>;
   private readonly codes = new Map<string, FikenAuthorizationCode>();
   private readonly grants = new Map<number, FikenGrant>();
   private readonly refreshTokens = new Map<string, number>();
@@ -31,7 +32,7 @@ export class FikenState {
   private concurrencyRejections = 0;
 
   constructor(readonly options: ResolvedOptions) {
-    this.companies = new LruCache(64);
+    this.companies = new LRUCache({ max: 64 });
   }
 
   get companyCount(): number {
@@ -40,10 +41,19 @@ export class FikenState {
 
   company(index: number): FikenCompany {
     const { seed, ledgerEndDate, ledgerDays, fiken } = this.options;
-    return this.companies.getOrCreate(
-      index,
-      () => new FikenCompany(index, seed, fiken.entriesPerCompany, fiken.invoicesPerCompany, ledgerEndDate, ledgerDays),
-    );
+    let company = this.companies.get(index);
+    if (company === undefined) {
+      company = new FikenCompany(
+        index,
+        seed,
+        fiken.entriesPerCompany,
+        fiken.invoicesPerCompany,
+        ledgerEndDate,
+        ledgerDays,
+      );
+      this.companies.set(index, company);
+    }
+    return company;
   }
 
   companyBySlug(slug: string): FikenCompany | undefined {

@@ -2,7 +2,7 @@
  * The seeded Norwegian chart of accounts (NS 4102 numbering) and VAT codes shared by both sandboxes.
  */
 
-export type AccountType =
+type AccountType =
   | 'ASSETS'
   | 'EQUITY'
   | 'LIABILITIES'

@@ -19,7 +19,7 @@ import {
  * would need is never allocated.
  */
 
-export interface LedgerLine {
+interface LedgerLine {
   account: number;
   /** Signed øre, debit positive. */
   amount: number;
@@ -52,7 +52,7 @@ export interface LedgerShape {
   days: number;
 }
 
-export const OPENING_BALANCE_ORE = 750_000_00;
+const OPENING_BALANCE_ORE = 750_000_00;
 
 export function entryDate(shape: LedgerShape, index: number): string {
   const start = toEpochDay(shape.endDate) - shape.days;
@@ -61,7 +61,7 @@ export function entryDate(shape: LedgerShape, index: number): string {
 }
 
 /** The first index whose date is ≥ `date` (0…count). */
-export function firstIndexOnOrAfter(shape: LedgerShape, date: string): number {
+function firstIndexOnOrAfter(shape: LedgerShape, date: string): number {
   let lo = 0;
   let hi = shape.count;
   while (lo < hi) {

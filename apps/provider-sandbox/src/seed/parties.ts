@@ -46,7 +46,7 @@ const COMPANY_WORDS = ['Fjord', 'Nordlys', 'Vidde', 'Havblikk', 'Fjell', 'Skog',
 const COMPANY_TRADES = ['Bygg', 'Regnskap', 'Design', 'Teknikk', 'Handel', 'Konsult', 'Transport', 'Mat'];
 
 /** A 9-digit organisation number with a valid modulus-11 check digit. */
-export function organizationNumber(random: Random): string {
+function organizationNumber(random: Random): string {
   const weights = [3, 2, 7, 6, 5, 4, 3, 2];
   for (;;) {
     const digits = [9, ...Array.from({ length: 7 }, () => random.int(0, 9))];
@@ -57,20 +57,20 @@ export function organizationNumber(random: Random): string {
   }
 }
 
-export interface SeedPerson {
+interface SeedPerson {
   index: number;
   firstName: string;
   lastName: string;
   email: string;
 }
 
-export interface SeedDepartment {
+interface SeedDepartment {
   index: number;
   name: string;
   departmentNumber: string;
 }
 
-export interface SeedPartner {
+interface SeedPartner {
   index: number;
   name: string;
   organizationNumber: string;

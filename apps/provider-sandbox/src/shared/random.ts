@@ -63,13 +63,3 @@ export class Random {
     return Math.round(value * 100);
   }
 }
-
-/** Stable 32-bit hash of a string, for keys such as slugs and tokens. */
-export function hashString(value: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < value.length; i++) {
-    h ^= value.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}

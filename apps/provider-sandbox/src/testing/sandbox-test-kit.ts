@@ -24,7 +24,7 @@ export class ManualClock {
   }
 }
 
-export const TODAY = '2026-03-16';
+const TODAY = '2026-03-16';
 
 /** A small deterministic sandbox on a manual clock set to 10:00 UTC on {@link TODAY}. */
 export function testSandbox(options: SandboxOptions = {}): Sandbox & { clock: ManualClock } {

@@ -7,7 +7,7 @@ import { hashInts, Random } from '../shared/random';
 import type { TxAccount, TxDepartment, TxEmployee, TxParty, TxVatType } from './tripletex-model';
 
 export const TRIPLETEX_STREAM = 1;
-export const TRIPLETEX_INVOICE_STREAM = 2;
+const TRIPLETEX_INVOICE_STREAM = 2;
 
 /**
  * One seeded Tripletex company. Ids are derived from the company index with a per-company twist, so

@@ -15,7 +15,7 @@ export class FieldsFilterError extends Error {
   }
 }
 
-export const SELECT_ALL: Selection = { all: true, fields: new Map() };
+const SELECT_ALL: Selection = { all: true, fields: new Map() };
 
 export function parseFields(expression: string | undefined): Selection {
   if (!expression || !expression.trim()) return SELECT_ALL;

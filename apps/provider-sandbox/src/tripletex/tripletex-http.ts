@@ -25,7 +25,7 @@ export function callOf(res: Response): TripletexCall {
 }
 
 /** Parses `fields`; answers 400 code 11000 and returns undefined on a malformed or unknown filter. */
-export function selectionOf(req: Request, res: Response): Selection | undefined {
+function selectionOf(req: Request, res: Response): Selection | undefined {
   try {
     return parseFields(queryString(req, 'fields'));
   } catch (error) {
@@ -60,13 +60,13 @@ export function sendValue(req: Request, res: Response, resource: Record<string, 
   if (value) res.status(status).json({ value });
 }
 
-export interface Paging {
+interface Paging {
   from: number;
   count: number;
 }
 
 /** `from` (default 0) and `count` (default 1000); answers 422 and returns undefined when malformed. */
-export function pagingOf(req: Request, res: Response): Paging | undefined {
+function pagingOf(req: Request, res: Response): Paging | undefined {
   const from = queryInt(req, 'from');
   const count = queryInt(req, 'count');
   if (from === null) {

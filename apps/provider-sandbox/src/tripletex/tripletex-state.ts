@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tripletexCompanyIndexOfToken } from '../constants';
 import type { ResolvedOptions } from '../options';
-import { LruCache } from '../shared/lru';
+import { LRUCache } from 'lru-cache';
 import { TripletexCompany } from './tripletex-company';
 import type { TxDocument, TxSession, TxVoucher } from './tripletex-model';
 
@@ -13,7 +13,8 @@ interface RateWindow {
 /** Everything the Tripletex sandbox remembers: sessions, bookings, uploads and rate windows. */
 export class TripletexState {
   readonly sessions = new Map<string, TxSession>();
-  private readonly companies: LruCache<number, TripletexCompany>;
+  /** Seeded companies are regenerated on demand: the most recently used are kept. */
+  private readonly companies: LRUCache<number, TripletexCompany>;
   private readonly bookings = new Map<number, TxVoucher[]>();
   private readonly uploads = new Map<number, Map<number, TxDocument>>();
   private readonly rateWindows = new Map<string, RateWindow>();
@@ -21,7 +22,7 @@ export class TripletexState {
   private documentSequence = 0;
 
   constructor(readonly options: ResolvedOptions) {
-    this.companies = new LruCache(64);
+    this.companies = new LRUCache({ max: 64 });
   }
 
   get companyCount(): number {
@@ -30,18 +31,19 @@ export class TripletexState {
 
   company(index: number): TripletexCompany {
     const { seed, ledgerEndDate, ledgerDays, tripletex } = this.options;
-    return this.companies.getOrCreate(
-      index,
-      () =>
-        new TripletexCompany(
-          index,
-          seed,
-          tripletex.entriesPerCompany,
-          tripletex.invoicesPerCompany,
-          ledgerEndDate,
-          ledgerDays,
-        ),
-    );
+    let company = this.companies.get(index);
+    if (company === undefined) {
+      company = new TripletexCompany(
+        index,
+        seed,
+        tripletex.entriesPerCompany,
+        tripletex.invoicesPerCompany,
+        ledgerEndDate,
+        ledgerDays,
+      );
+      this.companies.set(index, company);
+    }
+    return company;
   }
 
   companyByEmployeeToken(token: string): TripletexCompany | undefined {

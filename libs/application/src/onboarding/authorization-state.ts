@@ -8,6 +8,11 @@ export interface StateClaims {
   readonly provider: ProviderKind;
   /** Epoch milliseconds. */
   readonly expiresAt: number;
+  /**
+   * The SHA-256 (hex) of the secret in the browser-binding cookie of the browser that started the
+   * connection; absent for a state handed out without a browser (the API's connect route).
+   */
+  readonly binding?: string;
 }
 
 /**
@@ -21,7 +26,13 @@ export class AuthorizationStateSigner {
 
   sign(claims: StateClaims): string {
     const payload = Buffer.from(
-      JSON.stringify({ n: claims.nonce, c: claims.companyId, p: claims.provider, e: claims.expiresAt }),
+      JSON.stringify({
+        n: claims.nonce,
+        c: claims.companyId,
+        p: claims.provider,
+        e: claims.expiresAt,
+        ...(claims.binding === undefined ? {} : { b: claims.binding }),
+      }),
     ).toString('base64url');
     return `${payload}.${this.mac(payload)}`;
   }
@@ -44,7 +55,14 @@ export class AuthorizationStateSigner {
       )
         return null;
       if (!isProviderKind(raw.p)) return null;
-      return { nonce: raw.n, companyId: raw.c, provider: raw.p, expiresAt: raw.e };
+      if (raw.b !== undefined && typeof raw.b !== 'string') return null;
+      return {
+        nonce: raw.n,
+        companyId: raw.c,
+        provider: raw.p,
+        expiresAt: raw.e,
+        ...(raw.b === undefined ? {} : { binding: raw.b }),
+      };
     } catch {
       return null;
     }

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import {
   AuthorizationRequestStore,
@@ -12,6 +13,7 @@ import {
 } from '@app/domain';
 import { CompanyContextService } from '../context/company-context.service';
 import { AuthorizationStateSigner } from './authorization-state';
+import { browserBindingOf } from './start-connection.handler';
 import { ProviderEndpoints } from './provider-endpoints';
 
 /** What came back to the callback: the provider's `code` or `error`, and our `state`. */
@@ -20,6 +22,8 @@ export interface ConnectionCallback {
   readonly state?: string;
   readonly code?: string;
   readonly error?: string;
+  /** The browser-binding cookie the callback's browser sent, if any. */
+  readonly browserSecret?: string;
 }
 
 export type ConnectionOutcome =
@@ -127,12 +131,24 @@ export class CompleteConnection {
   ): Promise<{ request: AuthorizationRequest } | { rejection: StateRejection }> {
     const claims = callback.state ? this.signer.verify(callback.state) : null;
     if (!claims || claims.provider !== callback.provider) return { rejection: 'forged' };
+    // Checked before the request is consumed: a forwarded link opened elsewhere leaves the
+    // admin's own browser able to finish.
+    if (claims.binding !== undefined && !this.boundHere(claims.binding, callback.browserSecret)) {
+      return { rejection: 'other_browser' };
+    }
     const request = await this.requests.consume(claims.nonce);
     if (!request) return { rejection: 'replayed' };
     if (request.companyId !== claims.companyId || request.provider !== claims.provider) return { rejection: 'forged' };
     const now = this.clock.now().getTime();
     if (claims.expiresAt <= now || request.expiresAt.getTime() <= now) return { rejection: 'expired' };
     return { request };
+  }
+
+  private boundHere(binding: string, browserSecret: string | undefined): boolean {
+    if (browserSecret === undefined) return false;
+    const expected = Buffer.from(binding);
+    const actual = Buffer.from(browserBindingOf(browserSecret));
+    return expected.length === actual.length && timingSafeEqual(expected, actual);
   }
 
   private async redeem(

@@ -23,7 +23,7 @@ export interface ConnectionOverviewView {
   readonly mappedEmployees: number;
 }
 
-/** What the admin dashboard shows: the company's connection, its cached context, its mapped people. */
+/** What the console's company page shows: the company's connection, its cached context, its mapped people. */
 @Injectable()
 export class ConnectionOverview {
   constructor(

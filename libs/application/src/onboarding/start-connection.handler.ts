@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AUTHORIZATION_STATE_TTL_MS, AuthorizationRequestStore, Clock, type ProviderKind } from '@app/domain';
 import type { Caller } from '../shared/caller';
@@ -9,6 +9,17 @@ export interface StartedConnection {
   /** Where to send the admin's browser: the provider's consent screen (or the token form). */
   readonly authorizeUrl: string;
   readonly expiresAt: Date;
+  /**
+   * With `bindToBrowser`: the secret for the browser-binding cookie the caller must set in the
+   * browser it hands the URL to (HttpOnly, SameSite=Lax, until `expiresAt`). The callback refuses
+   * the state in any browser without it.
+   */
+  readonly browserSecret?: string;
+}
+
+/** What a browser-binding secret is checked against (the state carries only this digest). */
+export function browserBindingOf(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
 }
 
 /**
@@ -24,13 +35,24 @@ export class StartConnection {
     private readonly clock: Clock,
   ) {}
 
-  async execute(caller: Caller, provider: ProviderKind): Promise<StartedConnection> {
+  async execute(
+    caller: Caller,
+    provider: ProviderKind,
+    options: { bindToBrowser?: boolean } = {},
+  ): Promise<StartedConnection> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + AUTHORIZATION_STATE_TTL_MS);
     const nonce = randomBytes(24).toString('base64url');
     await this.requests.issue({ nonce, companyId: caller.company, provider, actor: caller.actor, expiresAt }, now);
-    const state = this.signer.sign({ nonce, companyId: caller.company, provider, expiresAt: expiresAt.getTime() });
-    return { authorizeUrl: this.authorizeUrl(provider, state), expiresAt };
+    const browserSecret = options.bindToBrowser ? randomBytes(32).toString('base64url') : undefined;
+    const state = this.signer.sign({
+      nonce,
+      companyId: caller.company,
+      provider,
+      expiresAt: expiresAt.getTime(),
+      ...(browserSecret === undefined ? {} : { binding: browserBindingOf(browserSecret) }),
+    });
+    return { authorizeUrl: this.authorizeUrl(provider, state), expiresAt, browserSecret };
   }
 
   private authorizeUrl(provider: ProviderKind, state: string): string {

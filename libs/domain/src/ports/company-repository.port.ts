@@ -13,7 +13,7 @@ export abstract class CompanyRepository {
   abstract list(): Promise<Company[]>;
 
   /**
-   * In one transaction: removes the company's provider connection, then its record with everything
+   * In one transaction: removes the company's provider connection and console sessions, then its record with everything
    * that belongs to it — unless audit events reference it: then the record stays, marked deleted
    * (`exists` is false from now on) — and appends
    * `deletion` (with the number of audit events kept) to the deletion log. Returns what was logged.

@@ -1,4 +1,4 @@
-/** The accounting providers the service speaks to (api-contract.md: `tripletex`, `fiken`). */
+/** The accounting providers the service speaks to (docs/api.md: `tripletex`, `fiken`). */
 export const PROVIDER_KINDS = ['tripletex', 'fiken'] as const;
 
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];

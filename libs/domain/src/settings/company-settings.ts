@@ -24,7 +24,12 @@ export interface CompanySettings {
    * never auto-approved while a limit is set). Null: no limit.
    */
   readonly autoApproveMaxAmount: MinorUnits | null;
+  /** How the web console writes numbers and dates: Norwegian (`1 234,50`, `20.11.2026`) or English. */
+  readonly locale: CompanyLocale;
 }
+
+export const COMPANY_LOCALES = ['nb-NO', 'en-GB'] as const;
+export type CompanyLocale = (typeof COMPANY_LOCALES)[number];
 
 export const DEFAULT_PAYMENT_ACCOUNT = '1920';
 /**
@@ -45,6 +50,7 @@ export const DEFAULT_COMPANY_SETTINGS: CompanySettings = {
   executionDelayMinutes: DEFAULT_EXECUTION_DELAY_MINUTES,
   paymentAccount: DEFAULT_PAYMENT_ACCOUNT,
   autoApproveMaxAmount: DEFAULT_AUTO_APPROVE_MAX_AMOUNT,
+  locale: 'nb-NO',
 };
 
 export interface CompanySettingsInput {
@@ -55,6 +61,8 @@ export interface CompanySettingsInput {
   paymentAccount?: unknown;
   /** A decimal string in NOK ("10000.00", "0" turns auto-approval off), or null for no limit. */
   autoApproveMaxAmount?: unknown;
+  /** "nb-NO" or "en-GB". */
+  locale?: unknown;
 }
 
 function parseTarget(value: unknown, field: string): WebhookTarget | null {
@@ -113,6 +121,15 @@ export function updateCompanySettings(current: CompanySettings, input: CompanySe
   if (input.autoApproveMaxAmount !== undefined) {
     const limit = errors.check(() => parseLimit(input.autoApproveMaxAmount));
     if (limit !== undefined) next.autoApproveMaxAmount = limit;
+  }
+  if (input.locale !== undefined) {
+    const locale = errors.check(() => {
+      if (!(COMPANY_LOCALES as readonly unknown[]).includes(input.locale)) {
+        invalidField('locale', `must be one of ${COMPANY_LOCALES.join(', ')}`);
+      }
+      return input.locale as CompanyLocale;
+    });
+    if (locale !== undefined) next.locale = locale;
   }
   errors.throwIfAny('the company settings are invalid');
   return next;

@@ -227,23 +227,49 @@ describe('OutboxDispatcher', () => {
     expect(repository.find('m')?.nextAttemptAt.getTime()).toBe(clock.now().getTime() + 45_000);
   });
 
-  it('retries a permanent failure at the capped delay instead of dropping it, and delivers once the setting is fixed', async () => {
+  it('marks a message failed permanently at once when its company has no channel for it: no retries', async () => {
     channels.set('beta', { webhookSecret: secret });
     await enqueue(aNewOutboxMessage({ id: 'b1', companyId: 'beta', target: 'review' }));
     const subject = dispatcher();
 
-    expect(await subject.runOnce()).toMatchObject({ failed: 1 });
-    const row = repository.find('b1')!;
-    expect(row.lastError).toBe('no reviewChannel configured (permanent)');
-    expect(row.nextAttemptAt.getTime() - clock.now().getTime()).toBe(BACKOFF.capMs / 2);
+    expect(await subject.runOnce()).toMatchObject({ dead: 1, failed: 0 });
+    expect(repository.find('b1')).toMatchObject({
+      deliveredAt: null,
+      deadAt: clock.now(),
+      attempts: 1,
+      lastError: 'undeliverable: no reviewChannel configured',
+    });
 
+    // A channel configured later is for later messages: this one is not picked up again.
     channels.set('beta', {
       webhookSecret: secret,
       reviewChannel: { kind: 'webhook', url: receiver.url('/beta-review') },
     });
+    clock.advance(BACKOFF.capMs * 10);
+    expect(await subject.runOnce()).toMatchObject({ delivered: 0, dead: 0, failed: 0 });
+    expect(receiver.requests).toHaveLength(0);
+    expect(repository.find('b1')?.attempts).toBe(1);
+  });
+
+  it('marks a message of an unknown company failed permanently at once', async () => {
+    await enqueue(aNewOutboxMessage({ id: 'u1', companyId: 'no-such-company', target: 'review' }));
+
+    expect(await dispatcher().runOnce()).toMatchObject({ dead: 1 });
+    expect(repository.find('u1')).toMatchObject({ deliveredAt: null, lastError: 'undeliverable: unknown company' });
+  });
+
+  it('retries a permanent refusal by the receiver at the capped delay, and delivers once it is fixed', async () => {
+    receiver.queue(respond(410, ''));
+    await enqueue(aNewOutboxMessage({ id: 'p1' }));
+    const subject = dispatcher();
+
+    expect(await subject.runOnce()).toMatchObject({ failed: 1 });
+    const row = repository.find('p1')!;
+    expect(row.lastError).toMatch(/\(permanent\)$/);
+    expect(row.nextAttemptAt.getTime() - clock.now().getTime()).toBe(BACKOFF.capMs / 2);
+
     clock.advance(BACKOFF.capMs);
     expect(await subject.runOnce()).toMatchObject({ delivered: 1 });
-    expect(receiver.requests.map((r) => r.path)).toEqual(['/beta-review']);
   });
 
   it('never sends an unsigned webhook: a webhook target without a secret waits', async () => {

@@ -1,4 +1,4 @@
-import { type DeliveryResult, permanentFailure, transientFailure } from '../delivery/delivery-result';
+import { type DeliveryResult, permanentFailure, transientFailure, undeliverable } from '../delivery/delivery-result';
 import type { SlackWebhookSender } from '../delivery/slack-webhook-sender';
 import type { WebhookSender } from '../delivery/webhook-sender';
 import type { OutboxMessage } from '../message/outbox-message';
@@ -91,7 +91,8 @@ function describeError(error: unknown): string {
  * Each pass claims due rows (leasing them), resolves each company's channel at send time, renders
  * and sends, then records the outcome: delivered; or failed and rescheduled after a jittered
  * exponential backoff (permanent failures wait the capped delay, `Retry-After` is honoured); or
- * dead once the dead-letter policy says so. All state lives in the repository, so a new dispatcher
+ * dead once the dead-letter policy says so — at once for a message with nowhere to go (no such
+ * company, no channel configured for its target). All state lives in the repository, so a new dispatcher
  * (after a restart, or on another instance) simply continues. A crash after a send and before its
  * record leaves the row leased: it is sent again when the lease ends, with the same
  * `X-Delivery-Id`, which receivers de-duplicate on.
@@ -267,6 +268,7 @@ export class OutboxDispatcher {
 
       if (result.ok) return { delivery: { id: message.id, at: finishedAt }, fields, status: result.status };
 
+      if (result.undeliverable) return await this.bury(message, `undeliverable: ${result.error}`, fields);
       const error = `${result.error}${result.permanent ? ' (permanent)' : ''}`;
       if (isExhausted(message.attempts, message.createdAt, finishedAt, this.deadLetter)) {
         return await this.bury(message, `gave up after ${message.attempts} attempts: ${error}`, fields);
@@ -323,12 +325,12 @@ export class OutboxDispatcher {
     } catch (error) {
       return transientFailure(`channel lookup failed: ${describeError(error)}`);
     }
-    if (!channels) return permanentFailure('unknown company');
+    if (!channels) return undeliverable('unknown company');
 
     const setting = CHANNEL_FOR_TARGET[message.target];
     if (!setting) return permanentFailure(`unknown target ${String(message.target)}`);
     const channel = channels[setting];
-    if (!channel) return permanentFailure(`no ${setting} configured`);
+    if (!channel) return undeliverable(`no ${setting} configured`);
 
     try {
       switch (channel.kind) {

@@ -73,6 +73,9 @@ export abstract class OutboxRepository {
 
   abstract markDead(id: string, attempt: number, error: string, at: Date): Promise<boolean>;
 
+  /** One company's messages, newest first, in every state (the web console's Messages page). */
+  abstract listRecent(companyId: string, limit: number): Promise<OutboxMessage[]>;
+
   abstract findDead(limit: number): Promise<OutboxMessage[]>;
 
   abstract requeue(id: string, at: Date): Promise<boolean>;

@@ -28,7 +28,7 @@ describe('TtlCache', () => {
     const load = async () => ++loads;
 
     expect(await cache.get('a', load)).toBe(1);
-    now += 4_999;
+    now += 5_000;
     expect(await cache.get('a', load)).toBe(1);
     now += 1;
     expect(await cache.get('a', load)).toBe(2);
@@ -75,7 +75,7 @@ describe('TtlCache', () => {
     expect(calls()).toBe(2);
   });
 
-  it('caches nothing with a TTL of 0, and starts over when full', async () => {
+  it('caches nothing with a TTL of 0, and drops the least recently used key when full', async () => {
     let loads = 0;
     const load = async () => ++loads;
     const off = new TtlCache<number>(0, 100, clock);
@@ -84,10 +84,12 @@ describe('TtlCache', () => {
     expect(loads).toBe(2);
 
     const small = new TtlCache<number>(5_000, 2, clock);
-    await small.get('a', load);
-    await small.get('b', load);
-    await small.get('c', load);
-    expect(await small.get('a', load)).toBe(6);
+    expect(await small.get('a', load)).toBe(3);
+    expect(await small.get('b', load)).toBe(4);
+    expect(await small.get('a', load)).toBe(3); // a is now the most recently used
+    expect(await small.get('c', load)).toBe(5); // full: b goes
+    expect(await small.get('a', load)).toBe(3);
+    expect(await small.get('b', load)).toBe(6);
   });
 });
 

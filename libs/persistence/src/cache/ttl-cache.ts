@@ -1,40 +1,38 @@
-interface Entry<V> {
-  readonly value: Promise<V>;
-  expiresAt: number;
-}
+import { LRUCache } from 'lru-cache';
 
 /**
- * A read-through cache whose entries live `ttlMs`: concurrent misses of one key share one load,
- * a failed load is not kept, and `delete` wins over a load still in flight (that load's result is
- * handed to its callers but not kept). At most `maxEntries` keys; when full, it starts over.
- * `ttlMs` 0 caches nothing.
+ * A read-through cache over `lru-cache`: entries live `ttlMs`, at most `maxEntries` keys (the least
+ * recently used goes first). What it adds is the read-through rule: concurrent misses of one key
+ * share one load, a failed load is not kept, and `delete` wins over a load still in flight (that
+ * load's result is handed to its callers but not kept). `ttlMs` 0 caches nothing.
  */
 export class TtlCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
+  private readonly entries: LRUCache<string, Promise<V>>;
 
   constructor(
     private readonly ttlMs: number,
-    private readonly maxEntries = 10_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+    maxEntries = 10_000,
+    now: () => number = Date.now,
+  ) {
+    this.entries = new LRUCache({ max: maxEntries, ttl: Math.max(ttlMs, 1), ttlResolution: 0, perf: { now } });
+  }
 
   get(key: string, load: () => Promise<V>): Promise<V> {
     if (this.ttlMs <= 0) return load();
     const cached = this.entries.get(key);
-    if (cached && cached.expiresAt > this.now()) return cached.value;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    // Until the load settles the entry lives for ever, so that concurrent misses share it.
-    const entry: Entry<V> = { value: load(), expiresAt: Number.POSITIVE_INFINITY };
-    this.entries.set(key, entry);
-    entry.value.then(
+    if (cached) return cached;
+    const value = load();
+    // Until the load settles the entry does not expire, so that concurrent misses share it.
+    this.entries.set(key, value, { ttl: 0 });
+    value.then(
       () => {
-        if (this.entries.get(key) === entry) entry.expiresAt = this.now() + this.ttlMs;
+        if (this.entries.peek(key) === value) this.entries.set(key, value, { ttl: this.ttlMs });
       },
       () => {
-        if (this.entries.get(key) === entry) this.entries.delete(key);
+        if (this.entries.peek(key) === value) this.entries.delete(key);
       },
     );
-    return entry.value;
+    return value;
   }
 
   delete(key: string): void {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import { CompanyRepository, type Company, type CompanyDeletion } from '@app/domain';
+import { TypeOrmConsoleSessionStore } from '../console/typeorm-console-session.store';
 import { select, toNumber } from '../shared/sql';
 import { CompanyEntity, type CompanyRow } from './company.entity';
 
@@ -45,6 +46,8 @@ export class TypeOrmCompanyRepository extends CompanyRepository {
         [deletion.companyId],
       );
       const auditEventsKept = toNumber(events);
+      // Console sessions end with the company, even when its record stays for its events.
+      await new TypeOrmConsoleSessionStore(manager).endCompanySessions(deletion.companyId);
       // Audit events reference the company (the audit trail is never deleted): then the record stays,
       // marked deleted, and `exists` refuses its tokens from now on.
       if (auditEventsKept === 0) await manager.query('DELETE FROM companies WHERE id = $1', [deletion.companyId]);

@@ -5,7 +5,7 @@ import { execute, select, toNumber } from '../shared/sql';
 import { anchorMac } from './event-hash';
 
 /** First key of the advisory lock under which the first chain key and the anchors are created. */
-export const EVENT_CHAIN_KEY_LOCK_NAMESPACE = 7305_0003;
+const EVENT_CHAIN_KEY_LOCK_NAMESPACE = 7305_0003;
 
 const KEY_BYTES = 32;
 

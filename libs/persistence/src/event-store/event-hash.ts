@@ -36,7 +36,7 @@ function canonicalize(value: unknown): Json {
  * property on the object handed to `append` can never make the stored hash differ from the one
  * `verifyChain` recomputes from the row.
  */
-export function hashedContent(event: DomainEvent): Record<string, unknown> {
+function hashedContent(event: DomainEvent): Record<string, unknown> {
   return {
     id: event.id,
     type: event.type,

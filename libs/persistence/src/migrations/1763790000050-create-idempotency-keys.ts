@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The application's own tables, written in the same transaction as the proposal they belong to:
  *
- * - `idempotency_keys`: one row per (company, actor, Idempotency-Key) of POST /proposals (api-contract
+ * - `idempotency_keys`: one row per (company, actor, Idempotency-Key) of POST /proposals (docs/api.md
  *   §1). The row is inserted first thing in the request's transaction, so a concurrent request with
  *   the same key blocks on the primary key until the first commits (then replays its response) or
  *   rolls back (then runs itself). `response_body` is `json`, not `jsonb`, so a replay sends the

@@ -25,7 +25,8 @@ import { DuplicateReceipts1764180000001 } from './1764180000001-duplicate-receip
 import { CreateProposalHeads1764190000001 } from './1764190000001-create-proposal-heads';
 import { IndexEventsByTimeAndPosition1764190000002 } from './1764190000002-index-events-by-time-and-position';
 import { CompanyDeletedAt1764200000001 } from './1764200000001-company-deleted-at';
-import { CreateCompanyDeletions1764210000001 } from './1764210000001-create-company-deletions';
+import { CreateConsoleSessions1764210000001 } from './1764210000001-create-console-sessions';
+import { CreateCompanyDeletions1764220000001 } from './1764220000001-create-company-deletions';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -54,5 +55,6 @@ export const MIGRATIONS = [
   CreateProposalHeads1764190000001,
   IndexEventsByTimeAndPosition1764190000002,
   CompanyDeletedAt1764200000001,
-  CreateCompanyDeletions1764210000001,
+  CreateConsoleSessions1764210000001,
+  CreateCompanyDeletions1764220000001,
 ];

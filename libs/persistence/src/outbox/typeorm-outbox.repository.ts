@@ -121,6 +121,15 @@ export class TypeOrmOutboxRepository extends OutboxRepository {
     return affected === 1;
   }
 
+  override async listRecent(companyId: string, limit: number): Promise<OutboxMessage[]> {
+    const rows = await select<OutboxRecord>(
+      this.manager,
+      `SELECT ${COLUMNS} FROM notification_outbox WHERE company_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+      [companyId, Math.max(0, limit)],
+    );
+    return rows.map(fromRecord);
+  }
+
   override async findDead(limit: number): Promise<OutboxMessage[]> {
     const rows = await select<OutboxRecord>(
       this.manager,

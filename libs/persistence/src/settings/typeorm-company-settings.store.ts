@@ -29,6 +29,7 @@ export class TypeOrmCompanySettingsStore extends CompanySettingsStore {
       executionDelayMinutes: settings.executionDelayMinutes,
       paymentAccount: settings.paymentAccount,
       autoApproveMaxAmount: settings.autoApproveMaxAmount,
+      locale: settings.locale,
     };
     await this.manager.query(
       `INSERT INTO company_settings (company_id, settings, updated_at) VALUES ($1, $2, now())

@@ -5,7 +5,7 @@ import { MAX_PAGE_LIMIT, ValidationFailed } from '@app/domain';
  * Clients never look inside; a cursor that does not decode to the expected shape is a
  * `validation_failed` on `cursor`.
  */
-export function encodeCursor(keys: readonly (string | number)[]): string {
+function encodeCursor(keys: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(keys), 'utf8').toString('base64url');
 }
 

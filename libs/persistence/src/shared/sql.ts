@@ -2,10 +2,10 @@ import { QueryFailedError, type EntityManager } from 'typeorm';
 import { ConcurrencyConflict } from '@app/domain';
 
 /** PostgreSQL SQLSTATE of a unique or exclusion constraint violation. */
-export const UNIQUE_VIOLATION = '23505';
+const UNIQUE_VIOLATION = '23505';
 
 /** The SQLSTATE and constraint name of a failed query, when the driver reported them. */
-export function pgErrorOf(error: unknown): { code?: string; constraint?: string } {
+function pgErrorOf(error: unknown): { code?: string; constraint?: string } {
   if (!(error instanceof QueryFailedError)) return {};
   const driverError = error.driverError as { code?: unknown; constraint?: unknown } | undefined;
   return {
@@ -23,7 +23,7 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
  * A translation of errors: a unique violation of one of `constraints` becomes the domain's
  * ConcurrencyConflict (someone else wrote first); every other error stays itself.
  */
-export function uniqueViolationAs(constraints: readonly string[], message: () => string): (error: unknown) => unknown {
+function uniqueViolationAs(constraints: readonly string[], message: () => string): (error: unknown) => unknown {
   return (error) => {
     const pg = pgErrorOf(error);
     const ours = pg.code === UNIQUE_VIOLATION && pg.constraint !== undefined && constraints.includes(pg.constraint);

@@ -13,7 +13,7 @@ import { EventChainKeys } from '../event-store/event-chain-keys';
  * label, the same in every run and every process, and tests never rotate it (`kek rotate` tests
  * use a keyring of their own). Written with mode 0600, as LocalKeyringKms demands.
  */
-export function testKeyringPath(): string {
+function testKeyringPath(): string {
   const file = path.join(os.tmpdir(), `accounting-api-test-keyring-${os.userInfo().uid}`, 'keyring.json');
   if (!fs.existsSync(file)) {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

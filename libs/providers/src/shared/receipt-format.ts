@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { ProviderError, type ProviderKind, type Receipt } from '@app/domain';
 
 /** The file types a provider takes as a booking's attachment (from its published definition). */
-export const ACCEPTED_RECEIPT_TYPES: Readonly<Record<ProviderKind, readonly string[]>> = {
+const ACCEPTED_RECEIPT_TYPES: Readonly<Record<ProviderKind, readonly string[]>> = {
   // "Valid document formats are PDF, PNG, JPEG and TIFF" (LedgerVoucherAttachment_uploadAttachment).
   tripletex: ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff'],
   // "The filename. Must end with either .png, .jpeg, .jpg, .gif or .pdf" (addAttachmentToPurchase).
@@ -19,7 +19,7 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
 };
 
 /** The type the file's first bytes show, whatever it was declared as; undefined when unknown. */
-export function sniffReceiptType(bytes: Uint8Array): string | undefined {
+function sniffReceiptType(bytes: Uint8Array): string | undefined {
   const head = Buffer.from(bytes.subarray(0, 12)).toString('latin1');
   if (head.startsWith('%PDF-')) return 'application/pdf';
   if (head.startsWith('\x89PNG\r\n\x1a\n')) return 'image/png';
@@ -31,7 +31,7 @@ export function sniffReceiptType(bytes: Uint8Array): string | undefined {
 }
 
 /** `name` with the extension of `contentType` in place of its own: `IMG_01.webp` → `IMG_01.png`. */
-export function filenameFor(name: string, contentType: string): string {
+function filenameFor(name: string, contentType: string): string {
   const extension = EXTENSIONS[contentType] ?? 'bin';
   const base = name.replace(/\.[A-Za-z0-9]{1,5}$/, '').trim() || 'kvittering';
   return `${base}.${extension}`;

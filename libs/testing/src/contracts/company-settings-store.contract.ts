@@ -33,6 +33,7 @@ export function describeCompanySettingsStoreContract(
         executionDelayMinutes: 0,
         paymentAccount: '1900',
         autoApproveMaxAmount: 2_500_050,
+        locale: 'en-GB',
       };
       await store.save(company, settings);
       await store.save(company, settings);

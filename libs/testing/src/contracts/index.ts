@@ -6,6 +6,7 @@ export * from './notifier.contract';
 export * from './company-settings-store.contract';
 export * from './unit-of-work.contract';
 export * from './booked-receipts.contract';
+export * from './console-session-store.contract';
 export * from './execution-queue.contract';
 export * from './daily-check-runs.contract';
 export * from './receipt-store.contract';

@@ -145,6 +145,23 @@ export function describeOutboxRepositoryContract(
       expect((await repo.findDead(10)).map((m) => m.id)).toEqual(['y']);
     });
 
+    it("lists one company's messages newest first, in every state, and no other company's", async () => {
+      const mine = `co-${Math.random().toString(36).slice(2)}`;
+      const theirs = `${mine}-other`;
+      await repo.enqueue([
+        aNewOutboxMessage({ id: `${mine}-1`, companyId: mine, createdAt: at(1_000) }),
+        aNewOutboxMessage({ id: `${mine}-2`, companyId: mine, createdAt: at(2_000) }),
+        aNewOutboxMessage({ id: `${mine}-3`, companyId: mine, createdAt: at(3_000) }),
+        aNewOutboxMessage({ id: `${theirs}-1`, companyId: theirs, createdAt: at(4_000) }),
+      ]);
+      await repo.markDelivered([{ id: `${mine}-1`, at: at(5_000) }]);
+
+      const listed = await repo.listRecent(mine, 10);
+      expect(listed.map((m) => m.id)).toEqual([`${mine}-3`, `${mine}-2`, `${mine}-1`]);
+      expect(listed[2].deliveredAt?.getTime()).toBe(at(5_000).getTime());
+      expect((await repo.listRecent(mine, 2)).map((m) => m.id)).toEqual([`${mine}-3`, `${mine}-2`]);
+    });
+
     it('returns copies: changing a claimed row changes nothing stored', async () => {
       await repo.enqueue([aNewOutboxMessage({ id: 'x', createdAt: T0 })]);
       const [claimed] = await repo.claimDue(T0, 10, at(1_000));

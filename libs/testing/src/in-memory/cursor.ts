@@ -1,11 +1,11 @@
 import { ValidationFailed } from '@app/domain';
 
 /** Opaque keyset cursors for the in-memory adapters: base64url of a JSON array of sort keys. */
-export function encodeCursor(keys: readonly (string | number)[]): string {
+function encodeCursor(keys: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(keys), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string): (string | number)[] {
+function decodeCursor(cursor: string): (string | number)[] {
   try {
     const keys: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(keys) && keys.every((key) => typeof key === 'string' || typeof key === 'number')) {
@@ -20,7 +20,7 @@ export function decodeCursor(cursor: string): (string | number)[] {
 }
 
 /** Compares two sort-key tuples element by element. */
-export function compareKeys(a: readonly (string | number)[], b: readonly (string | number)[]): number {
+function compareKeys(a: readonly (string | number)[], b: readonly (string | number)[]): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const [x, y] = [a[i], b[i]];
     if (x === y) continue;

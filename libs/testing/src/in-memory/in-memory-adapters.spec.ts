@@ -2,6 +2,7 @@ import {
   describeBookedReceiptsContract,
   describeCompanyRepositoryContract,
   describeCompanySettingsStoreContract,
+  describeConsoleSessionStoreContract,
   describeDailyCheckRunsContract,
   describeEventStoreContract,
   describeExecutionQueueContract,
@@ -16,6 +17,7 @@ import {
 import { ManualClock } from '../time/manual-clock';
 import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
+import { InMemoryConsoleSessionStore } from './in-memory-console-session-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { InMemoryNotifier } from './in-memory-notifier';
@@ -32,6 +34,7 @@ describeNotifierContract('InMemoryNotifier', () => {
 });
 describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
 describeBookedReceiptsContract('InMemoryBookedReceipts', () => new InMemoryBookedReceipts());
+describeConsoleSessionStoreContract('InMemoryConsoleSessionStore', () => new InMemoryConsoleSessionStore());
 describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
   const adapters = createInMemoryAdapters();
   return {

@@ -77,6 +77,14 @@ export class InMemoryOutboxRepository extends OutboxRepository {
     return true;
   }
 
+  override async listRecent(companyId: string, limit: number): Promise<OutboxMessage[]> {
+    return [...this.rows.values()]
+      .filter((row) => row.companyId === companyId)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+      .slice(0, Math.max(0, limit))
+      .map(copy);
+  }
+
   override async findDead(limit: number): Promise<OutboxMessage[]> {
     return [...this.rows.values()]
       .filter((row) => row.deliveredAt === null && row.deadAt !== null)

@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * a row outlives the company it names. Append-only like the events (the service's role gets
  * SELECT and INSERT only, database-roles.ts).
  */
-export class CreateCompanyDeletions1764210000001 implements MigrationInterface {
-  name = 'CreateCompanyDeletions1764210000001';
+export class CreateCompanyDeletions1764220000001 implements MigrationInterface {
+  name = 'CreateCompanyDeletions1764220000001';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

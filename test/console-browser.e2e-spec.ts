@@ -1,0 +1,287 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ProposalExecutor } from '@app/application';
+import { ACCOUNTANT, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
+import type { Claims } from './support/gateway-keys';
+
+/**
+ * The web console in a real browser: Debian's headless Chromium driven by playwright-core (which
+ * downloads nothing). Skipped, saying why, only when /usr/bin/chromium is absent; `.ci/run`
+ * installs it. With CONSOLE_SCREENSHOTS=write the screenshots go into docs/console/ (the ones
+ * docs/console.md shows); otherwise into a temporary directory.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium) {
+  console.warn(`console browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+}
+const SHOTS =
+  process.env.CONSOLE_SCREENSHOTS === 'write'
+    ? path.join(__dirname, '..', 'docs', 'console')
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'console-shots-'));
+
+const path_ = (name: string) => path.join(SHOTS, name);
+
+const EMPLOYEE: Claims = { sub: 'ola@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] };
+const ADMIN: Claims = {
+  sub: 'anne@demo.no',
+  role: 'admin',
+  permissions: ['solve', 'query', 'facts', 'monitor', 'rules', 'config'],
+};
+
+/** A receipt photo for the screenshots: a PNG drawn from SVG. */
+async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="240" height="320">
+    <rect width="240" height="320" fill="#fffdf5" stroke="#999"/>
+    <text x="20" y="40" font-family="monospace" font-size="16">${merchant}</text>
+    <text x="20" y="80" font-family="monospace" font-size="12">Org.nr 987 654 321 MVA</text>
+    <text x="20" y="140" font-family="monospace" font-size="12">Varer          ${amount}</text>
+    <text x="20" y="160" font-family="monospace" font-size="12">herav MVA 25 %</text>
+    <text x="20" y="220" font-family="monospace" font-size="16">SUM NOK ${amount}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+(haveChromium ? describe : describe.skip)('web console in a real browser', () => {
+  let hosted: HostedSandbox;
+  let database: IsolatedTestDatabase;
+  let t: JobsApp;
+  let browser: Browser;
+  let base: string;
+  let company: string;
+  let otherCompany: string;
+
+  beforeAll(async () => {
+    hosted = await hostSandbox({ seed: 21, companies: 2, entriesPerCompany: 10, invoicesPerCompany: 2 });
+    // The executor drains every company's due proposals: this suite gets a database of its own.
+    database = await isolatedTestDatabase('console');
+    t = await startJobsApp({ hosted, databaseUrl: database.url, env: { PROVIDER_RETRIES: '0' } });
+    const server = t.app.getHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    company = await t.newCompany('web');
+    otherCompany = await t.newCompany('web-other');
+    await t.connect(company, 'tripletex', 0);
+    await t.connect(otherCompany, 'tripletex', 1);
+    await t.http.post('/v1/config/context/refresh').set('Authorization', `Bearer ${t.token(company, ADMIN)}`);
+    // launch() starts Chromium on a fresh, temporary profile (user data dir) and removes it on close.
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await hosted?.close();
+    await database?.dispose();
+  });
+
+  async function loginLink(who: Claims, forCompany = company): Promise<string> {
+    const res = await t.http.post('/v1/console/links').set('Authorization', `Bearer ${t.token(forCompany, who)}`);
+    expect(res.status).toBe(200);
+    const url = new URL(res.body.url as string);
+    return `${base}${url.pathname}${url.search}`;
+  }
+
+  async function signedIn(
+    who: Claims = ACCOUNTANT,
+    forCompany = company,
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'nb-NO' });
+    const page = await context.newPage();
+    await page.goto(await loginLink(who, forCompany));
+    expect(new URL(page.url()).pathname).toBe('/console/review');
+    return { context, page };
+  }
+
+  async function submit(merchant: string, amount: string, forCompany = company): Promise<{ id: string }> {
+    const png = await receiptPng(merchant, amount);
+    const res = await t.http
+      .post('/v1/proposals')
+      .set('Authorization', `Bearer ${t.token(forCompany, EMPLOYEE)}`)
+      .send({
+        kind: 'expense',
+        merchant,
+        amount,
+        currency: 'NOK',
+        date: t.clock.now().toISOString().slice(0, 10),
+        accountCode: '6800',
+        vatRate: '25',
+        description: 'Office supplies',
+        receipt: { filename: 'receipt.png', contentType: 'image/png', dataBase64: png.toString('base64') },
+        thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
+        resubmissionOf: null,
+      });
+    expect(res.status).toBe(201);
+    return res.body as { id: string };
+  }
+
+  async function status(id: string, forCompany = company): Promise<string> {
+    const res = await t.http
+      .get(`/v1/proposals/${id}`)
+      .set('Authorization', `Bearer ${t.token(forCompany, ACCOUNTANT)}`);
+    return res.body.status as string;
+  }
+
+  it('logs in with a link, approves with a correction, and the chain shows the booking in the sandbox', async () => {
+    const proposal = await submit('Kontorland AS', '1249.50');
+    await submit('Rema 1000 Storgata', '312.40');
+    const { context, page } = await signedIn();
+
+    const item = page.locator(`li[data-proposal="${proposal.id}"]`);
+    await expect(item.locator('h3').textContent()).resolves.toContain('Kontorland AS');
+    await expect(item.locator('.amount').textContent()).resolves.toMatch(/1\s249,50/);
+    await page.screenshot({ path: path.join(SHOTS, 'review-queue.png'), fullPage: true });
+
+    const accounts = await item
+      .locator('select[name="accountCode"] option')
+      .evaluateAll((options) => options.map((o) => o.getAttribute('value') ?? ''));
+    const corrected = accounts.find((code) => code !== '6800' && /^6\d{3}$/.test(code))!;
+    expect(corrected).toBeDefined();
+    await item.getByLabel('Account').selectOption(corrected);
+    await item.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(/\/console\/review\?done=approved/);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Approved');
+
+    await t.app.get(ProposalExecutor).drain();
+    expect(await status(proposal.id)).toBe('EXECUTED');
+
+    await page.goto(`${base}/console/proposals/${proposal.id}`);
+    const chain = await page.locator('ol.chain').textContent();
+    expect(chain).toMatch(/Proposed[\s\S]*Approved[\s\S]*Executed/);
+    expect(chain).toContain(`${ACCOUNTANT.sub}`);
+    expect(chain).toMatch(/via\s+web/);
+    expect(chain).toContain('provider tripletex');
+    await expect(page.locator('[data-status]').getAttribute('data-status')).resolves.toBe('EXECUTED');
+    await expect(page.locator('[data-chain]').getAttribute('data-chain')).resolves.toBe('verified');
+    await page.screenshot({ path: path.join(SHOTS, 'proposal.png'), fullPage: true });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/console/review`);
+    await page.screenshot({ path: path.join(SHOTS, 'review-queue-phone.png'), fullPage: false });
+    await context.close();
+  });
+
+  it('rejects with a reason typed in the queue, using the keyboard', async () => {
+    const proposal = await submit('Privat Handel', '899.00');
+    const { context, page } = await signedIn();
+    const item = page.locator(`li[data-proposal="${proposal.id}"]`);
+    await item.getByLabel('Reason for rejecting').fill('Private purchase, not a company expense');
+    await item.getByLabel('Reason for rejecting').press('Enter');
+    await page.waitForURL(/done=rejected/);
+    const res = await t.http
+      .get(`/v1/proposals/${proposal.id}`)
+      .set('Authorization', `Bearer ${t.token(company, ACCOUNTANT)}`);
+    expect(res.body).toMatchObject({ status: 'REJECTED', rejectionReason: 'Private purchase, not a company expense' });
+    await context.close();
+  });
+
+  it('refuses a used link and an expired one', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const link = await loginLink(ACCOUNTANT);
+    await page.goto(link);
+    expect(new URL(page.url()).pathname).toBe('/console/review');
+
+    const other = await browser.newContext();
+    const second = await other.newPage();
+    const reused = await second.goto(link);
+    expect(reused?.status()).toBe(401);
+    await expect(second.locator('h1').textContent()).resolves.toContain('does not open the console');
+    expect((await second.goto(`${base}/console/review`))?.status()).toBe(401);
+
+    const late = await loginLink(ACCOUNTANT);
+    t.clock.advance(5 * 60 * 1000 + 1);
+    const expired = await second.goto(late);
+    expect(expired?.status()).toBe(401);
+    await expect(second.getByRole('alert').textContent()).resolves.toContain('expired');
+    await context.close();
+    await other.close();
+  });
+
+  it('keeps a session of one company away from another company’s proposals', async () => {
+    const theirs = await submit('Annen Bedrift AS', '450.00', otherCompany);
+    const { context, page } = await signedIn(ACCOUNTANT, company);
+    expect(await page.content()).not.toContain('Annen Bedrift AS');
+    expect((await page.goto(`${base}/console/proposals/${theirs.id}`))?.status()).toBe(404);
+    await page.goto(`${base}/console/review`);
+    const csrf = await page.locator('meta[name="csrf-token"]').getAttribute('content');
+    const approve = await page.evaluate(
+      async ({ id, token }) =>
+        (
+          await fetch(`/console/proposals/${id}/approve`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ _csrf: token ?? '' }),
+          })
+        ).status,
+      { id: theirs.id, token: csrf },
+    );
+    expect(approve).toBe(404);
+    expect(await status(theirs.id, otherCompany)).toBe('PROPOSED');
+    await context.close();
+  });
+
+  it('refuses a state-changing request without the CSRF token', async () => {
+    const proposal = await submit('Csrf Kiosk', '59.00');
+    const { context, page } = await signedIn();
+    const refused = await page.evaluate(
+      async (id) =>
+        (
+          await fetch(`/console/proposals/${id}/approve`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: 'accountCode=6800',
+          })
+        ).status,
+      proposal.id,
+    );
+    expect(refused).toBe(403);
+    expect(await status(proposal.id)).toBe('PROPOSED');
+    await context.close();
+  });
+
+  it('shows an admin the company, patterns, checks and messages pages, each reachable by keyboard', async () => {
+    await t.http
+      .post('/v1/patterns')
+      .set('Authorization', `Bearer ${t.token(company, ADMIN)}`)
+      .send({ merchantName: 'Telenor Norge AS', accountCode: '6900', vatRate: '25' });
+    const { context, page } = await signedIn(ADMIN);
+    await page.keyboard.press('Tab');
+    await expect(page.locator(':focus').textContent()).resolves.toBe('Skip to content');
+    for (const [path, heading, shot] of [
+      ['/console/company', 'Company', 'company.png'],
+      ['/console/patterns', 'Patterns', 'patterns.png'],
+      ['/console/checks?run=missing-receipts', 'Checks', 'checks.png'],
+      ['/console/messages', 'Messages', 'messages.png'],
+    ] as const) {
+      const response = await page.goto(`${base}${path}`);
+      expect(response?.status()).toBe(200);
+      await expect(page.locator('h1').textContent()).resolves.toBe(heading);
+      await expect(page.locator('nav [aria-current="page"]').textContent()).resolves.toBe(heading);
+      await page.screenshot({ path: path_(shot), fullPage: true });
+    }
+    await context.close();
+  });
+
+  it('gives an employee no link', async () => {
+    const res = await t.http.post('/v1/console/links').set('Authorization', `Bearer ${t.token(company, EMPLOYEE)}`);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('role_insufficient');
+  });
+});

@@ -1,0 +1,224 @@
+import { ConsoleSessionStore } from '@app/domain';
+import { startTestApp, type TestApp } from './support/test-app';
+import { api, expectProblem, PEOPLE, proposalBody, type Person } from './support/proposals';
+
+/** The web console over HTTP: login links, the session cookie, CSRF, and review through the use cases. */
+describe('web console', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function linkFor(who: Person, company = t.company): Promise<string> {
+    const res = await api(t, company).post('/v1/console/links', who);
+    expect(res.status).toBe(200);
+    return res.body.url as string;
+  }
+
+  /** Opens a login link; returns the session cookie ("name=value"). */
+  async function signIn(who: Person = 'accountant', company = t.company): Promise<string> {
+    const url = new URL(await linkFor(who, company));
+    const res = await t.http.get(`${url.pathname}${url.search}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/console/review');
+    return (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+  }
+
+  function csrfOf(page: string): string {
+    const match = /name="_csrf" value="([^"]+)"/.exec(page);
+    if (!match) throw new Error('no CSRF field on the page');
+    return match[1];
+  }
+
+  it('hands a manager, an accountant and an admin a one-time link valid for 5 minutes, never an employee', async () => {
+    for (const who of ['manager', 'accountant', 'admin'] as const) {
+      const res = await api(t).post('/v1/console/links', who);
+      expect(res.status).toBe(200);
+      expect(res.body.url).toMatch(/\/console\/login\?token=[\w-]{43}$/);
+      expect(new Date(res.body.expiresAt).getTime() - t.clock.now().getTime()).toBe(5 * 60 * 1000);
+    }
+    expectProblem(await api(t).post('/v1/console/links', 'employee'), 403, 'role_insufficient');
+    expectProblem(await t.http.post('/v1/console/links'), 401, 'invalid_token');
+  });
+
+  it('sets an HttpOnly, SameSite=Strict session cookie that lives as long as the session', async () => {
+    const url = new URL(await linkFor('accountant'));
+    const res = await t.http.get(`${url.pathname}${url.search}`);
+    const cookie = (res.headers['set-cookie'] as unknown as string[])[0];
+    expect(cookie).toMatch(/^console_session=[\w-]{43}; Path=\/; Expires=.+; HttpOnly; SameSite=Strict$/);
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('refuses a used link and an expired one', async () => {
+    const used = new URL(await linkFor('accountant'));
+    expect((await t.http.get(`${used.pathname}${used.search}`)).status).toBe(303);
+    const again = await t.http.get(`${used.pathname}${used.search}`);
+    expect(again.status).toBe(401);
+    expect(again.text).toContain('used already');
+    expect(again.headers['set-cookie']).toBeUndefined();
+
+    const late = new URL(await linkFor('accountant'));
+    t.clock.advance(5 * 60 * 1000);
+    const expired = await t.http.get(`${late.pathname}${late.search}`);
+    expect(expired.status).toBe(401);
+    expect(expired.text).toContain('expired');
+  });
+
+  it('shows nothing of the console without a session', async () => {
+    for (const path of ['/console', '/console/review', '/console/proposals/x', '/console/proposals/x/receipt']) {
+      const res = await t.http.get(path);
+      expect(res.status).toBe(401);
+      expect(res.text).toContain('Sign in to the console');
+    }
+    expect((await t.http.get('/console/review').set('Cookie', 'console_session=forged')).status).toBe(401);
+  });
+
+  it('serves pages under a CSP without inline script, scripts and styles from the service', async () => {
+    const cookie = await signIn();
+    const res = await t.http.get('/console/review').set('Cookie', cookie);
+    expect(res.status).toBe(200);
+    const csp = res.headers['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.text).not.toMatch(/<script>|<script(?![^>]*\bsrc=)[^>]*>/);
+    const js = await t.http.get('/console/assets/console.js');
+    expect(js.status).toBe(200);
+    expect(js.headers['content-type']).toMatch(/^text\/javascript/);
+    expect((await t.http.get('/console/assets/..%2Fconsole.ts')).status).toBe(404);
+  });
+
+  it('approves with a correction through the use case, as the session’s person on the channel web', async () => {
+    const submitted = await api(t).submit(proposalBody({ merchant: `Kontorland ${Date.now()}` }));
+    expect(submitted.body.status).toBe('PROPOSED');
+    const cookie = await signIn('accountant');
+    const queue = await t.http.get('/console/review').set('Cookie', cookie);
+    expect(queue.text).toContain(submitted.body.merchant);
+
+    const res = await t.http
+      .post(`/console/proposals/${submitted.body.id}/approve`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrfOf(queue.text), accountCode: '6800', vatRate: '25' });
+    expect(res.status).toBe(303);
+
+    const proposal = await api(t).get(`/v1/proposals/${submitted.body.id}`, 'accountant');
+    expect(proposal.body).toMatchObject({
+      status: 'APPROVED',
+      approvedBy: PEOPLE.accountant.sub,
+      corrections: { accountCode: '6800' },
+    });
+    const approved = proposal.body.events.find((e: { type: string }) => e.type === 'Approved');
+    expect(approved).toMatchObject({ actor: PEOPLE.accountant.sub, channel: 'web' });
+  });
+
+  it('rejects with a reason, and refuses a rejection without one', async () => {
+    const submitted = await api(t).submit(proposalBody({ merchant: `Rejectable ${Date.now()}` }));
+    const cookie = await signIn('accountant');
+    const csrf = csrfOf((await t.http.get('/console/review').set('Cookie', cookie)).text);
+    const empty = await t.http
+      .post(`/console/proposals/${submitted.body.id}/reject`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrf, reason: ' ' });
+    expect(empty.status).toBe(400);
+
+    const res = await t.http
+      .post(`/console/proposals/${submitted.body.id}/reject`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrf, reason: 'Private purchase' });
+    expect(res.status).toBe(303);
+    const proposal = await api(t).get(`/v1/proposals/${submitted.body.id}`, 'accountant');
+    expect(proposal.body).toMatchObject({ status: 'REJECTED', rejectionReason: 'Private purchase' });
+  });
+
+  it('refuses a state-changing request without the CSRF token, changing nothing', async () => {
+    const submitted = await api(t).submit(proposalBody({ merchant: `Csrf ${Date.now()}` }));
+    const cookie = await signIn('accountant');
+    for (const csrf of [undefined, 'forged']) {
+      const res = await t.http
+        .post(`/console/proposals/${submitted.body.id}/approve`)
+        .set('Cookie', cookie)
+        .type('form')
+        .send(csrf ? { _csrf: csrf } : {});
+      expect(res.status).toBe(403);
+      expect(res.text).toContain('form token');
+    }
+    expect((await api(t).get(`/v1/proposals/${submitted.body.id}`, 'accountant')).body.status).toBe('PROPOSED');
+  });
+
+  it('keeps the separation of duties: a person cannot approve what they submitted', async () => {
+    const submitted = await api(t).submit(proposalBody({ merchant: `Own ${Date.now()}` }), 'accountant');
+    const cookie = await signIn('accountant');
+    const csrf = csrfOf((await t.http.get('/console/review').set('Cookie', cookie)).text);
+    const res = await t.http
+      .post(`/console/proposals/${submitted.body.id}/approve`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrf });
+    expect(res.status).toBe(403);
+    expect((await api(t).get(`/v1/proposals/${submitted.body.id}`, 'accountant')).body.status).toBe('PROPOSED');
+  });
+
+  it('lets a manager look but not decide, as the API does', async () => {
+    const submitted = await api(t).submit(proposalBody({ merchant: `Managed ${Date.now()}` }));
+    const cookie = await signIn('manager');
+    const queue = await t.http.get('/console/review').set('Cookie', cookie);
+    expect(queue.status).toBe(200);
+    expect(queue.text).not.toContain(`/console/proposals/${submitted.body.id}/approve`);
+    const res = await t.http
+      .post(`/console/proposals/${submitted.body.id}/approve`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrfOf(queue.text) });
+    expect(res.status).toBe(403);
+  });
+
+  it('keeps a session inside its company', async () => {
+    const other = await t.newCompany('other');
+    const theirs = await api(t, other).submit(proposalBody({ merchant: `Theirs ${Date.now()}` }));
+    const cookie = await signIn('accountant');
+    const queue = await t.http.get('/console/review').set('Cookie', cookie);
+    expect(queue.text).not.toContain(theirs.body.merchant);
+    expect((await t.http.get(`/console/proposals/${theirs.body.id}`).set('Cookie', cookie)).status).toBe(404);
+    const res = await t.http
+      .post(`/console/proposals/${theirs.body.id}/approve`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrfOf(queue.text) });
+    expect(res.status).toBe(404);
+    expect((await api(t, other).get(`/v1/proposals/${theirs.body.id}`, 'accountant')).body.status).toBe('PROPOSED');
+  });
+
+  it('shows a proposal’s chain with actors and channels, and its receipt', async () => {
+    const submitted = await api(t).submit(proposalBody({ merchant: `Chain ${Date.now()}` }));
+    const cookie = await signIn('accountant');
+    const page = await t.http.get(`/console/proposals/${submitted.body.id}`).set('Cookie', cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Proposed');
+    expect(page.text).toContain(PEOPLE.employee.sub);
+    expect(page.text).toMatch(/data-chain="verified"/);
+    const receipt = await t.http.get(`/console/proposals/${submitted.body.id}/receipt`).set('Cookie', cookie);
+    expect(receipt.status).toBe(200);
+    expect(receipt.headers['content-type']).toBe('application/pdf');
+  });
+
+  it('ends the session at logout and when the company’s sessions are ended', async () => {
+    const cookie = await signIn('accountant');
+    const csrf = csrfOf((await t.http.get('/console/review').set('Cookie', cookie)).text);
+    expect((await t.http.post('/console/logout').set('Cookie', cookie).type('form').send({ _csrf: csrf })).status).toBe(
+      200,
+    );
+    expect((await t.http.get('/console/review').set('Cookie', cookie)).status).toBe(401);
+
+    const other = await signIn('admin');
+    await t.app.get(ConsoleSessionStore).endCompanySessions(t.company);
+    expect((await t.http.get('/console/review').set('Cookie', other)).status).toBe(401);
+  });
+});
