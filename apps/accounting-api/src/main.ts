@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { DatabaseRefused } from '@app/persistence';
 import { createApp } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
-import { applyHeapTuning } from './platform/heap-tuning';
 import { demoConsoleLinks } from './console/demo-console-links';
 
 async function main(): Promise<void> {
@@ -16,7 +15,6 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  applyHeapTuning(config);
   let app;
   try {
     app = await createApp(config);

@@ -88,10 +88,6 @@ export class AppConfig {
   /** JSON lines (production, pipes) or pino-pretty's readable lines (a developer's terminal). */
   logFormat!: 'json' | 'pretty';
   production!: boolean;
-  /** V8's allocation-site pretenuring (V8_ALLOCATION_SITE_PRETENURING); off by default, see platform/heap-tuning.ts. */
-  v8AllocationSitePretenuring!: boolean;
-  /** How far V8 lets the heap grow past its live data before a full collection (V8_HEAP_GROWING_PERCENT); 0 = V8's own factor. */
-  v8HeapGrowingPercent!: number;
 
   /** The JWKS the guard trusts: the configured one or the dev key set. */
   get jwksSource(): string {
@@ -140,8 +136,6 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   // (whole exchanges, whole transactions): more connections in one process would only wait for
   // each other, so the embedded service talks to it over a single connection.
   config.dbPoolSize = env.DB_POOL_SIZE ?? (embedded ? 1 : 10);
-  config.v8AllocationSitePretenuring = env.V8_ALLOCATION_SITE_PRETENURING ?? false;
-  config.v8HeapGrowingPercent = env.V8_HEAP_GROWING_PERCENT ?? 50;
   // In production the service's role must not own the tables (it could rewrite the audit trail), so
   // it migrates at start only as MIGRATION_DATABASE_URL's role; without that, `db migrate` runs as a
   // release step.

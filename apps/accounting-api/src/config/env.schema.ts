@@ -135,8 +135,6 @@ const envSchema = z.object({
     .toLowerCase()
     .pipe(z.enum(['json', 'pretty'], { error: 'must be json or pretty' }))
     .optional(),
-  V8_ALLOCATION_SITE_PRETENURING: flag(),
-  V8_HEAP_GROWING_PERCENT: int(0, 1_000),
   // The background jobs: on by default, off by default under jest (NODE_ENV=test).
   EXECUTOR_ENABLED: flag(),
   EXECUTOR_POLL_MS: int(1),
