@@ -251,6 +251,21 @@ describe('OutboxDispatcher', () => {
     expect(repository.find('b1')?.attempts).toBe(1);
   });
 
+  it('delivers a message with no channel to the development channel when it is on: one log line, recorded delivered', async () => {
+    channels.set('beta', { webhookSecret: secret });
+    await enqueue(aNewOutboxMessage({ id: 'd1', companyId: 'beta', target: 'review' }));
+    const lines: string[] = [];
+    const logger = { info: (line: string) => lines.push(line), warn: () => undefined, error: () => undefined };
+
+    expect(await dispatcher({ developmentChannel: true, logger }).runOnce()).toMatchObject({ delivered: 1, dead: 0 });
+    expect(repository.find('d1')).toMatchObject({ deliveredAt: clock.now(), deadAt: null });
+    expect(lines).toEqual([
+      expect.stringMatching(/^development channel \(reviewChannel\): .+/),
+      'notification delivered',
+    ]);
+    expect(receiver.requests).toHaveLength(0);
+  });
+
   it('marks a message of an unknown company failed permanently at once', async () => {
     await enqueue(aNewOutboxMessage({ id: 'u1', companyId: 'no-such-company', target: 'review' }));
 
