@@ -155,6 +155,8 @@ maybe('database roles: the owner migrates, the service may only read and append 
         ['DELETE FROM event_chain_anchors', /permission denied for table event_chain_anchors/],
         ['DELETE FROM event_chain_keys', /permission denied for table event_chain_keys/],
         [`INSERT INTO migrations ("timestamp", name) VALUES (1, 'x')`, /permission denied for table migrations/],
+        ['DELETE FROM company_deletions', /permission denied for table company_deletions/],
+        [`UPDATE company_deletions SET actor = 'eve'`, /permission denied for table company_deletions/],
       ] as const) {
         await expect(c.query(sql)).rejects.toThrow(refusal);
       }
@@ -217,6 +219,7 @@ maybe('database roles: the owner migrates, the service may only read and append 
     const owner = await Database.open({ url: ownerUrl, dataDir, role: 'client', poolSize: 1 });
     try {
       expect(await auditTrailPrivilegeProblems(owner.dataSource.manager)).toEqual([
+        `the role "${ownerRole}" owns company_deletions`,
         `the role "${ownerRole}" owns event_chain_anchors`,
         `the role "${ownerRole}" owns event_chain_keys`,
         `the role "${ownerRole}" owns event_seals`,

@@ -94,6 +94,6 @@ describe('npm run cli -- kek rotate', () => {
         () => t.config,
         () => undefined,
       ).parseAsync(['node', 'cli', 'company', 'delete', company, '--yes']),
-    ).rejects.toThrow(/no company/);
+    ).rejects.toThrow(/company .* was not found/);
   });
 });

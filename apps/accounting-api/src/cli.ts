@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { Command, InvalidArgumentError } from 'commander';
 import {
   assertCompanyId,
@@ -27,13 +28,14 @@ import {
   TypeOrmConsoleSessionStore,
   type ChainHead,
 } from '@app/persistence';
-import { ConsoleAccess } from '@app/application';
+import { ConsoleAccess, DeleteCompanyHandler } from '@app/application';
 import { consoleLoginUrl } from './console/console-login.controller';
 import { SystemClock } from './platform/system-clock';
 import { createKms, EnvelopeTokenVault, rotateKek } from '@app/vault';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { ensureDevKeys, rotateDevKeys, signDevToken } from './auth/dev-keys';
 import { webhookSecretText } from './notifications/outbox-delivery.module';
+import { UuidV7Generator } from './platform/uuid-v7.generator';
 
 /**
  * The operators' CLI (docs/api.md §5): `npm run cli -- <command>`. With embedded PostgreSQL it goes
@@ -63,6 +65,15 @@ async function withDatabase<T>(config: AppConfig, work: (db: Database) => Promis
 async function migrate(config: AppConfig, db: Database): Promise<string[]> {
   if (config.migrationDatabaseUrl === undefined) return runMigrations(db.dataSource);
   return migrateAsOwner(config.migrationDatabaseUrl, config.databaseUrl);
+}
+
+/** The operator running the CLI, as the OS knows them (the default `--actor`). */
+function operatorName(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return process.env.USER ?? 'unknown operator';
+  }
 }
 
 function refuseWithRealJwks(config: AppConfig, what: string): void {
@@ -141,9 +152,8 @@ export function buildCli(
     .description('list the registered companies')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      const cfg = config();
-      await withDatabase(cfg, async (db) => {
-        await migrate(cfg, db);
+      // Only reads: it never changes the schema (db migrate does).
+      await withDatabase(config(), async (db) => {
         const companies = await new TypeOrmCompanyRepository(db.dataSource).list();
         if (options.json) out(JSON.stringify(companies));
         else for (const c of companies) out(`${c.id}\t${c.name}\t${c.createdAt.toISOString()}`);
@@ -154,37 +164,45 @@ export function buildCli(
     .command('delete <id>')
     .description(
       "destroy the company's DEK (its provider tokens become unreadable, backups included) and its provider " +
-        'connection; the company record goes too unless it has audit events, which are kept',
+        'connection; the company record goes too unless it has audit events, which are kept. The deletion ' +
+        'log (company deletions) records who deleted it',
     )
     .requiredOption('--yes', 'confirm')
-    .action(async (id: string) => {
-      assertCompanyId(id);
+    .option('--actor <name>', 'who deletes it, as the deletion log names them', operatorName())
+    .action(async (id: string, options: { actor: string }) => {
       const cfg = config();
       await withDatabase(cfg, async (db) => {
         await migrate(cfg, db);
-        if (!(await new TypeOrmCompanyRepository(db.dataSource).findById(id))) throw new Error(`no company "${id}"`);
-        const vault = new EnvelopeTokenVault(
-          createKms(cfg.kek),
-          new TypeOrmWrappedDekRepository(db.dataSource.manager),
-        );
-        await vault.destroyCompanyKey(id);
-        const kept = await db.dataSource.transaction(async (tx) => {
-          await tx.query('DELETE FROM provider_connections WHERE company_id = $1', [id]);
-          const [{ events }] = (await tx.query('SELECT count(*)::int AS events FROM events WHERE company_id = $1', [
-            id,
-          ])) as [{ events: number }];
-          // Console sessions end with the company, even when its record stays for its events.
-          await new TypeOrmConsoleSessionStore(tx).endCompanySessions(id);
-          if (events === 0) await tx.query('DELETE FROM companies WHERE id = $1', [id]);
-          // Kept for its audit events, but its tokens are refused from now on (CompanyRepository.exists).
-          else await tx.query('UPDATE companies SET deleted_at = now() WHERE id = $1', [id]);
-          return events;
-        });
+        const clock = new SystemClock();
+        const deletion = await new DeleteCompanyHandler(
+          new TypeOrmCompanyRepository(db.dataSource),
+          new EnvelopeTokenVault(createKms(cfg.kek), new TypeOrmWrappedDekRepository(db.dataSource.manager)),
+          clock,
+          new UuidV7Generator(clock),
+        ).execute({ companyId: id, actor: options.actor });
         out(
-          kept === 0
+          deletion.auditEventsKept === 0
             ? `deleted company ${id}; its DEK is destroyed`
-            : `destroyed the DEK and the provider connection of ${id}; the company record stays with its ${kept} audit event(s)`,
+            : `destroyed the DEK and the provider connection of ${id}; the company record stays with its ` +
+                `${deletion.auditEventsKept} audit event(s)`,
         );
+      });
+    });
+  company
+    .command('deletions')
+    .description('list the deletion log: which company was deleted, when and by whom')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }) => {
+      await withDatabase(config(), async (db) => {
+        const deletions = await new TypeOrmCompanyRepository(db.dataSource).deletions();
+        if (options.json) out(JSON.stringify(deletions));
+        else {
+          for (const d of deletions) {
+            const kept =
+              d.auditEventsKept === 0 ? 'record deleted' : `record kept with ${d.auditEventsKept} audit event(s)`;
+            out(`${d.deletedAt.toISOString()}\t${d.companyId}\t${d.companyName}\t${d.actor}\t${kept}`);
+          }
+        }
       });
     });
 
@@ -343,7 +361,7 @@ export function buildCli(
         });
         out(
           `${grant.created ? 'created the role' : 'the role'} ${role}${grant.created ? '' : ' exists (its password is left as it is)'}; ` +
-            'granted: read and append on events, event_seals, event_chain_anchors; read, append and re-wrap on ' +
+            'granted: read and append on events, event_seals, event_chain_anchors, company_deletions; read, append and re-wrap on ' +
             'event_chain_keys; read on migrations; read and write on every other table, now and in later migrations',
         );
       } finally {

@@ -23,6 +23,7 @@ export * from './list-events/list-events.handler';
 export * from './manage-patterns/manage-patterns.handlers';
 export * from './company-config/company-config.handlers';
 export * from './company-config/webhook-target-policy';
+export * from './delete-company/delete-company.handler';
 
 export * from './onboarding/provider-endpoints';
 export * from './onboarding/authorization-state';

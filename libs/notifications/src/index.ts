@@ -8,9 +8,7 @@ export * from './ports/outbox.repository.port';
 export * from './ports/company-channel-directory.port';
 export * from './ports/webhook-secret-source.port';
 
-export * from './outbox/in-memory-outbox.repository';
 export * from './outbox/outbox-notifier';
-export * from './channels/in-memory-company-channel-directory';
 export * from './channels/settings-channel-directory';
 export * from './channels/derived-webhook-secret-source';
 

@@ -1,18 +1,18 @@
 import { Module, type Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Clock, IdGenerator, Notifier } from '@app/domain';
-import { InMemoryCompanyChannelDirectory } from './channels/in-memory-company-channel-directory';
+import { InMemoryCompanyChannelDirectory } from '@app/testing';
 import { WebhookSecret, verifyWebhookSignature } from './delivery/webhook-secret';
 import { OutboxDispatcher } from './dispatch/outbox-dispatcher';
 import { notification } from './message/notification';
-import { InMemoryOutboxRepository } from './outbox/in-memory-outbox.repository';
+import { InMemoryOutboxRepository } from '@app/testing';
 import { OutboxNotifier } from './outbox/outbox-notifier';
 import { NotificationsModule } from './notifications.module';
 import { CompanyChannelDirectory } from './ports/company-channel-directory.port';
 import { OutboxRepository } from './ports/outbox.repository.port';
-import { ManualClock } from './testing/manual-time';
-import { aRejectedPayload, anAutoApprovedPayload } from './testing/notification.mother';
-import { TestWebhookReceiver } from './testing/test-webhook-receiver';
+import { ManualTimeSource as ManualClock } from '@app/testing';
+import { aRejectedPayload, anAutoApprovedPayload } from '@app/testing';
+import { TestWebhookReceiver } from '@app/testing';
 
 describe('NotificationsModule', () => {
   let receiver: TestWebhookReceiver;

@@ -23,7 +23,10 @@ export interface NotificationsModuleOptions {
    */
   imports?: ModuleMetadata['imports'];
   /** Batch size, poll interval, lease, backoff and dead-letter policy. */
-  dispatcher?: Pick<OutboxDispatcherOptions, 'batchSize' | 'pollIntervalMs' | 'leaseMs' | 'backoff' | 'deadLetter'>;
+  dispatcher?: Pick<
+    OutboxDispatcherOptions,
+    'batchSize' | 'pollIntervalMs' | 'leaseMs' | 'backoff' | 'deadLetter' | 'developmentChannel'
+  >;
   /** Per-attempt HTTP timeout of both senders. Default 10 s. */
   sendTimeoutMs?: number;
   /**

@@ -5,7 +5,7 @@ import { ManualClock } from '@app/testing';
 import { FikenProvider } from './fiken/fiken.provider';
 import { ProvidersModule } from './providers.module';
 import { RoutingAccountingProvider } from './routing-accounting-provider';
-import { InMemoryProviderTokenStore } from './testing/in-memory-provider-token-store';
+import { InMemoryProviderTokenStore } from '@app/testing';
 import { TripletexProvider } from './tripletex/tripletex.provider';
 
 @Module({

@@ -2,7 +2,7 @@ import { FikenConnection, ProviderConnection, TripletexConnection } from '@app/d
 import { ManualClock } from '@app/testing';
 import { FikenProvider } from './fiken/fiken.provider';
 import { RoutingAccountingProvider } from './routing-accounting-provider';
-import { InMemoryProviderTokenStore } from './testing/in-memory-provider-token-store';
+import { InMemoryProviderTokenStore } from '@app/testing';
 import { TripletexProvider } from './tripletex/tripletex.provider';
 
 describe('RoutingAccountingProvider', () => {

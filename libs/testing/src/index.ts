@@ -23,12 +23,15 @@ export * from './mothers/proposal.mother';
 export * from './mothers/pattern.mother';
 export * from './mothers/merchant-names';
 export * from './contracts';
-// Adapter test kits, re-exported here so that test code has one place to import them from and the
-// production build (which excludes every testing/ folder) never sees jest globals.
-export * from '../../notifications/src/testing/notification.mother';
-export * from '../../notifications/src/testing/outbox-repository.contract';
-export * from '../../notifications/src/testing/test-webhook-receiver';
-export { ManualTimer, ManualClock as ManualTimeSource } from '../../notifications/src/testing/manual-time';
-export * from '../../providers/src/testing/in-memory-provider-token-store';
-export * from '../../providers/src/testing/provider-token-store.contract';
+export * from './in-memory/in-memory-outbox-repository';
+export * from './in-memory/in-memory-company-channel-directory';
+export * from './in-memory/in-memory-provider-token-store';
+export * from './in-memory/in-memory-wrapped-dek-repository';
+export * from './mothers/notification.mother';
+export * from './fakes/test-webhook-receiver';
+export * from './fakes/fake-kms-server';
+export { ManualTimer, ManualClock as ManualTimeSource } from './time/manual-timer';
+// The sandbox's conformance check against the providers' own definitions stays with the sandbox,
+// whose internals it drives; the adapters' specs reach it from here.
 export * from '../../../apps/provider-sandbox/src/testing/provider-contract';
+export * from './in-memory/in-memory-company-context-store';

@@ -3,10 +3,10 @@ import { inspect } from 'node:util';
 import { SecretUnreadable } from '@app/domain';
 import { AwsKms, AwsKmsSettings } from './aws.kms';
 import { EnvelopeTokenVault } from './envelope-token-vault';
-import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek.repository';
-import { KmsError } from './kms.port';
+import { InMemoryWrappedDekRepository } from '@app/testing';
+import { KmsError } from './ports/kms.port';
 import { rewrapAll, rotateKek } from './rewrap';
-import { FakeKmsServer } from './testing/fake-kms-server';
+import { FakeKmsServer } from '@app/testing';
 
 const CREDENTIALS = { accessKeyId: 'AKIDFAKEKMSTEST', secretAccessKey: 'fake-secret-access-key-6b1f0e2d9c' };
 

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { DecryptCommand, DescribeKeyCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { SecretUnreadable } from '@app/domain';
 import { KEY_BYTES } from './aes-gcm';
-import { Kms, KmsError, WrapPurpose, WrappedDek } from './kms.port';
+import { Kms, KmsError, WrapPurpose, WrappedDek } from './ports/kms.port';
 
 export interface AwsKmsSettings {
   /** Key id, ARN or alias of a symmetric KMS key that wraps new DEKs. */

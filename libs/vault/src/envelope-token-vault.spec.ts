@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { CompanyKeyMissing, SecretUnreadable, TOKEN_PURPOSES, TokenVault } from '@app/domain';
 import { EnvelopeTokenVault, SEALED_FORMAT_V1 } from './envelope-token-vault';
-import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek.repository';
+import { InMemoryWrappedDekRepository } from '@app/testing';
 import { LocalKeyringKms } from './local-keyring.kms';
 
 const TOKEN = 'employee-token-5c1e0a8f-4b7d-4f63-9d2e-1a6f7c3b9e20';

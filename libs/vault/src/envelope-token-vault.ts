@@ -10,8 +10,8 @@ import {
 } from '@app/domain';
 import { KEY_BYTES, decrypt, encrypt, packBox, unpackBox } from './aes-gcm';
 import { tokenAdditionalData } from './additional-data';
-import { Kms } from './kms.port';
-import { WrappedDekRecord, WrappedDekRepository } from './wrapped-dek.repository';
+import { Kms } from './ports/kms.port';
+import { WrappedDekRecord, WrappedDekRepository } from './ports/wrapped-dek-repository.port';
 
 /** First byte of every sealed token: the layout `0x01 ‖ IV ‖ ciphertext ‖ tag`. */
 export const SEALED_FORMAT_V1 = 0x01;

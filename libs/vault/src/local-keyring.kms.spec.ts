@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { SecretUnreadable } from '@app/domain';
-import { Kms, KmsError, isRotatableKms } from './kms.port';
+import { Kms, KmsError, isRotatableKms } from './ports/kms.port';
 import { LocalKeyringKms } from './local-keyring.kms';
 
 const posix = process.platform !== 'win32';

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { inspect } from 'node:util';
 import { KEY_BYTES, decrypt, encrypt, packBox, unpackBox } from './aes-gcm';
 import { encodeAdditionalData } from './additional-data';
-import { Kms, KmsError, RotatableKms, WrapPurpose, WrappedDek } from './kms.port';
+import { Kms, KmsError, RotatableKms, WrapPurpose, WrappedDek } from './ports/kms.port';
 
 /** The keyring file: `{"current": 2, "keys": {"1": "<base64 32 bytes>", "2": "…"}}`. */
 interface KeyringFile {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SealedSecret } from '@app/domain';
 import { EnvelopeTokenVault } from './envelope-token-vault';
-import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek.repository';
-import { Kms, WrappedDek } from './kms.port';
+import { InMemoryWrappedDekRepository } from '@app/testing';
+import { Kms, WrappedDek } from './ports/kms.port';
 import { LocalKeyringKms } from './local-keyring.kms';
 import { rewrapAll, rotateKek } from './rewrap';
-import { WrappedDekRecord } from './wrapped-dek.repository';
+import { WrappedDekRecord } from './ports/wrapped-dek-repository.port';
 
 const COMPANIES = ['acme', 'bravo', 'charlie', 'delta', 'echo'];
 

@@ -1,5 +1,5 @@
-import { Kms, isRotatableKms } from './kms.port';
-import { WrappedDekRepository } from './wrapped-dek.repository';
+import { Kms, isRotatableKms } from './ports/kms.port';
+import { WrappedDekRepository } from './ports/wrapped-dek-repository.port';
 
 export interface RewrapResult {
   /** The KEK every DEK is now wrapped under. */

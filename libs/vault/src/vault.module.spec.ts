@@ -6,11 +6,11 @@ import { Test } from '@nestjs/testing';
 import { TokenVault } from '@app/domain';
 import { AwsKms } from './aws.kms';
 import { EnvelopeTokenVault } from './envelope-token-vault';
-import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek.repository';
-import { Kms } from './kms.port';
+import { InMemoryWrappedDekRepository } from '@app/testing';
+import { Kms } from './ports/kms.port';
 import { LocalKeyringKms } from './local-keyring.kms';
 import { VaultModule, createKms } from './vault.module';
-import { WrappedDekRepository } from './wrapped-dek.repository';
+import { WrappedDekRepository } from './ports/wrapped-dek-repository.port';
 
 @Module({
   providers: [{ provide: WrappedDekRepository, useClass: InMemoryWrappedDekRepository }],

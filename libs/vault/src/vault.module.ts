@@ -2,9 +2,9 @@ import { DynamicModule, FactoryProvider, Module, ModuleMetadata } from '@nestjs/
 import { TokenVault } from '@app/domain';
 import { AwsKms, AwsKmsSettings } from './aws.kms';
 import { EnvelopeTokenVault } from './envelope-token-vault';
-import { Kms } from './kms.port';
+import { Kms } from './ports/kms.port';
 import { LocalKeyringKms } from './local-keyring.kms';
-import { WrappedDekRepository } from './wrapped-dek.repository';
+import { WrappedDekRepository } from './ports/wrapped-dek-repository.port';
 
 /** Which KMS wraps the DEKs. */
 export type KmsSettings =

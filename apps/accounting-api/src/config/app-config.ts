@@ -14,6 +14,11 @@ export class AppConfig {
   dailyCheck!: DailyCheckSettings;
   /** Whether this instance delivers the notification outbox (OUTBOX_DISPATCH_ENABLED), and how often it looks. */
   outboxDispatch!: boolean;
+  /**
+   * Messages for which a company has no channel go to the log and the console instead of failing
+   * (DEVELOPMENT_CHANNEL); on in development, off under jest, never in production.
+   */
+  developmentChannel!: boolean;
   outboxPollMs!: number;
   /** Master key from which each company's webhook signing secret is derived; undefined → DATA_DIR/webhook-signing-key. */
   webhookSigningKey?: string;
@@ -184,6 +189,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.executor = ExecutorSettings.read(env, { embedded, jobsByDefault: !underJest });
   config.dailyCheck = DailyCheckSettings.read(env, { embedded, jobsByDefault: !underJest });
   config.outboxDispatch = env.OUTBOX_DISPATCH_ENABLED ?? !underJest;
+  config.developmentChannel = !config.production && (env.DEVELOPMENT_CHANNEL ?? !underJest);
   config.outboxPollMs = env.OUTBOX_POLL_MS ?? 1_000;
   return config;
 }

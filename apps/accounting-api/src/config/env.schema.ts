@@ -156,6 +156,7 @@ const envSchema = z.object({
   DAILY_CHECK_RETRY_MS: int(1),
   DAILY_CHECK_MAX_ATTEMPTS: int(1),
   OUTBOX_DISPATCH_ENABLED: flag(),
+  DEVELOPMENT_CHANNEL: flag(),
   OUTBOX_POLL_MS: int(1),
 });
 

@@ -56,7 +56,7 @@ export class OutboxDeliveryModule {
         NotificationsModule.register({
           imports: [channels],
           autoStart: config.outboxDispatch,
-          dispatcher: { pollIntervalMs: config.outboxPollMs },
+          dispatcher: { pollIntervalMs: config.outboxPollMs, developmentChannel: config.developmentChannel },
           // Development may deliver to local receivers; production only to public addresses.
           allowInternalTargets: !config.production,
         }),

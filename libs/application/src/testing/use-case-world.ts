@@ -1,5 +1,12 @@
-import { CompanyContextStore, ConfidenceEngine, type CompanyContext } from '@app/domain';
-import { createInMemoryAdapters, InMemoryBookingHistoryStore, REVIEWER, SUBMITTER, TEST_COMPANY } from '@app/testing';
+import { ConfidenceEngine, type CompanyContext } from '@app/domain';
+import {
+  createInMemoryAdapters,
+  InMemoryBookingHistoryStore,
+  InMemoryCompanyContextStore,
+  REVIEWER,
+  SUBMITTER,
+  TEST_COMPANY,
+} from '@app/testing';
 import { ConfirmSuggestionsHandler, ListSuggestionsHandler } from '../history-suggestions/history-suggestions.handlers';
 import { ApplicationOptions } from '../application.options';
 import { ApproveProposalHandler } from '../approve-proposal/approve-proposal.handler';
@@ -60,19 +67,6 @@ export function aRepeatSubmission(n: number, overrides: Partial<ProposalSubmissi
     receipt: { filename: `r${n}.pdf`, contentType: 'application/pdf', dataBase64: bytes.toString('base64') },
     ...overrides,
   });
-}
-
-/** The company contexts (charts) fetched so far, in a map. */
-class InMemoryCompanyContextStore extends CompanyContextStore {
-  private readonly contexts = new Map<string, CompanyContext>();
-
-  async get(companyId: string): Promise<CompanyContext | null> {
-    return this.contexts.get(companyId) ?? null;
-  }
-
-  async save(context: CompanyContext): Promise<void> {
-    this.contexts.set(context.companyId, context);
-  }
 }
 
 /** A Tripletex chart with the accounts and VAT rates the submissions use. */

@@ -25,3 +25,21 @@ export function assertCompanyName(name: string): void {
     ]);
   }
 }
+
+/**
+ * An operator's deletion of a company, as the deletion log keeps it: the log outlives the company,
+ * so it names the company and who deleted it by value.
+ */
+export interface CompanyDeletion {
+  readonly id: string;
+  readonly companyId: string;
+  readonly companyName: string;
+  /** Who deleted it: the operator the CLI names (`--actor`, by default the OS user). */
+  readonly actor: string;
+  readonly deletedAt: Date;
+  /**
+   * How many audit events the company has: when there are any, its record stays with them (the
+   * audit trail is never deleted) and only its key and connection go; 0 means the record went too.
+   */
+  readonly auditEventsKept: number;
+}

@@ -1,6 +1,6 @@
 import { FAR_FACTOR, isAmountOutlier, MIN_OBSERVATIONS_FOR_SPREAD } from '../pattern/amount-stats';
 import { Pattern } from '../pattern/pattern';
-import { sameActor } from '../shared/identity';
+import { sameActor } from '../identity/identity';
 import { formatMoney, MinorUnits } from '../values/money';
 import { sameVatRate } from '../values/vat-rate';
 import { normalizeMerchant } from './normalize-merchant';

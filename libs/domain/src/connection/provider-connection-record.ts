@@ -1,4 +1,4 @@
-import type { OAuthTokens } from '../provider/provider-token-store.port';
+import type { OAuthTokens } from '../ports/provider-token-store.port';
 import type { ProviderKind } from '../provider/provider-connection';
 
 /** Whether the stored credentials still work: a refused refresh token needs the admin to connect again. */

@@ -1,6 +1,6 @@
 import { InvalidTransition, NotFound } from '../errors/domain-error';
 import { DomainContext } from '../shared/domain-context';
-import { EventOrigin } from '../shared/identity';
+import { EventOrigin } from '../identity/identity';
 import {
   DomainEventOf,
   PatternEvent,

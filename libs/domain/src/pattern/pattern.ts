@@ -1,4 +1,4 @@
-import { sameActor } from '../shared/identity';
+import { sameActor } from '../identity/identity';
 import { AccountCode } from '../values/account-code';
 import { VatRate } from '../values/vat-rate';
 import { AmountStats } from './amount-stats';

@@ -1,4 +1,4 @@
-import type { OAuthTokens } from '../provider/provider-token-store.port';
+import type { OAuthTokens } from './provider-token-store.port';
 
 /** A company the grant opens at the provider (Fiken: `GET /companies`). */
 export interface GrantedCompany {

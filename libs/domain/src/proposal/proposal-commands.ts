@@ -1,4 +1,4 @@
-import type { EventOrigin } from '../shared/identity';
+import type { EventOrigin } from '../identity/identity';
 import type { ApiCall } from '../provider/api-call';
 import { Corrections } from './proposal';
 

@@ -1,6 +1,6 @@
 import { InvalidTransition, NotFound, PermissionDenied } from '../errors/domain-error';
 import { DomainContext } from '../shared/domain-context';
-import { EventOrigin, sameActor } from '../shared/identity';
+import { EventOrigin, sameActor } from '../identity/identity';
 import type { ApiCall } from '../provider/api-call';
 import { ConfidenceAssessment } from '../confidence/confidence-engine';
 import { normalizeMerchant } from '../confidence/normalize-merchant';

@@ -1,4 +1,3 @@
 export * from './api-call';
 export * from './provider-connection';
 export * from './provider-error';
-export * from './provider-token-store.port';

@@ -1,6 +1,6 @@
 import { renderWebhookEnvelope } from '../rendering/webhook-envelope.renderer';
-import { anAutoApprovedPayload } from '../testing/notification.mother';
-import { TestWebhookReceiver } from '../testing/test-webhook-receiver';
+import { anAutoApprovedPayload } from '@app/testing';
+import { TestWebhookReceiver } from '@app/testing';
 import type { LookupOptions } from 'node:dns';
 import { publicOnlyLookup, type Resolver } from './public-egress';
 import { WebhookSecret } from './webhook-secret';

@@ -1,6 +1,6 @@
 import { renderSlackMessage } from '../rendering/slack-message.renderer';
-import { aRejectedPayload } from '../testing/notification.mother';
-import { TestWebhookReceiver, respond } from '../testing/test-webhook-receiver';
+import { aRejectedPayload } from '@app/testing';
+import { TestWebhookReceiver, respond } from '@app/testing';
 import { SlackWebhookSender } from './slack-webhook-sender';
 
 describe('SlackWebhookSender', () => {

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { inspect } from 'node:util';
 import { renderWebhookEnvelope } from '../rendering/webhook-envelope.renderer';
-import { anAutoApprovedPayload } from '../testing/notification.mother';
-import { TestWebhookReceiver, respond } from '../testing/test-webhook-receiver';
+import { anAutoApprovedPayload } from '@app/testing';
+import { TestWebhookReceiver, respond } from '@app/testing';
 import { parseRetryAfter } from './http-post';
 import { WebhookSecret, verifyWebhookSignature } from './webhook-secret';
 import { WebhookSender } from './webhook-sender';

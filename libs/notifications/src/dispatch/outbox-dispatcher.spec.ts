@@ -1,18 +1,18 @@
 import { SlackWebhookSender } from '../delivery/slack-webhook-sender';
 import { WebhookSecret, verifyWebhookSignature } from '../delivery/webhook-secret';
 import { WebhookSender } from '../delivery/webhook-sender';
-import { InMemoryCompanyChannelDirectory } from '../channels/in-memory-company-channel-directory';
+import { InMemoryCompanyChannelDirectory } from '@app/testing';
 import type { NewOutboxMessage } from '../message/outbox-message';
-import { InMemoryOutboxRepository } from '../outbox/in-memory-outbox.repository';
-import { ManualClock, ManualTimer } from '../testing/manual-time';
+import { InMemoryOutboxRepository } from '@app/testing';
+import { ManualTimeSource as ManualClock, ManualTimer } from '@app/testing';
 import {
   aDailyCheckPayload,
   aNeedsReviewPayload,
   aNewOutboxMessage,
   aRejectedPayload,
   anAutoApprovedPayload,
-} from '../testing/notification.mother';
-import { type ReceivedRequest, TestWebhookReceiver, respond } from '../testing/test-webhook-receiver';
+} from '@app/testing';
+import { type ReceivedRequest, TestWebhookReceiver, respond } from '@app/testing';
 import { backoffCeiling } from './backoff';
 import { OutboxDispatcher, type OutboxDispatcherOptions } from './outbox-dispatcher';
 import type { LogFields, NotificationLogger } from './runtime';
@@ -249,6 +249,21 @@ describe('OutboxDispatcher', () => {
     expect(await subject.runOnce()).toMatchObject({ delivered: 0, dead: 0, failed: 0 });
     expect(receiver.requests).toHaveLength(0);
     expect(repository.find('b1')?.attempts).toBe(1);
+  });
+
+  it('delivers a message with no channel to the development channel when it is on: one log line, recorded delivered', async () => {
+    channels.set('beta', { webhookSecret: secret });
+    await enqueue(aNewOutboxMessage({ id: 'd1', companyId: 'beta', target: 'review' }));
+    const lines: string[] = [];
+    const logger = { info: (line: string) => lines.push(line), warn: () => undefined, error: () => undefined };
+
+    expect(await dispatcher({ developmentChannel: true, logger }).runOnce()).toMatchObject({ delivered: 1, dead: 0 });
+    expect(repository.find('d1')).toMatchObject({ deliveredAt: clock.now(), deadAt: null });
+    expect(lines).toEqual([
+      expect.stringMatching(/^development channel \(reviewChannel\): .+/),
+      'notification delivered',
+    ]);
+    expect(receiver.requests).toHaveLength(0);
   });
 
   it('marks a message of an unknown company failed permanently at once', async () => {

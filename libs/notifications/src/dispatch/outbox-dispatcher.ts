@@ -1,4 +1,10 @@
-import { type DeliveryResult, permanentFailure, transientFailure, undeliverable } from '../delivery/delivery-result';
+import {
+  type DeliveryResult,
+  delivered,
+  permanentFailure,
+  transientFailure,
+  undeliverable,
+} from '../delivery/delivery-result';
 import type { SlackWebhookSender } from '../delivery/slack-webhook-sender';
 import type { WebhookSender } from '../delivery/webhook-sender';
 import type { OutboxMessage } from '../message/outbox-message';
@@ -46,6 +52,13 @@ export interface OutboxDispatcherOptions {
   /** [0, 1), for the jitter. Default Math.random. */
   random?: () => number;
   logger?: NotificationLogger;
+  /**
+   * The built-in development channel: a message whose company has no channel for its target is
+   * written to the log as one readable line and recorded as delivered, instead of failing as
+   * undeliverable. The outbox keeps the message, so the console's Messages page shows it too. For
+   * development only (the demo companies have no channels); off by default.
+   */
+  developmentChannel?: boolean;
 }
 
 export interface DispatchSummary {
@@ -110,6 +123,7 @@ export class OutboxDispatcher {
   private readonly timer: Timer;
   private readonly random: () => number;
   private readonly logger: NotificationLogger;
+  private readonly developmentChannel: boolean;
 
   private started = false;
   private handle: unknown;
@@ -128,6 +142,7 @@ export class OutboxDispatcher {
     this.timer = options.timer ?? systemTimer;
     this.random = options.random ?? Math.random;
     this.logger = options.logger ?? silentLogger;
+    this.developmentChannel = options.developmentChannel ?? false;
     if (this.batchSize < 1) throw new RangeError('batchSize must be at least 1');
     if (this.leaseMs <= 0) throw new RangeError('leaseMs must be positive');
   }
@@ -330,7 +345,15 @@ export class OutboxDispatcher {
     const setting = CHANNEL_FOR_TARGET[message.target];
     if (!setting) return permanentFailure(`unknown target ${String(message.target)}`);
     const channel = channels[setting];
-    if (!channel) return undeliverable(`no ${setting} configured`);
+    if (!channel) {
+      if (!this.developmentChannel) return undeliverable(`no ${setting} configured`);
+      this.logger.info(`development channel (${setting}): ${renderSlackMessage(message).text}`, {
+        outboxId: message.id,
+        companyId: message.companyId,
+        kind: message.kind,
+      });
+      return delivered(0);
+    }
 
     try {
       switch (channel.kind) {

@@ -1,10 +1,5 @@
 import { type NotificationContent, UnknownNotificationKind } from '../message/notification';
-import {
-  aDailyCheckPayload,
-  aNeedsReviewPayload,
-  aRejectedPayload,
-  anAutoApprovedPayload,
-} from '../testing/notification.mother';
+import { aDailyCheckPayload, aNeedsReviewPayload, aRejectedPayload, anAutoApprovedPayload } from '@app/testing';
 import { escapeMrkdwn, percent, truncate } from './format';
 import { renderText } from './notification-text';
 import { type SlackBlock, renderSlackMessage } from './slack-message.renderer';

@@ -1,5 +1,5 @@
-import { CompanyContextStore, DEFAULT_COMPANY_SETTINGS, type CompanyContext, type CompanySettings } from '@app/domain';
-import { InMemoryCompanySettingsStore } from '@app/testing';
+import { DEFAULT_COMPANY_SETTINGS, type CompanyContext, type CompanySettings } from '@app/domain';
+import { InMemoryCompanyContextStore, InMemoryCompanySettingsStore } from '@app/testing';
 import { CachedCompanyContextStore, CachedCompanySettingsStore } from './cached-company-stores';
 import { TtlCache } from './ttl-cache';
 
@@ -92,16 +92,6 @@ describe('TtlCache', () => {
     expect(await small.get('b', load)).toBe(6);
   });
 });
-
-class InMemoryCompanyContextStore extends CompanyContextStore {
-  private readonly contexts = new Map<string, CompanyContext>();
-  async get(companyId: string) {
-    return this.contexts.get(companyId) ?? null;
-  }
-  async save(context: CompanyContext) {
-    this.contexts.set(context.companyId, structuredClone(context));
-  }
-}
 
 describe('the cached company stores', () => {
   const settings = (delay: number): CompanySettings => ({ ...DEFAULT_COMPANY_SETTINGS, executionDelayMinutes: delay });

@@ -11,7 +11,7 @@ async function select<T>(manager: EntityManager, sql: string, parameters: unknow
  * UPDATE, DELETE, TRUNCATE or TRIGGER (or by owning a table, which allows switching its
  * immutability triggers off) it could rewrite history.
  */
-const APPEND_ONLY_TABLES = ['events', 'event_seals', 'event_chain_anchors'] as const;
+const APPEND_ONLY_TABLES = ['events', 'event_seals', 'event_chain_anchors', 'company_deletions'] as const;
 
 /** The chain keys: read, add, re-wrap (`kek rotate` updates the wrapping); never delete. */
 const KEY_TABLES = ['event_chain_keys'] as const;

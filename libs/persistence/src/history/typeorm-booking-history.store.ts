@@ -44,7 +44,7 @@ const IMPORT_SELECT = `company_id, provider, to_char(period_from, 'YYYY-MM-DD') 
 
 const BOOKING_COLUMNS = 10;
 
-/** BookingHistoryStore over `provider_bookings` and `history_imports` (migration 1764220000001). */
+/** BookingHistoryStore over `provider_bookings` and `history_imports` (migration 1764230000001). */
 export class TypeOrmBookingHistoryStore extends BookingHistoryStore {
   constructor(private readonly manager: EntityManager) {
     super();

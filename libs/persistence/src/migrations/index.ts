@@ -26,7 +26,8 @@ import { CreateProposalHeads1764190000001 } from './1764190000001-create-proposa
 import { IndexEventsByTimeAndPosition1764190000002 } from './1764190000002-index-events-by-time-and-position';
 import { CompanyDeletedAt1764200000001 } from './1764200000001-company-deleted-at';
 import { CreateConsoleSessions1764210000001 } from './1764210000001-create-console-sessions';
-import { BookingHistory1764220000001 } from './1764220000001-booking-history';
+import { CreateCompanyDeletions1764220000001 } from './1764220000001-create-company-deletions';
+import { BookingHistory1764230000001 } from './1764230000001-booking-history';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -56,5 +57,6 @@ export const MIGRATIONS = [
   IndexEventsByTimeAndPosition1764190000002,
   CompanyDeletedAt1764200000001,
   CreateConsoleSessions1764210000001,
-  BookingHistory1764220000001,
+  CreateCompanyDeletions1764220000001,
+  BookingHistory1764230000001,
 ];

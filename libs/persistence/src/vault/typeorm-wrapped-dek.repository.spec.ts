@@ -1,4 +1,4 @@
-import { wrappedDekRepositoryContract } from '@app/vault';
+import { wrappedDekRepositoryContract } from '@app/testing';
 import { isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { TypeOrmWrappedDekRepository } from './typeorm-wrapped-dek.repository';
 

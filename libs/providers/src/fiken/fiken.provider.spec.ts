@@ -21,7 +21,7 @@ import {
 import { checkProviderContract } from '@app/testing';
 import { readableReference } from '../shared/booking-text';
 import { addDays } from '../shared/dates';
-import { InMemoryProviderTokenStore } from '../testing/in-memory-provider-token-store';
+import { InMemoryProviderTokenStore } from '@app/testing';
 import { FikenConfig } from './fiken.config';
 import { FikenProvider } from './fiken.provider';
 

@@ -14,3 +14,6 @@ export * from './idempotency-store.contract';
 export * from './company-repository.contract';
 export * from './provider-connection-repository.contract';
 export * from './booking-history-store.contract';
+export * from './outbox-repository.contract';
+export * from './provider-token-store.contract';
+export * from './wrapped-dek-repository.contract';

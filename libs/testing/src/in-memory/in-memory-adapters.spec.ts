@@ -15,8 +15,8 @@ import {
   describeReceiptStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
+import { ManualClock } from '../time/manual-clock';
 import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
-import { InMemoryCompanyRepository } from './in-memory-company-repository';
 import { InMemoryBookingHistoryStore } from './in-memory-booking-history-store';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { InMemoryConsoleSessionStore } from './in-memory-console-session-store';
@@ -71,10 +71,13 @@ describeDailyCheckRunsContract('InMemoryDailyChecks', () => {
   };
 });
 
-describeCompanyRepositoryContract('InMemoryCompanyRepository', () => new InMemoryCompanyRepository());
+describeCompanyRepositoryContract('InMemoryCompanyRepository', () => {
+  const adapters = createInMemoryAdapters();
+  return { companies: adapters.companies, connections: adapters.connections, events: adapters.events };
+});
 describeProviderConnectionRepositoryContract(
   'InMemoryProviderConnectionRepository',
-  () => new InMemoryProviderConnectionRepository(),
+  () => new InMemoryProviderConnectionRepository(new ManualClock()),
 );
 
 describe('InMemoryUnitOfWork', () => {

@@ -27,8 +27,8 @@ export function createInMemoryAdapters(start?: Date | string) {
   const idempotency = new InMemoryIdempotencyStore();
   const executions = new InMemoryExecutions(proposals);
   const bookedReceipts = new InMemoryBookedReceipts();
-  const companies = new InMemoryCompanyRepository(clock);
   const connections = new InMemoryProviderConnectionRepository(clock);
+  const companies = new InMemoryCompanyRepository(clock, { events, connections });
   const dailyChecks = new InMemoryDailyChecks(companies, connections);
   const settings = new InMemoryCompanySettingsStore();
   const unitOfWork = new InMemoryUnitOfWork({

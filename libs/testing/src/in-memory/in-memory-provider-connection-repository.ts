@@ -5,7 +5,6 @@ import {
   type NewProviderConnection,
   type ProviderConnectionRecord,
 } from '@app/domain';
-import { ManualClock } from '../time/manual-clock';
 import { copy } from './snapshottable';
 
 interface Stored {
@@ -22,7 +21,7 @@ interface Stored {
 export class InMemoryProviderConnectionRepository extends ProviderConnectionRepository {
   private readonly connections = new Map<string, Stored>();
 
-  constructor(private readonly clock: Clock = new ManualClock()) {
+  constructor(private readonly clock: Clock) {
     super();
   }
 
@@ -73,6 +72,11 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
       reauthorizationReason: reason.slice(0, 500),
       updatedAt: this.clock.now(),
     };
+  }
+
+  /** Removes the company's connection (the company is deleted). */
+  remove(companyId: string): void {
+    this.connections.delete(companyId);
   }
 
   /** Every connection, as stored (for the in-memory daily check, which reads them all). */

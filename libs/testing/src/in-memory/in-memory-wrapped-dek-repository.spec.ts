@@ -1,5 +1,5 @@
-import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek.repository';
-import { wrappedDekRepositoryContract } from './wrapped-dek.repository.contract';
+import { InMemoryWrappedDekRepository } from './in-memory-wrapped-dek-repository';
+import { wrappedDekRepositoryContract } from '../contracts/wrapped-dek-repository.contract';
 
 describe('InMemoryWrappedDekRepository', () => {
   it.each(wrappedDekRepositoryContract.map((contractCase) => [contractCase.name, contractCase] as const))(

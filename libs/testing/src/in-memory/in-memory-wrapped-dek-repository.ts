@@ -1,5 +1,4 @@
-import { WrappedDek } from './kms.port';
-import { WrappedDekRecord, WrappedDekRepository } from './wrapped-dek.repository';
+import { WrappedDekRepository, type WrappedDek, type WrappedDekRecord } from '@app/vault';
 
 /** `WrappedDekRepository` in a Map, for unit tests and use cases; copies bytes in and out like a database. */
 export class InMemoryWrappedDekRepository extends WrappedDekRepository {

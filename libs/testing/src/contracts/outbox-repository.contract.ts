@@ -1,5 +1,5 @@
-import type { OutboxRepository } from '../ports/outbox.repository.port';
-import { aNewOutboxMessage } from './notification.mother';
+import type { OutboxRepository } from '@app/notifications';
+import { aNewOutboxMessage } from '../mothers/notification.mother';
 
 const T0 = new Date('2026-11-20T07:00:00.000Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { WrappedDekRecord, WrappedDekRepository } from './wrapped-dek.repository';
+import type { WrappedDekRecord, WrappedDekRepository } from '@app/vault';
 
 /** One behaviour every `WrappedDekRepository` adapter must have; throws (node:assert) when it does not. */
 export interface RepositoryContractCase {

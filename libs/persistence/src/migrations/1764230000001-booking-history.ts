@@ -10,8 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   after the last page stored) and how far it got, so that an interrupted import resumes.
  * - `patterns.history`: the evidence behind a pattern the import suggested (null otherwise).
  */
-export class BookingHistory1764220000001 implements MigrationInterface {
-  name = 'BookingHistory1764220000001';
+export class BookingHistory1764230000001 implements MigrationInterface {
+  name = 'BookingHistory1764230000001';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

@@ -1,12 +1,12 @@
-import type { NewOutboxMessage } from '../message/outbox-message';
 import type {
+  NewOutboxMessage,
   DailyCheckPayload,
   Notification,
   NotificationTarget,
   ProposalAutoApprovedPayload,
   ProposalNeedsReviewPayload,
   ProposalRejectedPayload,
-} from '../message/notification';
+} from '@app/notifications';
 
 /** Object Mothers for notifications: valid defaults, override what the test is about. */
 export const aNeedsReviewPayload = (over: Partial<ProposalNeedsReviewPayload> = {}): ProposalNeedsReviewPayload => ({

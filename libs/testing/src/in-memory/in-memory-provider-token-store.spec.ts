@@ -1,5 +1,5 @@
 import { InMemoryProviderTokenStore } from './in-memory-provider-token-store';
-import { describeProviderTokenStoreContract } from './provider-token-store.contract';
+import { describeProviderTokenStoreContract } from '../contracts/provider-token-store.contract';
 
 describeProviderTokenStoreContract('InMemoryProviderTokenStore', async () => {
   const store = new InMemoryProviderTokenStore();

@@ -1,5 +1,4 @@
 import { OAuthTokens, ProviderKind, ProviderTokenStore, TokenRefreshDecision } from '@app/domain';
-import { KeyedSerialQueue } from '../http/keyed-serial-queue';
 
 interface Entry {
   tokens: OAuthTokens | null;
@@ -13,7 +12,8 @@ interface Entry {
  */
 export class InMemoryProviderTokenStore extends ProviderTokenStore {
   private readonly entries = new Map<string, Entry>();
-  private readonly locks = new KeyedSerialQueue();
+  /** The tail of each key's queue of locked tasks: a task starts when the one before it settled. */
+  private readonly locks = new Map<string, Promise<unknown>>();
   /** How many times tokens were rotated (stored by a refresh), per company and provider. */
   private readonly rotations = new Map<string, number>();
 
@@ -68,7 +68,13 @@ export class InMemoryProviderTokenStore extends ProviderTokenStore {
   }
 
   private locked<T>(k: string, task: () => Promise<T>): Promise<T> {
-    return this.locks.run(k, task);
+    const result = (this.locks.get(k) ?? Promise.resolve()).then(task);
+    const tail = result.catch(() => undefined);
+    this.locks.set(k, tail);
+    void tail.then(() => {
+      if (this.locks.get(k) === tail) this.locks.delete(k);
+    });
+    return result;
   }
 }
 

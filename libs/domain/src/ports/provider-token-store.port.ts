@@ -1,4 +1,4 @@
-import type { ProviderKind } from './provider-connection';
+import type { ProviderKind } from '../provider/provider-connection';
 
 /** A company's OAuth tokens at a provider (Fiken), decrypted, in memory only. */
 export interface OAuthTokens {

@@ -1,5 +1,4 @@
-import type { NewOutboxMessage, OutboxMessage } from '../message/outbox-message';
-import { OutboxRepository, type Delivery } from '../ports/outbox.repository.port';
+import { OutboxRepository, type Delivery, type NewOutboxMessage, type OutboxMessage } from '@app/notifications';
 
 function copy(message: OutboxMessage): OutboxMessage {
   return structuredClone(message);

@@ -1,4 +1,4 @@
-import { CompanyChannelDirectory, type CompanyChannels } from '../ports/company-channel-directory.port';
+import { CompanyChannelDirectory, type CompanyChannels } from '@app/notifications';
 
 /** Company channels held in memory, for tests and development. */
 export class InMemoryCompanyChannelDirectory extends CompanyChannelDirectory {

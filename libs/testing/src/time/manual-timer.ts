@@ -1,4 +1,4 @@
-import type { TimeSource, Timer } from '../dispatch/runtime';
+import type { TimeSource, Timer } from '@app/notifications';
 
 /** A clock that moves only when told to. */
 export class ManualClock implements TimeSource {

@@ -1,4 +1,0 @@
-import { describeOutboxRepositoryContract } from '../testing/outbox-repository.contract';
-import { InMemoryOutboxRepository } from './in-memory-outbox.repository';
-
-describeOutboxRepositoryContract('InMemoryOutboxRepository', () => new InMemoryOutboxRepository());
