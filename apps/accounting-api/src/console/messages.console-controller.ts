@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { CompanySettingsStore } from '@app/domain';
 import { OutboxRepository, outboxStatus, renderText, type NotificationTarget } from '@app/notifications';
 import { ConsolePage } from '../auth/access.decorator';
+import { AppConfig } from '../config/app-config';
 import { html } from '../onboarding/html';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { formatInstant } from './console-format';
@@ -34,6 +35,7 @@ export class MessagesConsoleController {
     private readonly viewers: ConsoleViewers,
     private readonly outbox: OutboxRepository,
     private readonly settings: CompanySettingsStore,
+    private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -58,7 +60,15 @@ export class MessagesConsoleController {
             : html`<span>Waiting${m.attempts > 0 ? html` (${m.attempts} attempts; ${m.lastError ?? ''})` : ''}</span>`;
       return html`<tr data-status="${status}">
         <td><time datetime="${m.createdAt.toISOString()}">${formatInstant(l, m.createdAt)}</time></td>
-        <td>${target.label}${channel ? html` (${channel.kind})` : html` <span class="bad">(not configured)</span>`}</td>
+        <td>
+          ${target.label}${
+            channel
+              ? html` (${channel.kind})`
+              : this.config.developmentChannel
+                ? html` (development channel)`
+                : html` <span class="bad">(not configured)</span>`
+          }
+        </td>
         <td>${renderText(m)}</td>
         <td>${state}</td>
       </tr>`;
