@@ -68,6 +68,8 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
       ...process.env,
       NODE_ENV: 'production',
       ...productionSecretsEnv(),
+      // The keyring the test's own service sealed the provider tokens with, in the shared DATA_DIR.
+      KEK_SOURCE: `local:${path.join(t.dataDir, 'keyring.json')}`,
       DATABASE_URL: database.url,
       DATA_DIR: t.dataDir,
       GATEWAY_JWKS: path.join(t.dataDir, 'gateway-jwks.json'),
