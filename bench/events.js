@@ -140,7 +140,8 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 100));
     console.log(`seeded ${events} events of ${proposals} proposals in ${seedSeconds.toFixed(1)} s`);
 
-    const { encodeCursor } = require(path.join(__dirname, '../dist/libs/persistence/src/shared/keyset-cursor.js'));
+    // The service's cursor: base64url of the JSON array of the last row's keys (libs/persistence/src/shared/keyset-cursor.ts).
+    const encodeCursor = (keys) => Buffer.from(JSON.stringify(keys), 'utf8').toString('base64url');
     const random = (below) => Math.floor(Math.random() * below);
     const day = (n) => new Date(START + n * 86_400_000).toISOString();
     const days = Math.floor((proposals * MINUTE) / 86_400_000);
