@@ -41,8 +41,8 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
         bareConsolePage(
           'The form was refused',
           html`<p>
-            The request did not carry this session's form token, so it may not have come from the console. Nothing was
-            changed. <a href="/console/review">Back to the console</a>
+            The request did not carry the form token of your console sign-in, so it may not have come from the console.
+            Nothing was changed. <a href="/console/review">Back to the console</a>
           </p>`,
         ),
       );
