@@ -35,3 +35,4 @@ export { ManualTimer, ManualClock as ManualTimeSource } from './time/manual-time
 // whose internals it drives; the adapters' specs reach it from here.
 export * from '../../../apps/provider-sandbox/src/testing/provider-contract';
 export * from './in-memory/in-memory-company-context-store';
+export * from './in-memory/in-memory-authorization-request-store';

@@ -1,38 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import {
   AccountingProvider,
-  AuthorizationRequestStore,
   CompanyContextStore,
   ProviderConnectionRepository,
   ProviderError,
   ProviderGrantExchange,
-  type AuthorizationRequest,
   type CompanyContext,
   type NewProviderConnection,
   type ProviderConnectionRecord,
 } from '@app/domain';
-import { ManualClock } from '@app/testing';
+import { InMemoryAuthorizationRequestStore, ManualClock } from '@app/testing';
 import { CompanyContextService } from '../context/company-context.service';
 import { AuthorizationStateSigner } from './authorization-state';
 import { CompleteConnection } from './complete-connection.handler';
 import { ProviderConnections } from './provider-connections';
 import { ProviderEndpoints } from './provider-endpoints';
 import { StartConnection } from './start-connection.handler';
-
-class Requests extends AuthorizationRequestStore {
-  readonly rows = new Map<string, AuthorizationRequest>();
-  async issue(request: AuthorizationRequest): Promise<void> {
-    this.rows.set(request.nonce, request);
-  }
-  async consume(nonce: string): Promise<AuthorizationRequest | null> {
-    const row = this.rows.get(nonce) ?? null;
-    this.rows.delete(nonce);
-    return row;
-  }
-  async isPending(nonce: string, now: Date): Promise<boolean> {
-    return (this.rows.get(nonce)?.expiresAt.getTime() ?? 0) > now.getTime();
-  }
-}
 
 class Connections extends ProviderConnectionRepository {
   readonly stored: NewProviderConnection[] = [];
@@ -83,7 +66,7 @@ describe('CompleteConnection', () => {
     'https://accounting.example',
   );
   let clock: ManualClock;
-  let requests: Requests;
+  let requests: InMemoryAuthorizationRequestStore;
   let connections: Connections;
   let contexts: Contexts;
   let exchange: jest.Mocked<ProviderGrantExchange>;
@@ -94,7 +77,7 @@ describe('CompleteConnection', () => {
 
   beforeEach(() => {
     clock = new ManualClock();
-    requests = new Requests();
+    requests = new InMemoryAuthorizationRequestStore();
     connections = new Connections();
     contexts = new Contexts();
     exchange = {

@@ -17,3 +17,4 @@ export * from './booking-history-store.contract';
 export * from './outbox-repository.contract';
 export * from './provider-token-store.contract';
 export * from './wrapped-dek-repository.contract';
+export * from './authorization-request-store.contract';

@@ -1,4 +1,5 @@
 import {
+  describeAuthorizationRequestStoreContract,
   describeBookedReceiptsContract,
   describeCompanyRepositoryContract,
   describeBookingHistoryStoreContract,
@@ -16,6 +17,7 @@ import {
   describeUnitOfWorkContract,
 } from '../contracts';
 import { ManualClock } from '../time/manual-clock';
+import { InMemoryAuthorizationRequestStore } from './in-memory-authorization-request-store';
 import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryBookingHistoryStore } from './in-memory-booking-history-store';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
@@ -78,6 +80,10 @@ describeCompanyRepositoryContract('InMemoryCompanyRepository', () => {
 describeProviderConnectionRepositoryContract(
   'InMemoryProviderConnectionRepository',
   () => new InMemoryProviderConnectionRepository(new ManualClock()),
+);
+describeAuthorizationRequestStoreContract(
+  'InMemoryAuthorizationRequestStore',
+  () => new InMemoryAuthorizationRequestStore(),
 );
 
 describe('InMemoryUnitOfWork', () => {
