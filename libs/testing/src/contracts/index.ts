@@ -18,3 +18,4 @@ export * from './outbox-repository.contract';
 export * from './provider-token-store.contract';
 export * from './wrapped-dek-repository.contract';
 export * from './authorization-request-store.contract';
+export * from './company-context-store.contract';

@@ -1,6 +1,7 @@
 import {
   describeAuthorizationRequestStoreContract,
   describeBookedReceiptsContract,
+  describeCompanyContextStoreContract,
   describeCompanyRepositoryContract,
   describeBookingHistoryStoreContract,
   describeCompanySettingsStoreContract,
@@ -20,6 +21,7 @@ import { ManualClock } from '../time/manual-clock';
 import { InMemoryAuthorizationRequestStore } from './in-memory-authorization-request-store';
 import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryBookingHistoryStore } from './in-memory-booking-history-store';
+import { InMemoryCompanyContextStore } from './in-memory-company-context-store';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { InMemoryConsoleSessionStore } from './in-memory-console-session-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
@@ -81,6 +83,7 @@ describeProviderConnectionRepositoryContract(
   'InMemoryProviderConnectionRepository',
   () => new InMemoryProviderConnectionRepository(new ManualClock()),
 );
+describeCompanyContextStoreContract('InMemoryCompanyContextStore', () => new InMemoryCompanyContextStore());
 describeAuthorizationRequestStoreContract(
   'InMemoryAuthorizationRequestStore',
   () => new InMemoryAuthorizationRequestStore(),
