@@ -36,3 +36,4 @@ export { ManualTimer, ManualClock as ManualTimeSource } from './time/manual-time
 export * from '../../../apps/provider-sandbox/src/testing/provider-contract';
 export * from './in-memory/in-memory-company-context-store';
 export * from './in-memory/in-memory-authorization-request-store';
+export * from './in-memory/in-memory-employee-mapping-repository';

@@ -1,7 +1,10 @@
 import type { Channel } from '../identity/identity';
 import type { EmployeeMapping, EmployeeMappingInput } from '../employee/employee-mapping';
 
-/** The companies' employee mappings (spec §2.6). Every read is scoped to one company. */
+/**
+ * The companies' employee mappings (spec §2.6). Every read is scoped to one company; a mapping's
+ * external identities come back ordered by channel, then external id.
+ */
 export abstract class EmployeeMappingRepository {
   /** Keyset page ordered by userId, strictly after `afterUserId`. */
   abstract list(companyId: string, afterUserId: string | null, limit: number): Promise<EmployeeMapping[]>;

@@ -19,3 +19,4 @@ export * from './provider-token-store.contract';
 export * from './wrapped-dek-repository.contract';
 export * from './authorization-request-store.contract';
 export * from './company-context-store.contract';
+export * from './employee-mapping-repository.contract';

@@ -7,6 +7,7 @@ import {
   describeCompanySettingsStoreContract,
   describeConsoleSessionStoreContract,
   describeDailyCheckRunsContract,
+  describeEmployeeMappingRepositoryContract,
   describeEventStoreContract,
   describeExecutionQueueContract,
   describeIdempotencyStoreContract,
@@ -25,6 +26,7 @@ import { InMemoryCompanyContextStore } from './in-memory-company-context-store';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { InMemoryConsoleSessionStore } from './in-memory-console-session-store';
 import { createInMemoryAdapters } from './in-memory-adapters';
+import { InMemoryEmployeeMappingRepository } from './in-memory-employee-mapping-repository';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { InMemoryNotifier } from './in-memory-notifier';
 import { InMemoryPatternStore } from './in-memory-pattern-store';
@@ -84,6 +86,10 @@ describeProviderConnectionRepositoryContract(
   () => new InMemoryProviderConnectionRepository(new ManualClock()),
 );
 describeCompanyContextStoreContract('InMemoryCompanyContextStore', () => new InMemoryCompanyContextStore());
+describeEmployeeMappingRepositoryContract(
+  'InMemoryEmployeeMappingRepository',
+  () => new InMemoryEmployeeMappingRepository(),
+);
 describeAuthorizationRequestStoreContract(
   'InMemoryAuthorizationRequestStore',
   () => new InMemoryAuthorizationRequestStore(),
