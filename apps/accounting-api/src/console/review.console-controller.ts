@@ -13,6 +13,7 @@ import { EventChainKeys, EventChainVerifier } from '@app/persistence';
 import { NotFound, type CompanyContext, type DomainEvent, type Proposal } from '@app/domain';
 import { ConsolePage } from '../auth/access.decorator';
 import { html, type Html } from '../onboarding/html';
+import { accountLabel } from './console-chart';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { formatAmount, formatDate, formatInstant, formatRate, formatShare } from './console-format';
 import { consolePage, csrfField, sendConsole, type ConsoleViewer } from './console-page';
@@ -339,11 +340,6 @@ export class ReviewConsoleController {
       </article>
     </li>`;
   }
-}
-
-function accountLabel(code: string, context: CompanyContext | null): string {
-  const account = context?.accounts.find((a) => a.code === code);
-  return account ? `${code} ${account.name}` : code;
 }
 
 function accountChoice(id: string, current: string, context: CompanyContext | null): Html {
