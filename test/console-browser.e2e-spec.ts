@@ -279,6 +279,67 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     await context.close();
   });
 
+  // After the tour of the pages: its screenshot of the patterns page, with suggestions, is the one
+  // docs/console.md shows.
+  it('reads the history, lists its suggestions on the patterns page, and confirms one into a pattern', async () => {
+    const { context, page } = await signedIn(ACCOUNTANT);
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    await page.goto(`${base}/console/patterns`);
+    await page.getByRole('button', { name: 'Read the history again' }).click();
+    await page.waitForURL(/\/console\/patterns\?done=refreshed/);
+    await expect(page.getByRole('status').textContent()).resolves.toMatch(/suggestions? made or refreshed/);
+
+    const listed = await t.http
+      .get('/v1/patterns/suggestions?limit=200')
+      .set('Authorization', `Bearer ${t.token(company, ACCOUNTANT)}`);
+    const ids = listed.body.items.map((p: { id: string }) => p.id);
+    expect(ids.length).toBeGreaterThan(1);
+    await expect(
+      page.locator('li[data-suggestion]').evaluateAll((items) => items.map((i) => i.getAttribute('data-suggestion'))),
+    ).resolves.toEqual(ids);
+    const fjordkraft = listed.body.items.find((p: { merchantKey: string }) => p.merchantKey === 'fjordkraft');
+    const item = page.locator(`li[data-suggestion="${fjordkraft.id}"]`);
+    await expect(item.locator('h3').textContent()).resolves.toMatch(/Fjordkraft AS[\s\S]*6340[\s\S]*25 %/);
+    await expect(item.locator('.meta').textContent()).resolves.toMatch(/of the merchant’s \d+ bookings/);
+    await page.screenshot({ path: path_('patterns.png'), fullPage: true });
+
+    const refused = await page.evaluate(
+      async (id) =>
+        (
+          await fetch('/console/patterns/suggestions/confirm', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ ids: id }),
+          })
+        ).status,
+      fjordkraft.id as string,
+    );
+    expect(refused).toBe(403);
+
+    await item.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/console\/patterns\?done=confirmed&count=1/);
+    await expect(page.locator(`li[data-suggestion="${fjordkraft.id}"]`).count()).resolves.toBe(0);
+    await expect(page.locator(`li[data-pattern="${fjordkraft.id}"] .meta`).textContent()).resolves.toContain(
+      `confirmed by ${ACCOUNTANT.sub}`,
+    );
+    const events = await t.http
+      .get(`/v1/events?type=PatternSaved&correlationId=${fjordkraft.id}`)
+      .set('Authorization', `Bearer ${t.token(company, ACCOUNTANT)}`);
+    expect(events.body.items.at(-1)).toMatchObject({
+      actor: ACCOUNTANT.sub,
+      channel: 'web',
+      data: { cause: 'suggestion_confirmed' },
+    });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.locator('html').evaluate((root) => root.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    expect(cspViolations).toEqual([]);
+    await context.close();
+  });
+
   it('gives an employee no link', async () => {
     const res = await t.http.post('/v1/console/links').set('Authorization', `Bearer ${t.token(company, EMPLOYEE)}`);
     expect(res.status).toBe(403);
