@@ -304,7 +304,8 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     const item = page.locator(`li[data-suggestion="${fjordkraft.id}"]`);
     await expect(item.locator('h3').textContent()).resolves.toMatch(/Fjordkraft AS[\s\S]*6340[\s\S]*25 %/);
     await expect(item.locator('.meta').textContent()).resolves.toMatch(/of the merchant’s \d+ bookings/);
-    await page.screenshot({ path: path_('patterns.png'), fullPage: true });
+    // The window, not the whole page: the suggestions and the first patterns.
+    await page.screenshot({ path: path_('patterns.png'), fullPage: false });
 
     const refused = await page.evaluate(
       async (id) =>
