@@ -37,3 +37,4 @@ export * from '../../../apps/provider-sandbox/src/testing/provider-contract';
 export * from './in-memory/in-memory-company-context-store';
 export * from './in-memory/in-memory-authorization-request-store';
 export * from './in-memory/in-memory-employee-mapping-repository';
+export * from './fakes/fake-provider-grant-exchange';

@@ -1,7 +1,15 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProviderEndpoints } from '@app/application';
-import { ManualClock } from '@app/testing';
+import {
+  createSandbox,
+  SANDBOX_FIKEN_CLIENT_ID,
+  SANDBOX_FIKEN_CLIENT_SECRET,
+  SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+  type RunningSandbox,
+  type Sandbox,
+} from '@app/sandbox';
+import { describeProviderGrantExchangeContract, ManualClock } from '@app/testing';
 import { GrantExchangeOptions, HttpProviderGrantExchange } from './http-provider-grant-exchange';
 
 describe('HttpProviderGrantExchange with Fiken', () => {
@@ -67,5 +75,76 @@ describe('HttpProviderGrantExchange with Fiken', () => {
       '/api/companies?page=0&pageSize=100',
       '/api/companies?page=1&pageSize=100',
     ]);
+  });
+});
+
+describe('HttpProviderGrantExchange against the sandboxes', () => {
+  const clock = new ManualClock();
+  let sandbox: Sandbox;
+  let running: RunningSandbox;
+
+  beforeAll(async () => {
+    sandbox = createSandbox({ seed: 11, companies: 3, now: () => clock.now() });
+    running = await sandbox.start(0, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await running.close();
+  });
+
+  /** Submits the sandbox's Fiken consent form, approving `slug`, and returns the redirect's code. */
+  async function approveAtFiken(slug: string, redirectUri: string, state: string): Promise<string> {
+    const form = new URLSearchParams({
+      client_id: SANDBOX_FIKEN_CLIENT_ID,
+      redirect_uri: redirectUri,
+      state,
+      company: slug,
+      decision: 'approve',
+    });
+    const response = await fetch(`${running.fikenOAuth}/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+    const code = new URL(response.headers.get('location') ?? '', redirectUri).searchParams.get('code');
+    if (response.status !== 302 || !code)
+      throw new Error(`the consent form answered ${response.status} without a code`);
+    return code;
+  }
+
+  describeProviderGrantExchangeContract('HttpProviderGrantExchange', () => {
+    sandbox.control.reset();
+    const endpoints = new ProviderEndpoints(
+      { apiUrl: running.tripletexApi, consentUrl: null },
+      {
+        apiUrl: running.fikenApi,
+        authorizeUrl: `${running.fikenOAuth}/authorize`,
+        tokenUrl: `${running.fikenOAuth}/token`,
+        clientId: SANDBOX_FIKEN_CLIENT_ID,
+      },
+      'https://accounting.example',
+    );
+    const exchange = new HttpProviderGrantExchange(
+      endpoints,
+      new GrantExchangeOptions(
+        SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+        SANDBOX_FIKEN_CLIENT_ID,
+        SANDBOX_FIKEN_CLIENT_SECRET,
+        5_000,
+      ),
+      clock,
+    );
+    return {
+      exchange,
+      now: () => clock.now(),
+      consentFiken: async (index, redirectUri, state) => {
+        const { slug, name } = sandbox.control.fiken.company(index);
+        return { code: await approveAtFiken(slug, redirectUri, state), company: { id: slug, name } };
+      },
+      tripletexEmployee: (index) => {
+        const company = sandbox.control.tripletex.company(index);
+        return { employeeToken: company.employeeToken, company: { id: String(company.companyId), name: null } };
+      },
+      outage: (provider) => {
+        sandbox.control.addFault({ provider, errorRate: 1, errorStatus: 503 });
+      },
+      restore: () => sandbox.control.clearFaults(),
+    };
   });
 });

@@ -20,3 +20,4 @@ export * from './wrapped-dek-repository.contract';
 export * from './authorization-request-store.contract';
 export * from './company-context-store.contract';
 export * from './employee-mapping-repository.contract';
+export * from './provider-grant-exchange.contract';

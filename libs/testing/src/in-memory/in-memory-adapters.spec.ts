@@ -15,9 +15,11 @@ import {
   describePatternStoreContract,
   describeProposalRepositoryContract,
   describeProviderConnectionRepositoryContract,
+  describeProviderGrantExchangeContract,
   describeReceiptStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
+import { FakeProviderGrantExchange } from '../fakes/fake-provider-grant-exchange';
 import { ManualClock } from '../time/manual-clock';
 import { InMemoryAuthorizationRequestStore } from './in-memory-authorization-request-store';
 import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
@@ -90,6 +92,29 @@ describeEmployeeMappingRepositoryContract(
   'InMemoryEmployeeMappingRepository',
   () => new InMemoryEmployeeMappingRepository(),
 );
+describeProviderGrantExchangeContract('FakeProviderGrantExchange', () => {
+  const clock = new ManualClock();
+  const exchange = new FakeProviderGrantExchange(clock);
+  const fikenCompanies = [
+    { id: 'demo-fiken-as', name: 'Demo Fiken AS' },
+    { id: 'fjellbekk-as', name: 'Fjellbekk AS' },
+  ];
+  return {
+    exchange,
+    now: () => clock.now(),
+    consentFiken: async (index, redirectUri, state) => ({
+      code: exchange.consentFiken(fikenCompanies[index], redirectUri, state),
+      company: fikenCompanies[index],
+    }),
+    tripletexEmployee: (index) => {
+      const employeeToken = `employee-token-${index}`;
+      exchange.addTripletexEmployee(employeeToken, String(1001 + index));
+      return { employeeToken, company: { id: String(1001 + index), name: null } };
+    },
+    outage: (provider) => exchange.outage(provider),
+    restore: (provider) => exchange.restore(provider),
+  };
+});
 describeAuthorizationRequestStoreContract(
   'InMemoryAuthorizationRequestStore',
   () => new InMemoryAuthorizationRequestStore(),
