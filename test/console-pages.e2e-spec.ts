@@ -201,11 +201,14 @@ describe('web console: suggestions from the history', () => {
     ]);
 
     const rest = (await pending()).map((s) => s.id);
-    const all = await post(
-      '/console/patterns/suggestions/confirm',
-      cookie,
-      new URLSearchParams([['_csrf', after.csrf], ...rest.map((id): [string, string] => ['ids', id])]),
+    const shown = await page(cookie);
+    const button = shown.text.indexOf(`Confirm all ${rest.length} shown`);
+    const confirmAll = shown.text.slice(shown.text.lastIndexOf('<form', button), button);
+    const form = new URLSearchParams(
+      [...confirmAll.matchAll(/name="(_csrf|ids)" value="([^"]+)"/g)].map((m): [string, string] => [m[1], m[2]]),
     );
+    expect(form.getAll('ids')).toEqual(rest);
+    const all = await post('/console/patterns/suggestions/confirm', cookie, form);
     expect(all.headers.location).toBe(`/console/patterns?done=confirmed&count=${rest.length}`);
     expect(await pending()).toEqual([]);
     expect((await page(cookie)).text).toContain('No suggestion waits for confirmation.');
@@ -298,6 +301,30 @@ describe('web console: suggestions from the history', () => {
       channel: 'web',
       data: { cause: 'edited', pattern: { accountCode: '6810', verified: true } },
     });
+  });
+
+  it('shows where a read of the history stopped, and reads on from there', async () => {
+    const interrupted = await t.newCompany('sg-outage');
+    await t.connect(interrupted, 'tripletex', 1);
+    const cookie = await signIn(ACCOUNTANT, interrupted);
+    const { csrf } = await page(cookie);
+    const outage = hosted.sandbox.control.addFault({ provider: 'tripletex', errorRate: 1, errorStatus: 502 });
+    try {
+      const failed = await post('/console/patterns/suggestions/refresh', cookie, new URLSearchParams({ _csrf: csrf }));
+      expect(failed.status).toBe(503);
+    } finally {
+      hosted.sandbox.control.removeFault(outage.id);
+    }
+    const stopped = await page(cookie);
+    expect(stopped.text).toMatch(
+      /data-import="failed"[^>]*>\s*Reading the history from tripletex stopped after 0 bookings: [^<]*502/,
+    );
+
+    const resumed = await post('/console/patterns/suggestions/refresh', cookie, new URLSearchParams({ _csrf: csrf }));
+    expect(resumed.status).toBe(303);
+    const done = await page(cookie);
+    expect(done.text).toContain('data-import="done"');
+    expect(shownSuggestions(done.text)).toEqual((await pending(interrupted)).map((s) => s.id));
   });
 
   it('says so when the company has no provider to read the history from', async () => {
