@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { CompanySettingsStore } from '@app/domain';
+import { CompanyRepository, CompanySettingsStore } from '@app/domain';
 import {
   CompanyChannelDirectory,
   DerivedWebhookSecretSource,
@@ -43,9 +43,9 @@ export class OutboxDeliveryModule {
         { provide: WebhookSecretSource, useFactory: () => webhookSecretSource(config) },
         {
           provide: CompanyChannelDirectory,
-          inject: [CompanySettingsStore, WebhookSecretSource],
-          useFactory: (settings: CompanySettingsStore, secrets: WebhookSecretSource) =>
-            new SettingsChannelDirectory(settings, secrets),
+          inject: [CompanyRepository, CompanySettingsStore, WebhookSecretSource],
+          useFactory: (companies: CompanyRepository, settings: CompanySettingsStore, secrets: WebhookSecretSource) =>
+            new SettingsChannelDirectory(companies, settings, secrets),
         },
       ],
       exports: [CompanyChannelDirectory, WebhookSecretSource],

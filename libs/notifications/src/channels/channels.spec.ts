@@ -1,6 +1,15 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import { type CompanySettings, CompanySettingsStore, DEFAULT_COMPANY_SETTINGS } from '@app/domain';
+import {
+  aChainEvent,
+  describeCompanyChannelDirectoryContract,
+  InMemoryCompanyRepository,
+  InMemoryCompanySettingsStore,
+  InMemoryEventStore,
+  ManualClock,
+  type ChannelTargets,
+} from '@app/testing';
 import { WebhookSecret } from '../delivery/webhook-secret';
 import { WebhookSecretSource } from '../ports/webhook-secret-source.port';
 import { DerivedWebhookSecretSource, deriveWebhookSecretText } from './derived-webhook-secret-source';
@@ -24,9 +33,43 @@ class StubSecrets extends WebhookSecretSource {
   }
 }
 
+describeCompanyChannelDirectoryContract('SettingsChannelDirectory', () => {
+  const events = new InMemoryEventStore();
+  const companies = new InMemoryCompanyRepository(new ManualClock(), { events });
+  const settings = new InMemoryCompanySettingsStore();
+  const directory = new SettingsChannelDirectory(companies, settings, new DerivedWebhookSecretSource(randomBytes(32)));
+  const saveTargets = async (companyId: string, targets: ChannelTargets) => {
+    await settings.save(companyId, { ...(await settings.get(companyId)), ...targets });
+  };
+  return {
+    directory,
+    addCompany: async (companyId, targets) => {
+      await companies.create({ id: companyId, name: `Company ${companyId}` });
+      await saveTargets(companyId, targets);
+    },
+    changeTargets: saveTargets,
+    deleteCompany: async (companyId) => {
+      // With an audit event, so that the record and its settings stay, as they do in the database.
+      const chain = randomUUID();
+      await events.append([aChainEvent(companyId, chain, 1)]);
+      await companies.delete({
+        id: randomUUID(),
+        companyId,
+        companyName: `Company ${companyId}`,
+        actor: 'ops@example.no',
+        deletedAt: new Date('2026-11-20T12:00:00.000Z'),
+      });
+    },
+  };
+});
+
 describe('SettingsChannelDirectory', () => {
-  it("reads the company's channel settings and webhook secret at delivery time", async () => {
+  it("signs with the secret the company's source gives, and with none when it gives none", async () => {
+    const companies = new InMemoryCompanyRepository(new ManualClock());
+    await companies.create({ id: 'acme', name: 'Acme AS' });
+    await companies.create({ id: 'other', name: 'Other AS' });
     const directory = new SettingsChannelDirectory(
+      companies,
       new StubSettings({
         acme: {
           ...DEFAULT_COMPANY_SETTINGS,

@@ -21,3 +21,4 @@ export * from './authorization-request-store.contract';
 export * from './company-context-store.contract';
 export * from './employee-mapping-repository.contract';
 export * from './provider-grant-exchange.contract';
+export * from './company-channel-directory.contract';

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { WebhookSecret } from '@app/notifications';
 import {
   describeAuthorizationRequestStoreContract,
   describeBookedReceiptsContract,
+  describeCompanyChannelDirectoryContract,
   describeCompanyContextStoreContract,
   describeCompanyRepositoryContract,
   describeBookingHistoryStoreContract,
@@ -24,6 +27,7 @@ import { ManualClock } from '../time/manual-clock';
 import { InMemoryAuthorizationRequestStore } from './in-memory-authorization-request-store';
 import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryBookingHistoryStore } from './in-memory-booking-history-store';
+import { InMemoryCompanyChannelDirectory } from './in-memory-company-channel-directory';
 import { InMemoryCompanyContextStore } from './in-memory-company-context-store';
 import { InMemoryCompanySettingsStore } from './in-memory-company-settings-store';
 import { InMemoryConsoleSessionStore } from './in-memory-console-session-store';
@@ -113,6 +117,19 @@ describeProviderGrantExchangeContract('FakeProviderGrantExchange', () => {
     },
     outage: (provider) => exchange.outage(provider),
     restore: (provider) => exchange.restore(provider),
+  };
+});
+describeCompanyChannelDirectoryContract('InMemoryCompanyChannelDirectory', () => {
+  const directory = new InMemoryCompanyChannelDirectory();
+  return {
+    directory,
+    addCompany: async (companyId, targets) => {
+      directory.set(companyId, { ...targets, webhookSecret: WebhookSecret.from(randomUUID()) });
+    },
+    changeTargets: async (companyId, targets) => {
+      directory.set(companyId, { ...(await directory.channelsOf(companyId)), ...targets });
+    },
+    deleteCompany: async (companyId) => directory.remove(companyId),
   };
 });
 describeAuthorizationRequestStoreContract(

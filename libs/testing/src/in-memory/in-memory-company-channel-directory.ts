@@ -15,6 +15,11 @@ export class InMemoryCompanyChannelDirectory extends CompanyChannelDirectory {
     return this;
   }
 
+  /** The company is gone (deleted): it has no channels any more. */
+  remove(companyId: string): void {
+    this.companies.delete(companyId);
+  }
+
   override async channelsOf(companyId: string): Promise<CompanyChannels | null> {
     const channels = this.companies.get(companyId);
     return channels ? { ...channels } : null;
