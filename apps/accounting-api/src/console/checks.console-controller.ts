@@ -1,16 +1,36 @@
 import { Controller, Get, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
-import { DailyCheckRuns, ProviderChecks } from '@app/application';
+import { DailyCheckRuns, ProviderChecks, type MissingReceipt, type OverdueInvoice } from '@app/application';
 import { ConsolePage } from '../auth/access.decorator';
 import { html, type Html } from '../onboarding/html';
 import { ConsoleExceptionFilter } from './console-exception.filter';
-import { formatDate, formatDecimal, formatInstant } from './console-format';
+import { formatDate, formatDecimal, formatInstant, type ConsoleLocale } from './console-format';
 import { consolePage, sendConsole, type ConsoleViewer } from './console-page';
+import { consoleTable, type ConsoleColumn } from './console-table';
 import type { ConsoleRequest } from './console-session.guard';
 import { ConsoleViewers } from './console-viewers';
 
 /** How many items a check shows on the page (the count says how many were found). */
 const SHOWN = 200;
+
+function voucherColumns(l: ConsoleLocale): ConsoleColumn<MissingReceipt>[] {
+  return [
+    { heading: 'Voucher', cell: (v) => v.number },
+    { heading: 'Date', cell: (v) => formatDate(l, v.date) },
+    { heading: 'Description', cell: (v) => v.description },
+    { heading: 'Amount', cell: (v) => (v.amount === null ? '—' : formatDecimal(l, v.amount, v.currency)) },
+  ];
+}
+
+function invoiceColumns(l: ConsoleLocale): ConsoleColumn<OverdueInvoice>[] {
+  return [
+    { heading: 'Invoice', cell: (i) => i.number },
+    { heading: 'Customer', cell: (i) => i.customerName },
+    { heading: 'Due', cell: (i) => formatDate(l, i.dueDate) },
+    { heading: 'Days overdue', cell: (i) => i.daysOverdue },
+    { heading: 'Outstanding', cell: (i) => formatDecimal(l, i.outstanding, i.currency) },
+  ];
+}
 
 /**
  * The checks (managers and up): the latest daily check of the company, and the two checks run on
@@ -77,31 +97,7 @@ export class ChecksConsoleController {
     const report = await this.checks.missingReceipts(viewer.identity.company, { limit: SHOWN });
     return html`<h3>Postings without a receipt, ${formatDate(l, report.from)} – ${formatDate(l, report.to)}</h3>
       <p role="status">${report.count} found${report.truncated ? html`, the first ${SHOWN} shown` : ''}.</p>
-      ${
-        report.items.length
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Voucher</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Amount</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${report.items.map(
-                  (v) =>
-                    html`<tr>
-                      <td>${v.number}</td>
-                      <td>${formatDate(l, v.date)}</td>
-                      <td>${v.description}</td>
-                      <td>${v.amount === null ? '—' : formatDecimal(l, v.amount, v.currency)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-          : ''
-      }`;
+      ${report.items.length ? consoleTable(voucherColumns(l), report.items) : ''}`;
   }
 
   private async overdueInvoices(viewer: ConsoleViewer): Promise<Html> {
@@ -113,32 +109,6 @@ export class ChecksConsoleController {
         ${report.count}
         found${report.truncated ? html`, the first ${SHOWN} shown` : ''}${totals ? html`; outstanding ${totals}` : ''}.
       </p>
-      ${
-        report.items.length
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Invoice</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Due</th>
-                  <th scope="col">Days overdue</th>
-                  <th scope="col">Outstanding</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${report.items.map(
-                  (i) =>
-                    html`<tr>
-                      <td>${i.number}</td>
-                      <td>${i.customerName}</td>
-                      <td>${formatDate(l, i.dueDate)}</td>
-                      <td>${i.daysOverdue}</td>
-                      <td>${formatDecimal(l, i.outstanding, i.currency)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-          : ''
-      }`;
+      ${report.items.length ? consoleTable(invoiceColumns(l), report.items) : ''}`;
   }
 }

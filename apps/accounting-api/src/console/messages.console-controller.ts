@@ -1,13 +1,20 @@
 import { Controller, Get, Req, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
 import { CompanySettingsStore } from '@app/domain';
-import { OutboxRepository, outboxStatus, renderText, type NotificationTarget } from '@app/notifications';
+import {
+  OutboxRepository,
+  outboxStatus,
+  renderText,
+  type NotificationTarget,
+  type OutboxMessage,
+} from '@app/notifications';
 import { ConsolePage } from '../auth/access.decorator';
 import { AppConfig } from '../config/app-config';
-import { html } from '../onboarding/html';
+import { html, type Html } from '../onboarding/html';
 import { ConsoleExceptionFilter } from './console-exception.filter';
-import { formatInstant } from './console-format';
+import { formatInstant, type ConsoleLocale } from './console-format';
 import { consolePage, sendConsole } from './console-page';
+import { consoleTable, type ConsoleColumn } from './console-table';
 import type { ConsoleRequest } from './console-session.guard';
 import { ConsoleViewers } from './console-viewers';
 
@@ -48,51 +55,45 @@ export class MessagesConsoleController {
       this.settings.get(company),
     ]);
     const l = viewer.locale;
-    const rows = messages.map((m) => {
-      const target = TARGETS[m.target];
-      const channel = settings[target.setting];
-      const status = outboxStatus(m);
-      const state =
-        status === 'delivered'
-          ? html`<span class="ok">Delivered ${formatInstant(l, m.deliveredAt!)}</span>`
-          : status === 'dead'
-            ? html`<span class="bad">Gave up after ${m.attempts} attempts: ${m.lastError ?? ''}</span>`
-            : html`<span>Waiting${m.attempts > 0 ? html` (${m.attempts} attempts; ${m.lastError ?? ''})` : ''}</span>`;
-      return html`<tr data-status="${status}">
-        <td><time datetime="${m.createdAt.toISOString()}">${formatInstant(l, m.createdAt)}</time></td>
-        <td>
-          ${target.label}${
+    const columns: ConsoleColumn<OutboxMessage>[] = [
+      {
+        heading: 'When',
+        cell: (m) => html`<time datetime="${m.createdAt.toISOString()}">${formatInstant(l, m.createdAt)}</time>`,
+      },
+      {
+        heading: 'Channel',
+        cell: (m) => {
+          const target = TARGETS[m.target];
+          const channel = settings[target.setting];
+          return html`${target.label}${
             channel
               ? html` (${channel.kind})`
               : this.config.developmentChannel
                 ? html` (development channel)`
                 : html` <span class="bad">(not configured)</span>`
-          }
-        </td>
-        <td>${renderText(m)}</td>
-        <td>${state}</td>
-      </tr>`;
-    });
+          }`;
+        },
+      },
+      { heading: 'Message', cell: (m) => renderText(m) },
+      { heading: 'Delivery', cell: (m) => deliveryState(m, l) },
+    ];
     const body = html`<p class="hint">
         The newest ${SHOWN} messages to the company's channels, with their delivery state.
       </p>
       ${
-        rows.length
-          ? html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Channel</th>
-                  <th scope="col">Message</th>
-                  <th scope="col">Delivery</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
+        messages.length
+          ? consoleTable(columns, messages, { rowAttributes: (m) => html`data-status="${outboxStatus(m)}"` })
           : html`<p class="empty">The service has sent no message for this company yet.</p>`
       }`;
     sendConsole(response, 200, consolePage(viewer, 'messages', 'Messages', body));
   }
+}
+
+function deliveryState(m: OutboxMessage, l: ConsoleLocale): Html {
+  const status = outboxStatus(m);
+  return status === 'delivered'
+    ? html`<span class="ok">Delivered ${formatInstant(l, m.deliveredAt!)}</span>`
+    : status === 'dead'
+      ? html`<span class="bad">Gave up after ${m.attempts} attempts: ${m.lastError ?? ''}</span>`
+      : html`<span>Waiting${m.attempts > 0 ? html` (${m.attempts} attempts; ${m.lastError ?? ''})` : ''}</span>`;
 }
