@@ -265,7 +265,8 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     await page.keyboard.press('Tab');
     await expect(page.locator(':focus').textContent()).resolves.toBe('Skip to content');
     for (const [path, heading, shot] of [
-      ['/console/company', 'Company', 'company.png'],
+      // company.png is taken with a mapped employee, below.
+      ['/console/company', 'Company', null],
       ['/console/patterns', 'Patterns', 'patterns.png'],
       ['/console/checks?run=missing-receipts', 'Checks', 'checks.png'],
       ['/console/messages', 'Messages', 'messages.png'],
@@ -274,7 +275,7 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
       expect(response?.status()).toBe(200);
       await expect(page.locator('h1').textContent()).resolves.toBe(heading);
       await expect(page.locator('nav [aria-current="page"]').textContent()).resolves.toBe(heading);
-      await page.screenshot({ path: path_(shot), fullPage: true });
+      if (shot) await page.screenshot({ path: path_(shot), fullPage: true });
     }
     await context.close();
   });
@@ -338,6 +339,79 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.locator('html').evaluate((root) => root.scrollWidth)).resolves.toBeLessThanOrEqual(390);
     expect(cspViolations).toEqual([]);
+    await context.close();
+  });
+
+  it('lets an admin add, change and remove an employee mapping, and shows what the use case refuses', async () => {
+    const { context, page } = await signedIn(ADMIN);
+    await page.goto(`${base}/console/company`);
+    const form = page.locator('#employee-form');
+    const providerEmployees = await form
+      .getByLabel('Employee at the provider')
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => o.getAttribute('value') ?? '').filter((v) => v !== ''));
+    expect(providerEmployees.length).toBeGreaterThan(1);
+
+    await form.getByLabel('Gateway user id').fill('u-lise');
+    await form.getByLabel('Email').fill('lise@demo.no');
+    await form.getByLabel('Role').selectOption('accountant');
+    await form.getByLabel('Chat identities').fill('slack: U0LISE\nfax: 22 33 44 55');
+    await form.getByLabel('Employee at the provider').selectOption(providerEmployees[0]);
+    await form.getByRole('button', { name: 'Save the mapping' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain(
+      'Chat identities, line 2: must be one of slack, discord, teams, web, email',
+    );
+    await expect(form.getByLabel('Chat identities').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(form.getByLabel('Gateway user id').inputValue()).resolves.toBe('u-lise');
+    await expect(form.getByLabel('Employee at the provider').inputValue()).resolves.toBe(providerEmployees[0]);
+
+    await form.getByLabel('Chat identities').fill('slack: U0LISE\nteams: lise-teams');
+    await form.getByRole('button', { name: 'Save the mapping' }).click();
+    await page.waitForURL(/done=employee-saved/);
+    const row = page.locator('tr[data-user="u-lise"]');
+    await expect(row.textContent()).resolves.toContain('slack: U0LISE, teams: lise-teams');
+    await page.screenshot({ path: path_('company.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path_('company-employees-phone.png'), fullPage: false });
+    await page.setViewportSize({ width: 1100, height: 900 });
+
+    await row.getByRole('link', { name: 'Change the mapping of u-lise' }).click();
+    await expect(form.getByLabel('Email').inputValue()).resolves.toBe('lise@demo.no');
+    await form.getByLabel('Role').selectOption('admin');
+    await form.getByLabel('Employee at the provider').selectOption(providerEmployees[1]);
+    await form.getByRole('button', { name: 'Save the mapping' }).click();
+    await page.waitForURL(/done=employee-saved/);
+    const api = (method: 'get', userId: string) =>
+      t.http[method](`/v1/config/employees/${userId}`).set('Authorization', `Bearer ${t.token(company, ADMIN)}`);
+    expect((await api('get', 'u-lise')).body).toMatchObject({
+      email: 'lise@demo.no',
+      role: 'admin',
+      externalIdentities: [
+        { channel: 'slack', externalId: 'U0LISE' },
+        { channel: 'teams', externalId: 'lise-teams' },
+      ],
+      providerEmployeeId: providerEmployees[1],
+    });
+
+    const withoutToken = await page.evaluate(
+      async () =>
+        (
+          await fetch('/console/company/employees/remove', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: 'userId=u-lise',
+          })
+        ).status,
+    );
+    expect(withoutToken).toBe(403);
+    expect((await api('get', 'u-lise')).status).toBe(200);
+
+    await page.locator('tr[data-user="u-lise"]').getByRole('button', { name: 'Remove the mapping of u-lise' }).click();
+    await page.waitForURL(/done=employee-removed/);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('The employee mapping was removed.');
+    expect(await page.locator('tr[data-user="u-lise"]').count()).toBe(0);
+    expect((await api('get', 'u-lise')).status).toBe(404);
     await context.close();
   });
 

@@ -11,9 +11,11 @@ import {
 } from '@app/application';
 import {
   COMPANY_LOCALES,
+  CompanyContextStore,
   formatMoney,
   invalidField,
   PROVIDER_KINDS,
+  ValidationFailed,
   type CompanySettings,
   type CompanySettingsInput,
   type ProviderKind,
@@ -24,7 +26,16 @@ import { providerParam } from '../onboarding/provider-param';
 import { ConsoleCookies } from './console-cookies';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { formatInstant } from './console-format';
-import { consolePage, csrfField, sendConsole } from './console-page';
+import {
+  EMPTY_EMPLOYEE_FORM,
+  employeeBody,
+  employeeForm,
+  employeeFormOf,
+  employeeFormValues,
+  employeeTable,
+  type EmployeeFormState,
+} from './console-employees';
+import { consolePage, csrfField, sendConsole, type ConsoleViewer } from './console-page';
 import type { ConsoleRequest } from './console-session.guard';
 import { ConsoleViewers } from './console-viewers';
 
@@ -37,6 +48,16 @@ const CHANNELS = [
 
 type Form = Record<string, unknown>;
 
+/** How many employee mappings the page lists (the API pages through the rest). */
+const SHOWN_EMPLOYEES = 200;
+
+const NOTICES: Record<string, string> = {
+  settings: 'Settings saved.',
+  context: 'The chart was fetched again from the provider.',
+  'employee-saved': 'The employee mapping was saved.',
+  'employee-removed': 'The employee mapping was removed.',
+};
+
 function field(form: Form, name: string): string {
   const value = form[name];
   return typeof value === 'string' ? value.trim() : '';
@@ -46,7 +67,8 @@ function field(form: Form, name: string): string {
  * The company page (admins): the provider connection with connect / reconnect — the OAuth state
  * bound to this browser by a short-lived cookie — the chart refresh, the notification channels,
  * the execution delay, the auto-approval limit, the payment account, the console locale, and the
- * employee mapping. Every change goes through the use cases the API's /v1/config routes call.
+ * employee mapping (add, change, remove). Every change goes through the use cases the API's
+ * /v1/config routes call, under the same permission (`config`) and role (admin).
  */
 @Controller('console/company')
 @UseFilters(ConsoleExceptionFilter)
@@ -60,26 +82,45 @@ export class CompanyConsoleController {
     private readonly getSettings: GetCompanySettingsHandler,
     private readonly updateSettings: UpdateCompanySettingsHandler,
     private readonly employees: EmployeeDirectory,
+    private readonly contexts: CompanyContextStore,
     private readonly cookies: ConsoleCookies,
   ) {}
 
   @Get()
   @ConsolePage('config', 'admin')
-  async page(@Req() request: ConsoleRequest, @Query('done') done: unknown, @Res() response: Response): Promise<void> {
+  async page(
+    @Req() request: ConsoleRequest,
+    @Query('done') done: unknown,
+    @Query('employee') employee: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
     const viewer = await this.viewers.of(request);
+    const form =
+      typeof employee === 'string'
+        ? employeeFormOf(await this.employees.get(viewer.identity.company, employee))
+        : EMPTY_EMPLOYEE_FORM;
+    const notice = typeof done === 'string' ? NOTICES[done] : undefined;
+    await this.render(viewer, response, 200, form, notice);
+  }
+
+  /** The page, with the employee form as given (prefilled, or sent back with its errors). */
+  private async render(
+    viewer: ConsoleViewer,
+    response: Response,
+    status: number,
+    form: EmployeeFormState,
+    notice?: string,
+  ): Promise<void> {
     const company = viewer.identity.company;
-    const [view, settings, employees] = await Promise.all([
+    const [view, settings, employees, context] = await Promise.all([
       this.overview.execute(company),
       this.getSettings.execute(viewer.identity),
-      this.employees.list(company, 200),
+      this.employees.list(company, SHOWN_EMPLOYEES),
+      this.contexts.get(company),
     ]);
     const l = viewer.locale;
     const connection = view.connection;
-    const notices: Record<string, string> = {
-      settings: 'Settings saved.',
-      context: 'The chart was fetched again from the provider.',
-    };
-    const notice = typeof done === 'string' ? notices[done] : undefined;
+    const providerEmployees = context?.employees ?? [];
     const connect = PROVIDER_KINDS.map(
       (provider) =>
         html`<form method="post" action="/console/company/connect/${provider}" class="inline">
@@ -89,7 +130,7 @@ export class CompanyConsoleController {
           </button>
         </form>`,
     );
-    const status = connection
+    const state = connection
       ? html`<dl class="summary">
           <dt>Provider</dt>
           <dd>${NAMES[connection.provider]}</dd>
@@ -119,7 +160,7 @@ export class CompanyConsoleController {
     const body = html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
       <section aria-labelledby="connection-heading">
         <h2 id="connection-heading">Accounting system</h2>
-        ${status}
+        ${state}
         <p class="hint">
           Connecting opens the provider's consent screen in this browser; it must be finished here, within 10 minutes. A
           company books into one provider: connecting another replaces the connection.
@@ -140,36 +181,20 @@ export class CompanyConsoleController {
       </section>
       <section aria-labelledby="employees-heading">
         <h2 id="employees-heading">Employees (${view.mappedEmployees})</h2>
+        <p class="hint">
+          Who a person in the gateway is here: their email and role, the chat identities the gateway resolves through
+          <code>/v1/conversation/facts</code>, and their employee record at the provider.
+        </p>
         ${
           employees.items.length
-            ? html`<table>
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Chat identities</th>
-                    <th scope="col">Employee at the provider</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${employees.items.map(
-                    (e) =>
-                      html`<tr>
-                        <td>${e.email}</td>
-                        <td>${e.role}</td>
-                        <td>${e.externalIdentities.map((x) => `${x.channel}: ${x.externalId}`).join(', ') || '—'}</td>
-                        <td>${e.providerEmployeeId ?? '—'}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>`
+            ? employeeTable(csrfField(viewer), employees.items, providerEmployees)
             : html`<p class="empty">No employee is mapped yet.</p>`
         }
-        <p class="hint">
-          The gateway keeps the mapping up to date through <code>PUT /v1/config/employees/{userId}</code>.
-        </p>
+        ${employees.nextCursor ? html`<p class="hint">The first ${SHOWN_EMPLOYEES} by user id are shown.</p>` : ''}
+        <h3 id="employee-form-heading">Add or change a mapping</h3>
+        ${employeeForm(csrfField(viewer), form, providerEmployees)}
       </section>`;
-    sendConsole(response, 200, consolePage(viewer, 'company', 'Company', body), {
+    sendConsole(response, status, consolePage(viewer, 'company', 'Company', body), {
       formTargets: this.consentOrigins(),
     });
   }
@@ -198,6 +223,33 @@ export class CompanyConsoleController {
   async settings(@Req() request: ConsoleRequest, @Body() form: Form, @Res() response: Response): Promise<void> {
     await this.updateSettings.execute({ caller: request.identity!, changes: settingsChanges(form) });
     response.redirect(303, '/console/company?done=settings');
+  }
+
+  /**
+   * Adds or replaces a mapping through EmployeeDirectory, as PUT /v1/config/employees/{userId}
+   * does. A validation failure sends the page back (400) with the form as typed and the reasons.
+   */
+  @Post('employees')
+  @ConsolePage('config', 'admin')
+  async saveEmployee(@Req() request: ConsoleRequest, @Body() form: Form, @Res() response: Response): Promise<void> {
+    const values = employeeFormValues(form);
+    try {
+      await this.employees.put(request.identity!.company, values.userId, employeeBody(values));
+    } catch (error) {
+      if (!(error instanceof ValidationFailed)) throw error;
+      const errors = error.fieldErrors?.length ? error.fieldErrors : [{ field: 'form', message: error.message }];
+      await this.render(await this.viewers.of(request), response, 400, { values, errors });
+      return;
+    }
+    response.redirect(303, '/console/company?done=employee-saved#employees-heading');
+  }
+
+  /** Removes a mapping through EmployeeDirectory, as DELETE /v1/config/employees/{userId} does. */
+  @Post('employees/remove')
+  @ConsolePage('config', 'admin')
+  async removeEmployee(@Req() request: ConsoleRequest, @Body() form: Form, @Res() response: Response): Promise<void> {
+    await this.employees.delete(request.identity!.company, field(form, 'userId'));
+    response.redirect(303, '/console/company?done=employee-removed#employees-heading');
   }
 
   /** Where a connect form may redirect the browser: the providers' consent screens. */
