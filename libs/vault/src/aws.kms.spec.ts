@@ -6,7 +6,7 @@ import { EnvelopeTokenVault } from './envelope-token-vault';
 import { InMemoryWrappedDekRepository } from '@app/testing';
 import { KmsError } from './ports/kms.port';
 import { rewrapAll, rotateKek } from './rewrap';
-import { FakeKmsServer } from '@app/testing';
+import { describeKmsContract, FakeKmsServer } from '@app/testing';
 
 const CREDENTIALS = { accessKeyId: 'AKIDFAKEKMSTEST', secretAccessKey: 'fake-secret-access-key-6b1f0e2d9c' };
 
@@ -44,6 +44,8 @@ describe('AwsKms against a local fake KMS endpoint', () => {
     return kms;
   }
 
+  describeKmsContract('AwsKms', () => ({ kms: awsKms(), anotherKekId: async () => second.arn }));
+
   it('wraps with a signed TrentService.Encrypt bound to the company, and unwraps with Decrypt', async () => {
     const kms = awsKms();
     const dek = randomBytes(32);
@@ -67,12 +69,6 @@ describe('AwsKms against a local fake KMS endpoint', () => {
     });
   });
 
-  it('refuses a wrapped DEK presented for another company', async () => {
-    const kms = awsKms();
-    const wrapped = await kms.wrap(randomBytes(32), 'acme');
-    await expect(kms.unwrap(wrapped, 'globex')).rejects.toThrow(SecretUnreadable);
-  });
-
   it('wraps an event chain key under its own encryption context, which a DEK unwrap cannot use', async () => {
     const kms = awsKms();
     const key = randomBytes(32);
@@ -82,15 +78,6 @@ describe('AwsKms against a local fake KMS endpoint', () => {
     });
     expect((await kms.unwrap(wrapped, 'v1', 'event-chain')).equals(key)).toBe(true);
     await expect(kms.unwrap(wrapped, 'v1')).rejects.toThrow(SecretUnreadable);
-  });
-
-  it('refuses a tampered wrapped DEK or one attributed to another key', async () => {
-    const kms = awsKms();
-    const wrapped = await kms.wrap(randomBytes(32), 'acme');
-    const tampered = Buffer.from(wrapped.wrapped);
-    tampered[tampered.length - 1] ^= 1;
-    await expect(kms.unwrap({ ...wrapped, wrapped: tampered }, 'acme')).rejects.toThrow(SecretUnreadable);
-    await expect(kms.unwrap({ ...wrapped, kekId: second.arn }, 'acme')).rejects.toThrow(SecretUnreadable);
   });
 
   it('seals and opens provider tokens through the envelope vault', async () => {

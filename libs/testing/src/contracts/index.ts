@@ -22,3 +22,4 @@ export * from './company-context-store.contract';
 export * from './employee-mapping-repository.contract';
 export * from './provider-grant-exchange.contract';
 export * from './company-channel-directory.contract';
+export * from './kms.contract';
