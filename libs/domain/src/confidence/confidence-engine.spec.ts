@@ -484,6 +484,31 @@ describe('ConfidenceEngine properties', () => {
     expect(SIMILAR_NAME_MAX_SCORE).toBeLessThan(0.9);
   });
 
+  it('scores from the exact key alone when an active pattern has it: look-alikes change nothing', () => {
+    // PatternStore.findCandidates returns no look-alikes when the exact key has a pattern.
+    fc.assert(
+      fc.property(
+        scoringInput,
+        fc.array(pattern, { minLength: 1, maxLength: 4 }),
+        patterns,
+        policy,
+        (proposal, sameKey, candidates, rules) => {
+          const key = normalizeMerchant(proposal.merchant);
+          fc.pre(key !== '');
+          const exact = sameKey.map((p, i) => ({ ...p, merchantKey: key, retiredAt: i === 0 ? null : p.retiredAt }));
+          const lookAlikes = candidates.filter((p) => p.merchantKey !== key);
+          expect(scoreProposal(proposal, [...exact, ...lookAlikes], rules)).toEqual(
+            scoreProposal(
+              proposal,
+              exact.filter((p) => p.retiredAt === null),
+              rules,
+            ),
+          );
+        },
+      ),
+    );
+  });
+
   it('auto-approves only on an exact key with an agreeing verified pattern that passes every rule', () => {
     fc.assert(
       fc.property(scoringInput, patterns, policy, (proposal, candidates, rules) => {

@@ -27,9 +27,9 @@ export const DEFAULT_CANDIDATE_LIMIT = 20;
 export abstract class PatternStore {
   /**
    * The active patterns the ConfidenceEngine should look at for `merchantKey`: every pattern with that
-   * exact key, plus the most similar other keys (trigram similarity, pg_trgm's default threshold
-   * 0.3), most similar first, up to `limit` in all (exact ones always included). The engine itself
-   * decides what counts as the same merchant.
+   * exact key when there is one (whatever `limit`), since the engine then scores from them alone;
+   * otherwise the most similar other keys (trigram similarity, pg_trgm's default threshold 0.3),
+   * most similar first, at most `limit`. The engine itself decides what counts as the same merchant.
    */
   abstract findCandidates(companyId: string, merchantKey: string, options?: { limit?: number }): Promise<Pattern[]>;
 

@@ -28,6 +28,7 @@ import { CompanyDeletedAt1764200000001 } from './1764200000001-company-deleted-a
 import { CreateConsoleSessions1764210000001 } from './1764210000001-create-console-sessions';
 import { CreateCompanyDeletions1764220000001 } from './1764220000001-create-company-deletions';
 import { BookingHistory1764230000001 } from './1764230000001-booking-history';
+import { PatternCandidatesExactFirst1764245000001 } from './1764245000001-pattern-candidates-exact-first';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   CreateConsoleSessions1764210000001,
   CreateCompanyDeletions1764220000001,
   BookingHistory1764230000001,
+  PatternCandidatesExactFirst1764245000001,
 ];

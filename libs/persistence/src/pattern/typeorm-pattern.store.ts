@@ -23,9 +23,9 @@ import {
 const ACTIVE_KEY_INDEX = 'patterns_active_key_key';
 
 /**
- * The candidate query: every active pattern with exactly the key, plus the most similar other keys
- * by trigram similarity, through the `pattern_candidates` function (migration
- * 1763810000001: it keeps the lookup on the trigram index). $1 company, $2 key, $3 limit.
+ * The candidate query: every active pattern with exactly the key, or when there is none the most
+ * similar keys by trigram similarity, through the `pattern_candidates` function (migrations
+ * 1763810000001 and 1764245000001: it keeps the lookup on the indexes). $1 company, $2 key, $3 limit.
  */
 export const CANDIDATES_SQL = `
   SELECT ${PATTERN_SELECT}, similarity(merchant_key, $2) AS rank FROM pattern_candidates($1, $2, $3)
@@ -49,10 +49,9 @@ export class TypeOrmPatternStore extends PatternStore {
       merchantKey,
       limit,
     ]);
+    // The rows are either every exact-key pattern (all of them, whatever the limit) or look-alikes.
     const exact = rows.filter((row) => row.merchant_key === merchantKey).sort((a, b) => compareText(a.id, b.id));
-    // Exact keys always come back, even past the limit; look-alikes fill what room is left.
-    const similar = rows.filter((row) => row.merchant_key !== merchantKey).slice(0, Math.max(0, limit - exact.length));
-    return [...exact, ...similar].map(patternFromRecord);
+    return (exact.length > 0 ? exact : rows).map(patternFromRecord);
   }
 
   async findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null> {

@@ -61,29 +61,44 @@ export function describePatternStoreContract(
       expect(await store.findCandidates(otherCompany, pattern.merchantKey)).toEqual([]);
     });
 
-    it('finds candidates with the exact key and with similar keys, not unrelated or retired ones', async () => {
+    it('finds the patterns of the exact key alone when there are some, not their look-alikes', async () => {
       const exact = patternOf(company, { merchantName: 'Uber' });
+      const otherAccount = patternOf(company, { merchantName: 'Uber', accountCode: '7140' });
       const similar = patternOf(company, { merchantName: 'Uber Eats', accountCode: '6800' });
-      const unrelated = patternOf(company, { merchantName: 'Telenor Norge' });
-      const retired = patternOf(company, { merchantName: 'Uber', accountCode: '7140', retiredAt: new Date(T0) });
-      for (const pattern of [exact, similar, unrelated, retired]) await store.save(pattern, null);
+      const retired = patternOf(company, { merchantName: 'Uber', accountCode: '6300', retiredAt: new Date(T0) });
+      for (const pattern of [exact, otherAccount, similar, retired]) await store.save(pattern, null);
 
       const candidates = await store.findCandidates(company, 'uber');
 
-      expect(candidates.map((p) => p.id).sort()).toEqual([exact.id, similar.id].sort());
+      expect(candidates.map((p) => p.id)).toEqual([exact.id, otherAccount.id].sort());
     });
 
-    it('always includes exact-key candidates, even past the limit of similar ones', async () => {
-      const exact = patternOf(company, { merchantName: 'Rema 1000' });
+    it('finds similar keys, most similar first, when no active pattern has the exact key', async () => {
+      const similar = patternOf(company, { merchantName: 'Uber Eats', accountCode: '6800' });
+      const closer = patternOf(company, { merchantName: 'Uber Taxi', accountCode: '7140' });
+      const unrelated = patternOf(company, { merchantName: 'Telenor Norge' });
+      const retired = patternOf(company, { merchantName: 'Uber Tax', retiredAt: new Date(T0) });
+      for (const pattern of [similar, closer, unrelated, retired]) await store.save(pattern, null);
+
+      const candidates = await store.findCandidates(company, 'uber taxy');
+
+      expect(candidates.map((p) => p.id)).toEqual([closer.id, similar.id]);
+    });
+
+    it('returns every exact-key pattern whatever the limit, and at most the limit of look-alikes', async () => {
+      const exact = ['6300', '6800', '7140'].map((accountCode) =>
+        patternOf(company, { merchantName: 'Rema 1000', accountCode }),
+      );
       for (const suffix of ['Storo', 'Majorstuen', 'Grunerlokka']) {
         await store.save(patternOf(company, { merchantName: `Rema 1000 ${suffix}` }), null);
       }
-      await store.save(exact, null);
+      for (const pattern of exact) await store.save(pattern, null);
 
       const candidates = await store.findCandidates(company, 'rema 1000', { limit: 2 });
+      const lookAlikes = await store.findCandidates(company, 'rema 1001', { limit: 2 });
 
-      expect(candidates.length).toBeLessThanOrEqual(2);
-      expect(candidates.map((p) => p.id)).toContain(exact.id);
+      expect(candidates.map((p) => p.id)).toEqual(exact.map((p) => p.id).sort());
+      expect(lookAlikes.map((p) => p.merchantKey)).toEqual(['rema 1000', 'rema 1000']);
     });
 
     it('finds the active pattern of a key, account and VAT rate', async () => {

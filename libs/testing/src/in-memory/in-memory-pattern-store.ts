@@ -24,13 +24,13 @@ export class InMemoryPatternStore extends PatternStore implements Snapshottable 
     const limit = options.limit ?? DEFAULT_CANDIDATE_LIMIT;
     const active = this.active(companyId);
     const exact = active.filter((p) => p.merchantKey === merchantKey).sort(byId);
-    const similar = active
-      .filter((p) => p.merchantKey !== merchantKey)
+    if (exact.length > 0) return exact.map(copy);
+    return active
       .map((pattern) => ({ pattern, similarity: trigramSimilarity(merchantKey, pattern.merchantKey) }))
       .filter(({ similarity }) => similarity >= TRIGRAM_CANDIDATE_THRESHOLD)
       .sort((a, b) => b.similarity - a.similarity || byId(a.pattern, b.pattern))
-      .map(({ pattern }) => pattern);
-    return [...exact, ...similar.slice(0, Math.max(0, limit - exact.length))].map(copy);
+      .slice(0, Math.max(0, limit))
+      .map(({ pattern }) => copy(pattern));
   }
 
   async findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null> {
