@@ -1,4 +1,10 @@
+import { describeIdGeneratorContract, ManualClock } from '@app/testing';
 import { UuidV7Generator } from './uuid-v7.generator';
+
+describeIdGeneratorContract('UuidV7Generator', () => {
+  const clock = new ManualClock();
+  return { generator: new UuidV7Generator(clock), setClock: (instant) => clock.set(instant) };
+});
 
 describe('UUIDv7 ids', () => {
   it('are RFC 9562 version 7, variant 10, and strictly increasing even within one millisecond', () => {

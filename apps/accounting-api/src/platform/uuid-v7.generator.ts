@@ -9,7 +9,8 @@ const RANDOM_BYTES_PER_ID = 8;
 
 /**
  * UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then random bits. Ids sort by creation time, which
- * keyset pagination relies on. A counter in rand_a keeps ids strictly increasing within a millisecond.
+ * keyset pagination relies on. A counter in rand_a keeps ids strictly increasing within a
+ * millisecond; past its 4 096 ids the next millisecond is used before the clock reaches it.
  */
 @Injectable()
 export class UuidV7Generator extends IdGenerator {
@@ -23,8 +24,15 @@ export class UuidV7Generator extends IdGenerator {
   }
 
   next(): string {
-    const ms = Math.max(this.clock.now().getTime(), this.lastMs);
-    this.counter = ms === this.lastMs ? (this.counter + 1) & 0xfff : 0;
+    let ms = Math.max(this.clock.now().getTime(), this.lastMs);
+    if (ms !== this.lastMs) this.counter = 0;
+    else if (this.counter < 0xfff) this.counter += 1;
+    else {
+      // The millisecond's counter is spent: borrow the next millisecond (RFC 9562 §6.2), so that
+      // ids keep increasing; the clock catches up with it.
+      ms += 1;
+      this.counter = 0;
+    }
     this.lastMs = ms;
     if (this.randomOffset + RANDOM_BYTES_PER_ID > this.random.length) {
       this.random = randomBytes(RANDOM_POOL_BYTES);

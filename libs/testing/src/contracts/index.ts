@@ -23,3 +23,4 @@ export * from './employee-mapping-repository.contract';
 export * from './provider-grant-exchange.contract';
 export * from './company-channel-directory.contract';
 export * from './kms.contract';
+export * from './id-generator.contract';

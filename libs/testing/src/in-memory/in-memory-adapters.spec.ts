@@ -14,6 +14,7 @@ import {
   describeEventStoreContract,
   describeExecutionQueueContract,
   describeIdempotencyStoreContract,
+  describeIdGeneratorContract,
   describeNotifierContract,
   describePatternStoreContract,
   describeProposalRepositoryContract,
@@ -24,6 +25,7 @@ import {
 } from '../contracts';
 import { FakeProviderGrantExchange } from '../fakes/fake-provider-grant-exchange';
 import { ManualClock } from '../time/manual-clock';
+import { SequentialIdGenerator } from '../time/sequential-id-generator';
 import { InMemoryAuthorizationRequestStore } from './in-memory-authorization-request-store';
 import { InMemoryBookedReceipts } from './in-memory-booked-receipts';
 import { InMemoryBookingHistoryStore } from './in-memory-booking-history-store';
@@ -132,6 +134,10 @@ describeCompanyChannelDirectoryContract('InMemoryCompanyChannelDirectory', () =>
     deleteCompany: async (companyId) => directory.remove(companyId),
   };
 });
+describeIdGeneratorContract('SequentialIdGenerator', () => ({
+  generator: new SequentialIdGenerator(),
+  setClock: () => undefined,
+}));
 describeAuthorizationRequestStoreContract(
   'InMemoryAuthorizationRequestStore',
   () => new InMemoryAuthorizationRequestStore(),
