@@ -28,6 +28,7 @@ async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
 
 describe('the write path of POST /v1/proposals', () => {
   let t: TestApp;
+  let company: string;
   let as: ReturnType<typeof api>;
 
   beforeAll(async () => {
@@ -36,13 +37,14 @@ describe('the write path of POST /v1/proposals', () => {
   afterAll(async () => t.close());
 
   beforeEach(async () => {
-    as = api(t, await t.newCompany('write'));
+    company = await t.newCompany('write');
+    as = api(t, company);
     await as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
     // The company's settings and context are cached from here on, as for any company in use.
     expect((await as.submit(repeatBody(9, { receipt: null }), 'employee', 'warm-up')).status).toBe(201);
   });
 
-  it('stores a keyed, auto-approved submission in one transaction after reading the patterns and possible duplicates', async () => {
+  it('stores a keyed, auto-approved submission in one statement after reading the patterns and possible duplicates', async () => {
     let status = 0;
     const sent = await statementsOf(async () => {
       const res = await as.submit(proposalBody({ receipt: null }), 'employee', 'one-transaction');
@@ -56,13 +58,8 @@ describe('the write path of POST /v1/proposals', () => {
       'SELECT id, company_id,',
       'SELECT id, company_id,',
       'SELECT provider, booking_id,',
-      'START TRANSACTION',
-      'INSERT INTO idempotency_keys',
-      'INSERT INTO events',
-      'INSERT INTO proposals',
-      'INSERT INTO notification_outbox',
-      'UPDATE idempotency_keys SET',
-      'COMMIT',
+      // The key with its response, the events, the outbox row and the proposal: one statement.
+      'WITH stored_key AS',
     ]);
   });
 
@@ -74,21 +71,34 @@ describe('the write path of POST /v1/proposals', () => {
       'SELECT id, company_id,',
       'SELECT id, company_id,',
       'SELECT provider, booking_id,',
-      'START TRANSACTION',
-      'INSERT INTO events',
-      'INSERT INTO proposals',
-      'INSERT INTO notification_outbox',
-      'COMMIT',
+      'WITH stored_events AS',
     ]);
   });
 
   it('answers a replayed key from the stored response without storing anything', async () => {
-    await as.submit(proposalBody({ receipt: null }), 'employee', 'replayed');
+    const first = await as.submit(proposalBody({ receipt: null }), 'employee', 'replayed');
+    const proposalsOfCompany = async () =>
+      (await t.app
+        .get(DataSource)
+        .query('SELECT count(*)::int AS n FROM proposals WHERE company_id = $1', [company])) as { n: number }[];
+    const before = await proposalsOfCompany();
 
-    const sent = await statementsOf(() => as.submit(proposalBody({ receipt: null }), 'employee', 'replayed'));
+    let replay: { text: string; headers: Record<string, string> } | undefined;
+    const sent = await statementsOf(async () => {
+      replay = await as.submit(proposalBody({ receipt: null }), 'employee', 'replayed');
+    });
 
-    expect(sent.filter((s) => /^(INSERT INTO (events|proposals|notification_outbox)|UPDATE)/.test(s))).toEqual([]);
-    expect(sent).toContain('SELECT request_hash, response_status,');
+    // The one statement finds the key taken and stores nothing; the unit of work claims it and reads the response.
+    expect(sent.slice(4)).toEqual([
+      'WITH stored_key AS',
+      'START TRANSACTION',
+      'INSERT INTO idempotency_keys',
+      'SELECT request_hash, response_status,',
+      'COMMIT',
+    ]);
+    expect(replay?.headers['idempotent-replayed']).toBe('true');
+    expect(replay?.text).toBe(first.text);
+    expect(await proposalsOfCompany()).toEqual(before);
   });
 });
 
@@ -103,7 +113,7 @@ describe('the write path of POST /v1/proposals', () => {
   let blocker: Client;
 
   beforeAll(async () => {
-    // The outbox table is locked below: a database of its own, so no other suite waits on it.
+    // The company's row is locked below: a database of its own, so no other suite waits on it.
     database = await isolatedTestDatabase('idempotency');
     t = await startTestApp({ env: { DATABASE_URL: database.url, DB_POOL_SIZE: '8' } });
     as = api(t);
@@ -129,17 +139,28 @@ describe('the write path of POST /v1/proposals', () => {
     throw new Error(`fewer than ${count} lock requests waiting on ${where}`);
   }
 
-  it('runs the first; a duplicate waits on the key and replays its response, another body gets 409', async () => {
-    // Hold the first request inside its transaction, after its claim: it waits to write the outbox.
+  /**
+   * Holds the company's row: a request's statement then writes its rows, the key's included, and
+   * waits at the end of the statement, where the foreign keys to the company are checked. Returns
+   * the blocker's transaction id, the one such a request waits on.
+   */
+  async function holdCompany(): Promise<string> {
     await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE notification_outbox IN EXCLUSIVE MODE');
+    await blocker.query('SELECT 1 FROM companies WHERE id = $1 FOR UPDATE', [t.company]);
+    const [row] = (await blocker.query('SELECT pg_current_xact_id()::xid::text AS xid')).rows as { xid: string }[];
+    return row.xid;
+  }
+
+  it('runs the first; a duplicate waits on the key and replays its response, another body gets 409', async () => {
+    // Hold the first request inside its statement, after its key.
+    const held = await holdCompany();
     const first = as.submit(proposalBody(), 'employee', 'dup').then((res) => res);
-    await waitForWaiting(`l.relation = 'notification_outbox'::regclass`, 1);
+    await waitForWaiting(`l.locktype = 'transactionid' AND l.transactionid::text = '${held}'`, 1);
 
     const same = as.submit(proposalBody(), 'employee', 'dup').then((res) => res);
     const other = as.submit(proposalBody({ amount: '120.00' }), 'employee', 'dup').then((res) => res);
-    // Both wait on the first's uncommitted key (its transaction id), not on the outbox.
-    await waitForWaiting(`l.locktype = 'transactionid'`, 2);
+    // Both wait on the first's uncommitted key (its transaction id), not on the company.
+    await waitForWaiting(`l.locktype = 'transactionid' AND l.transactionid::text <> '${held}'`, 2);
     await blocker.query('COMMIT');
 
     const [a, b, c] = await Promise.all([first, same, other]);
@@ -160,16 +181,16 @@ describe('the write path of POST /v1/proposals', () => {
   });
 
   it('lets a waiting duplicate run itself when the first request fails', async () => {
-    await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE notification_outbox IN EXCLUSIVE MODE');
+    const held = await holdCompany();
     const first = as.submit(proposalBody(), 'employee', 'dup-fails').then((res) => res);
-    await waitForWaiting(`l.relation = 'notification_outbox'::regclass`, 1);
+    await waitForWaiting(`l.locktype = 'transactionid' AND l.transactionid::text = '${held}'`, 1);
     const second = as.submit(proposalBody(), 'employee', 'dup-fails').then((res) => res);
-    await waitForWaiting(`l.locktype = 'transactionid'`, 1);
-    // Cancel the first request's statement: its unit of work fails and releases the key.
+    await waitForWaiting(`l.locktype = 'transactionid' AND l.transactionid::text <> '${held}'`, 1);
+    // Cancel the first request's statement: it fails and releases the key.
     await blocker.query(
       `SELECT pg_cancel_backend(l.pid) FROM pg_locks l
-        WHERE NOT l.granted AND l.relation = 'notification_outbox'::regclass`,
+        WHERE NOT l.granted AND l.locktype = 'transactionid' AND l.transactionid::text = $1`,
+      [held],
     );
     await blocker.query('COMMIT');
 

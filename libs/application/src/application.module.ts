@@ -39,7 +39,7 @@ export const APPLICATION_HANDLERS = [
 
 /**
  * The use cases. Their ports (UnitOfWork, EventStore, ProposalRepository, PatternStore,
- * CompanySettingsStore, ReceiptStore, IdempotencyStore, Clock, IdGenerator) come from the modules
+ * CompanySettingsStore, ReceiptStore, IdempotencyStore, SubmissionStore, Clock, IdGenerator) come from the modules
  * the app module chooses (persistence, platform); this module adds only the pure ConfidenceEngine.
  */
 @Module({})

@@ -15,6 +15,7 @@ export * from './idempotency/request-fingerprint';
 export * from './idempotency/idempotent-execution';
 
 export * from './submit-proposal/submit-proposal.command';
+export * from './submit-proposal/submission-store.port';
 export * from './submit-proposal/submit-proposal.handler';
 export * from './get-proposal/get-proposal.handler';
 export * from './approve-proposal/approve-proposal.handler';

@@ -18,6 +18,7 @@ export * from './event-store/event-sealer';
 export { EventChainKeys, EventChainKeyMissing } from './event-store/event-chain-keys';
 export { canonicalJson, eventHash, GENESIS_HASH } from './event-store/event-hash';
 export * from './proposal/typeorm-proposal.repository';
+export * from './proposal/typeorm-submission.store';
 export { CANDIDATES_SQL, TypeOrmPatternStore } from './pattern/typeorm-pattern.store';
 export * from './settings/typeorm-company-settings.store';
 export * from './outbox/typeorm-outbox.repository';

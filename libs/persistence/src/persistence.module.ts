@@ -24,7 +24,14 @@ import {
 } from '@app/domain';
 import { OutboxRepository } from '@app/notifications';
 import { WrappedDekRepository } from '@app/vault';
-import { DailyCheckRuns, ExecutionQueue, IdempotencyStore, ReceiptStore, UnitOfWork } from '@app/application';
+import {
+  DailyCheckRuns,
+  ExecutionQueue,
+  IdempotencyStore,
+  ReceiptStore,
+  SubmissionStore,
+  UnitOfWork,
+} from '@app/application';
 import { Database, type DatabaseOptions } from './database/database';
 import { TypeOrmCompanyRepository } from './company/typeorm-company.repository';
 import { TypeOrmEventStore } from './event-store/typeorm-event-store';
@@ -37,6 +44,7 @@ import { TypeOrmOutboxRepository } from './outbox/typeorm-outbox.repository';
 import { TypeOrmWrappedDekRepository } from './vault/typeorm-wrapped-dek.repository';
 import { TypeOrmUnitOfWork } from './unit-of-work/typeorm-unit-of-work';
 import { TypeOrmReceiptStore } from './receipts/typeorm-receipt.store';
+import { TypeOrmSubmissionStore } from './proposal/typeorm-submission.store';
 import { TypeOrmIdempotencyStore } from './idempotency/typeorm-idempotency.store';
 import { TypeOrmExecutionQueue } from './execution/typeorm-execution.queue';
 import { TypeOrmDailyCheckRuns } from './daily-check/typeorm-daily-check-runs';
@@ -126,6 +134,13 @@ export class PersistenceModule {
             new TypeOrmUnitOfWork(dataSource, clock, ids),
           inject: [DataSource, Clock, IdGenerator],
         },
+        {
+          // Standalone: a submission in one statement, a transaction by itself.
+          provide: SubmissionStore,
+          useFactory: (dataSource: DataSource, clock: Clock, ids: IdGenerator) =>
+            new TypeOrmSubmissionStore(dataSource.manager, clock, ids),
+          inject: [DataSource, Clock, IdGenerator],
+        },
         overManager(ReceiptStore, TypeOrmReceiptStore),
         overManager(ConsoleSessionStore, TypeOrmConsoleSessionStore),
         // Standalone, for the purge of expired keys; requests use the unit of work's.
@@ -153,6 +168,7 @@ export class PersistenceModule {
         OutboxRepository,
         WrappedDekRepository,
         UnitOfWork,
+        SubmissionStore,
         AuthorizationRequestStore,
         CompanyContextStore,
         EmployeeMappingRepository,

@@ -45,13 +45,7 @@ export class IdempotentExecution {
     work: () => Promise<R>,
   ): Promise<IdempotentOutcome<R>> {
     if (!request) return { replayed: false, result: await work() };
-    const now = this.clock.now();
-    const record: IdempotencyRecord = {
-      scope: { key: request.key, ...scope },
-      requestHash: requestFingerprint(body),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
-    };
+    const record = this.recordOf(request, scope, body);
     const claim = await store.claim(record);
     switch (claim.outcome) {
       case 'replay':
@@ -64,5 +58,20 @@ export class IdempotentExecution {
         return { replayed: false, result };
       }
     }
+  }
+
+  /** This use of the key: the request's fingerprint, now, and how long its outcome is kept. */
+  recordOf(
+    request: Pick<IdempotentRequest<unknown>, 'key'>,
+    scope: Omit<IdempotencyScope, 'key'>,
+    body: unknown,
+  ): IdempotencyRecord {
+    const now = this.clock.now();
+    return {
+      scope: { key: request.key, ...scope },
+      requestHash: requestFingerprint(body),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+    };
   }
 }

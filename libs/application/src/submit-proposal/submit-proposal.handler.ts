@@ -34,10 +34,13 @@ import { assertMayRead } from '../shared/proposal-access';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { autoApprovedMessage, needsReviewMessage } from '../shared/proposal-notifications';
 import type { ProposalView } from '../shared/proposal-view';
-import { UnitOfWork, type TransactionalPorts } from '../shared/unit-of-work.port';
+import { UnitOfWork } from '../shared/unit-of-work.port';
+import { SubmissionStore, type SubmissionWrite } from './submission-store.port';
 import type { ProposalSubmission, SubmitProposalCommand } from './submit-proposal.command';
 
 const MAX_ID_LENGTH = 255;
+
+const scopeOf = (caller: Caller) => ({ companyId: caller.company, actor: caller.actor });
 
 /** What one submission stores, once validated and with the company's settings and patterns read. */
 interface Submission {
@@ -58,16 +61,19 @@ interface Submission {
  * patterns, holds a possible duplicate of an earlier proposal for review, stores it as PROPOSED and — when the ConfidenceEngine routes it to auto_approve —
  * APPROVED with executeAfter = now + the company's execution delay.
  *
- * One unit of work, one transaction: claim the Idempotency-Key (when one was sent), store the
- * Proposed (and Approved) events, the proposal, the receipt's bytes and the notification (review
- * channel, or the user's thread for an auto-approval), record the response, commit. A concurrent
- * request with the same key waits at the claim until this one commits, then answers its recorded
- * response (or 409 idempotency_conflict for another body); a replayed key stores nothing.
+ * One transaction: claim the Idempotency-Key (when one was sent), store the Proposed (and
+ * Approved) events, the proposal, the receipt's bytes and the notification (review channel, or the
+ * user's thread for an auto-approval), record the response, commit. Usually that is one statement
+ * (SubmissionStore.store with the key and the response it records); when the key is in use or the
+ * submission is refused, a unit of work claims the key first and stores the same rows after it. A
+ * concurrent request with the same key waits on the key until this one commits, then answers its
+ * recorded response (or 409 idempotency_conflict for another body); a replayed key stores nothing.
  */
 @Injectable()
 export class SubmitProposalHandler {
   constructor(
     private readonly unitOfWork: UnitOfWork,
+    private readonly submissions: SubmissionStore,
     private readonly settings: CompanySettingsStore,
     private readonly contexts: CompanyContextStore,
     private readonly patterns: PatternStore,
@@ -99,16 +105,53 @@ export class SubmitProposalHandler {
       executionDelayMinutes: settings.executionDelayMinutes,
       autoApproval: { autoApproveMaxAmount: settings.autoApproveMaxAmount },
     };
-    const scope = { companyId: caller.company, actor: caller.actor };
-    return this.unitOfWork.run((ports) =>
-      this.idempotency.run(ports.idempotency, command.idempotency, scope, submission, () => this.store(ports, stored)),
+    return (
+      (await this.storeInOneWrite(command, stored)) ??
+      this.unitOfWork.run((ports) =>
+        this.idempotency.run(ports.idempotency, command.idempotency, scopeOf(caller), submission, async () => {
+          const { view, write } = await this.prepare(ports.proposals, stored);
+          await ports.submissions.store(write);
+          return view;
+        }),
+      )
     );
   }
 
-  private async store(ports: TransactionalPorts, submission: Submission): Promise<ProposalView> {
+  /**
+   * The usual case in one write, outside any unit of work: the submission is prepared, then stored
+   * together with its key and the key's response (SubmissionStore.store). Null, with nothing
+   * stored, when the submission is refused or the key is in use: the ordinary path then claims the
+   * key first, so that a used key is answered by its recorded response (or 409) whatever this
+   * request's own errors, and an expired key is taken over.
+   */
+  private async storeInOneWrite(
+    command: SubmitProposalCommand,
+    submission: Submission,
+  ): Promise<IdempotentOutcome<ProposalView> | null> {
+    let prepared: { view: ProposalView; write: SubmissionWrite };
+    try {
+      prepared = await this.prepare(this.proposals, submission);
+    } catch {
+      return null;
+    }
+    const request = command.idempotency;
+    const key = request
+      ? {
+          record: this.idempotency.recordOf(request, scopeOf(submission.caller), command.submission),
+          response: request.respond(prepared.view),
+        }
+      : undefined;
+    return (await this.submissions.store(prepared.write, key)) ? { replayed: false, result: prepared.view } : null;
+  }
+
+  /** What the submission stores, and the view of it the caller gets back. */
+  private async prepare(
+    proposals: ProposalRepository,
+    submission: Submission,
+  ): Promise<{ view: ProposalView; write: SubmissionWrite }> {
     const { caller, details, receipt, resubmissionOf, context } = submission;
     if (context) assertInChart(context, details);
-    const previous = resubmissionOf ? await ports.proposals.findById(caller.company, resubmissionOf) : null;
+    const previous = resubmissionOf ? await proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
     // Only a proposal the caller may read can be corrected: an employee resubmits only their own.
     if (previous) assertMayRead(caller, previous);
@@ -137,21 +180,15 @@ export class SubmitProposalHandler {
       messages.push(needsReviewMessage(proposal));
     }
 
-    await ports.events.append(events);
-    await ports.proposals.insert(proposal);
-    if (receipt) {
-      const { filename, contentType, sha256 } = receipt.metadata;
-      await ports.receipts.save({
-        proposalId: proposal.id,
-        companyId: caller.company,
-        filename,
-        contentType,
-        sha256,
-        bytes: receipt.bytes,
-      });
-    }
-    await ports.notifier.notify(messages);
-    return { proposal, events };
+    const stored = receipt && {
+      proposalId: proposal.id,
+      companyId: caller.company,
+      filename: receipt.metadata.filename,
+      contentType: receipt.metadata.contentType,
+      sha256: receipt.metadata.sha256,
+      bytes: receipt.bytes,
+    };
+    return { view: { proposal, events }, write: { events, proposal, receipt: stored, messages } };
   }
 
   /**

@@ -100,6 +100,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
     idempotencyKeys: adapters.idempotency,
     submitProposal: new SubmitProposalHandler(
       adapters.unitOfWork,
+      adapters.submissions,
       adapters.settings,
       contexts,
       adapters.patterns,

@@ -26,19 +26,28 @@ export class OutboxNotifier extends Notifier {
   /** Enqueues the messages and returns their outbox ids (the future `X-Delivery-Id`s), in order. */
   override async notify(messages: readonly OutboundMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
-    const createdAt = this.clock.now();
-    const rows = messages.map(
-      (m) =>
-        ({
-          id: this.ids.next(),
-          companyId: m.companyId,
-          target: m.target,
-          kind: m.kind,
-          payload: m.payload,
-          createdAt,
-        }) as NewOutboxMessage,
-    );
+    const rows = outboxRowsOf(messages, this.clock, this.ids);
     await this.repository.enqueue(rows);
     return rows.map((row) => row.id);
   }
+}
+
+/** The outbox rows of outbound messages: a new id each, created now, due at once. */
+export function outboxRowsOf(
+  messages: readonly OutboundMessage[],
+  clock: TimeSource,
+  ids: IdSource,
+): NewOutboxMessage[] {
+  const createdAt = clock.now();
+  return messages.map(
+    (m) =>
+      ({
+        id: ids.next(),
+        companyId: m.companyId,
+        target: m.target,
+        kind: m.kind,
+        payload: m.payload,
+        createdAt,
+      }) as NewOutboxMessage,
+  );
 }

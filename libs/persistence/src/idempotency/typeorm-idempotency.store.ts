@@ -13,6 +13,33 @@ interface StoredKey {
   response_body: unknown;
 }
 
+/** The columns of a key row stored with its response, in the order of `completedKeyParameters`. */
+export const COMPLETED_KEY_COLUMNS = [
+  'company_id',
+  'actor',
+  'idempotency_key',
+  'request_hash',
+  'created_at',
+  'expires_at',
+  'response_status',
+  'response_body',
+] as const;
+
+/** A key row that records its response as it is claimed (a unit that knows the response before it writes). */
+export function completedKeyParameters(record: IdempotencyRecord, response: RecordedResponse): unknown[] {
+  const { companyId, actor, key } = record.scope;
+  return [
+    companyId,
+    actor,
+    key,
+    record.requestHash,
+    record.createdAt,
+    record.expiresAt,
+    response.status,
+    JSON.stringify(response.body),
+  ];
+}
+
 /**
  * IdempotencyStore over `idempotency_keys`, bound to one unit of work's transaction (or, for the
  * purge, to the data source's manager).

@@ -20,6 +20,31 @@ const COLUMNS =
   'id, company_id, target, kind, payload, attempts, next_attempt_at, delivered_at, dead_at, last_error, created_at';
 const PENDING = 'delivered_at IS NULL AND dead_at IS NULL';
 
+/** The columns a new message's row is inserted with, in the order of `outboxParameters`. */
+export const OUTBOX_INSERT_COLUMNS = [
+  'id',
+  'company_id',
+  'target',
+  'kind',
+  'payload',
+  'attempts',
+  'next_attempt_at',
+  'created_at',
+] as const;
+
+export function outboxParameters(m: NewOutboxMessage): unknown[] {
+  return [
+    m.id,
+    m.companyId,
+    m.target,
+    m.kind,
+    JSON.stringify(m.payload),
+    0,
+    m.nextAttemptAt ?? m.createdAt,
+    m.createdAt,
+  ];
+}
+
 function fromRecord(row: OutboxRecord): OutboxMessage {
   return {
     id: row.id,
@@ -50,19 +75,9 @@ export class TypeOrmOutboxRepository extends OutboxRepository {
 
   override async enqueue(messages: readonly NewOutboxMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const columns = ['id', 'company_id', 'target', 'kind', 'payload', 'attempts', 'next_attempt_at', 'created_at'];
     await this.manager.query(
-      `${insertInto('notification_outbox', columns, messages.length)} ON CONFLICT (id) DO NOTHING`,
-      messages.flatMap((m) => [
-        m.id,
-        m.companyId,
-        m.target,
-        m.kind,
-        JSON.stringify(m.payload),
-        0,
-        m.nextAttemptAt ?? m.createdAt,
-        m.createdAt,
-      ]),
+      `${insertInto('notification_outbox', OUTBOX_INSERT_COLUMNS, messages.length)} ON CONFLICT (id) DO NOTHING`,
+      messages.flatMap(outboxParameters),
     );
   }
 

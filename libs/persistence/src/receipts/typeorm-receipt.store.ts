@@ -2,7 +2,29 @@ import type { EntityManager } from 'typeorm';
 import { ReceiptStore, type StoredReceipt } from '@app/application';
 import { conflictOnUniqueViolation, insertInto, select } from '../shared/sql';
 
-const RECEIPT_COLUMNS = ['proposal_id', 'company_id', 'filename', 'content_type', 'size_bytes', 'sha256', 'bytes'];
+/** The columns a receipt's row is inserted with, in the order of `receiptParameters`. */
+export const RECEIPT_COLUMNS = [
+  'proposal_id',
+  'company_id',
+  'filename',
+  'content_type',
+  'size_bytes',
+  'sha256',
+  'bytes',
+] as const;
+
+export function receiptParameters(receipt: StoredReceipt): unknown[] {
+  const bytes = Buffer.from(receipt.bytes.buffer, receipt.bytes.byteOffset, receipt.bytes.byteLength);
+  return [
+    receipt.proposalId,
+    receipt.companyId,
+    receipt.filename,
+    receipt.contentType,
+    receipt.bytes.byteLength,
+    receipt.sha256,
+    bytes,
+  ];
+}
 
 interface ReceiptRecord {
   proposal_id: string;
@@ -23,20 +45,10 @@ export class TypeOrmReceiptStore extends ReceiptStore {
   }
 
   async save(receipt: StoredReceipt): Promise<void> {
-    const bytes = Buffer.from(receipt.bytes.buffer, receipt.bytes.byteOffset, receipt.bytes.byteLength);
     await conflictOnUniqueViolation(
       ['receipts_pkey'],
       () => `proposal ${receipt.proposalId} already has a receipt`,
-      () =>
-        this.manager.query(insertInto('receipts', RECEIPT_COLUMNS, 1), [
-          receipt.proposalId,
-          receipt.companyId,
-          receipt.filename,
-          receipt.contentType,
-          receipt.bytes.byteLength,
-          receipt.sha256,
-          bytes,
-        ]),
+      () => this.manager.query(insertInto('receipts', RECEIPT_COLUMNS, 1), receiptParameters(receipt)),
     );
   }
 

@@ -82,10 +82,11 @@ export async function select<T = Record<string, unknown>>(
 
 /**
  * `INSERT INTO table (columns) VALUES ($1, …), (…)` for `rows` rows, every value a parameter (the
- * rows' values flattened in order). Table and column names are fixed identifiers of ours, never input.
+ * rows' values flattened in order; numbered from `$first`, for a statement that has others before
+ * them). Table and column names are fixed identifiers of ours, never input.
  */
-export function insertInto(table: string, columns: readonly string[], rows: number): string {
-  let next = 0;
+export function insertInto(table: string, columns: readonly string[], rows: number, first = 1): string {
+  let next = first - 1;
   const tuples = Array.from({ length: rows }, () => `(${columns.map(() => `$${++next}`).join(', ')})`);
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
 }

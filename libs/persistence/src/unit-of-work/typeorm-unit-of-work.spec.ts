@@ -20,6 +20,7 @@ import {
   describeIdempotencyStoreContract,
   describeNotifierContract,
   describeReceiptStoreContract,
+  describeSubmissionStoreContract,
   describeUnitOfWorkContract,
   ManualClock,
   SequentialIdGenerator,
@@ -34,6 +35,7 @@ import { TypeOrmPatternStore } from '../pattern/typeorm-pattern.store';
 import { PersistenceModule } from '../persistence.module';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
 import { TypeOrmReceiptStore } from '../receipts/typeorm-receipt.store';
+import { TypeOrmSubmissionStore } from '../proposal/typeorm-submission.store';
 import { createCompany, openTestDatabase } from '../testing/test-database';
 import { testEventChainKeys } from '../testing/test-keyring';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
@@ -89,6 +91,22 @@ describeReceiptStoreContract(
     unitOfWork: new TypeOrmUnitOfWork(database.dataSource, new ManualClock(), orderedIds()),
     receipts: new TypeOrmReceiptStore(database.dataSource.manager),
   }),
+  { prepareCompany },
+);
+
+describeSubmissionStoreContract(
+  'TypeOrmSubmissionStore',
+  () => {
+    const manager = database.dataSource.manager;
+    return {
+      submissions: new TypeOrmSubmissionStore(manager, new ManualClock(), orderedIds()),
+      unitOfWork: new TypeOrmUnitOfWork(database.dataSource, new ManualClock(), orderedIds()),
+      events: new TypeOrmEventStore(manager),
+      proposals: new TypeOrmProposalRepository(manager),
+      receipts: new TypeOrmReceiptStore(manager),
+      pendingMessages,
+    };
+  },
   { prepareCompany },
 );
 

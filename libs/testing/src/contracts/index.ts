@@ -24,3 +24,4 @@ export * from './provider-grant-exchange.contract';
 export * from './company-channel-directory.contract';
 export * from './kms.contract';
 export * from './id-generator.contract';
+export * from './submission-store.contract';

@@ -21,6 +21,7 @@ import {
   describeProviderConnectionRepositoryContract,
   describeProviderGrantExchangeContract,
   describeReceiptStoreContract,
+  describeSubmissionStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
 import { FakeProviderGrantExchange } from '../fakes/fake-provider-grant-exchange';
@@ -65,6 +66,17 @@ describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
 describeReceiptStoreContract('InMemoryReceiptStore', () => {
   const adapters = createInMemoryAdapters();
   return { unitOfWork: adapters.unitOfWork, receipts: adapters.receipts };
+});
+describeSubmissionStoreContract('InMemorySubmissionStore', () => {
+  const adapters = createInMemoryAdapters();
+  return {
+    submissions: adapters.submissions,
+    unitOfWork: adapters.unitOfWork,
+    events: adapters.events,
+    proposals: adapters.proposals,
+    receipts: adapters.receipts,
+    pendingMessages: async (companyId: string) => adapters.notifier.messages(companyId),
+  };
 });
 describeIdempotencyStoreContract('InMemoryIdempotencyStore', () => ({
   unitOfWork: createInMemoryAdapters().unitOfWork,

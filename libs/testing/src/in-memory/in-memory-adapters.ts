@@ -13,6 +13,7 @@ import { InMemoryPatternStore } from './in-memory-pattern-store';
 import { InMemoryProposalRepository } from './in-memory-proposal-repository';
 import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
 import { InMemoryReceiptStore } from './in-memory-receipt-store';
+import { InMemorySubmissionStore, StandaloneInMemorySubmissionStore } from './in-memory-submission-store';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 
 /** Every in-memory adapter wired together, with a manual clock and sequential ids: a use case's world. */
@@ -37,11 +38,13 @@ export function createInMemoryAdapters(start?: Date | string) {
     patterns,
     notifier,
     receipts,
+    submissions: new InMemorySubmissionStore({ events, proposals, receipts, notifier, idempotency }),
     idempotency,
     executions,
     bookedReceipts,
     dailyChecks,
   });
+  const submissions = new StandaloneInMemorySubmissionStore(unitOfWork);
   const ctx: DomainContext = { clock, ids };
   return {
     clock,
@@ -53,6 +56,7 @@ export function createInMemoryAdapters(start?: Date | string) {
     notifier,
     receipts,
     idempotency,
+    submissions,
     executions,
     bookedReceipts,
     dailyChecks,
