@@ -484,6 +484,20 @@ describe('SubmitProposal', () => {
       expect((await submit(aSubmission(), 'retry-me', { ...EMPLOYEE, company: OTHER_COMPANY })).replayed).toBe(false);
     });
 
+    it("answers a retry with the first response even when the company's chart now refuses its account", async () => {
+      // Accepted while the company had no chart; the chart fetched since has no account 7777.
+      const first = await submit(aSubmission({ accountCode: '7777' }));
+      await world.contexts.save(aCompanyContext());
+
+      const retry = await submit(aSubmission({ accountCode: '7777' }));
+
+      expect(retry).toEqual({ replayed: true, response: respond(first.replayed ? never() : first.result) });
+      await expect(submit(aSubmission({ accountCode: '7777' }), 'a-new-key')).rejects.toBeInstanceOf(
+        UnknownAccountCode,
+      );
+      expect(world.proposals.all()).toHaveLength(1);
+    });
+
     it('leaves the key unused when the request fails, so a retry runs it', async () => {
       await expect(submit(aSubmission({ resubmissionOf: 'no-such-proposal' }))).rejects.toBeInstanceOf(NotFound);
 
