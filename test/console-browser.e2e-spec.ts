@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ProposalExecutor } from '@app/application';
+import { EventSealer } from '@app/persistence';
 import { ACCOUNTANT, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 import type { Claims } from './support/gateway-keys';
@@ -161,6 +162,7 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     await t.app.get(ProposalExecutor).drain();
     expect(await status(proposal.id)).toBe('EXECUTED');
 
+    await t.app.get(EventSealer).sealPending({ companyId: company });
     await page.goto(`${base}/console/proposals/${proposal.id}`);
     const chain = await page.locator('ol.chain').textContent();
     expect(chain).toMatch(/Proposed[\s\S]*Approved[\s\S]*Executed/);
@@ -169,6 +171,9 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     expect(chain).toContain('provider tripletex');
     await expect(page.locator('[data-status]').getAttribute('data-status')).resolves.toBe('EXECUTED');
     await expect(page.locator('[data-chain]').getAttribute('data-chain')).resolves.toBe('verified');
+    await expect(
+      page.locator('ol.chain > li').evaluateAll((items) => items.map((i) => i.getAttribute('data-link'))),
+    ).resolves.toEqual(['verified', 'verified', 'verified']);
     await page.screenshot({ path: path.join(SHOTS, 'proposal.png'), fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,4 +1,7 @@
+import { DataSource } from 'typeorm';
 import { ConsoleSessionStore } from '@app/domain';
+import { EventSealer } from '@app/persistence';
+import { testKekSource } from '../libs/persistence/src/testing/test-keyring';
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, PEOPLE, proposalBody, type Person } from './support/proposals';
 
@@ -7,7 +10,8 @@ describe('web console', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The test keyring: the proposal page's chain check unwraps the shared test database's chain key.
+    t = await startTestApp({ env: { KEK_SOURCE: testKekSource() } });
   });
 
   afterAll(async () => {
@@ -203,10 +207,58 @@ describe('web console', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('Proposed');
     expect(page.text).toContain(PEOPLE.employee.sub);
-    expect(page.text).toMatch(/data-chain="verified"/);
+    expect(page.text).toMatch(/data-chain="pending"/);
     const receipt = await t.http.get(`/console/proposals/${submitted.body.id}/receipt`).set('Cookie', cookie);
     expect(receipt.status).toBe(200);
     expect(receipt.headers['content-type']).toBe('application/pdf');
+  });
+
+  it('checks the hash chain links of the proposal’s own events, and shows an altered one as broken, naming it', async () => {
+    // A company of its own: the event altered below stays out of the other suites' companies.
+    const company = await t.newCompany('console-chain');
+    const tampered = await api(t, company).submit(proposalBody({ merchant: 'Altered AS' }));
+    const intact = await api(t, company).submit(proposalBody({ merchant: 'Intact AS', amount: '120.00' }));
+    expect((await api(t, company).post(`/v1/review/${tampered.body.id}/approve`, 'accountant', {})).status).toBe(200);
+    const cookie = await signIn('accountant', company);
+    // The page's text with its whitespace collapsed.
+    const page = async (id: string) => {
+      const res = await t.http.get(`/console/proposals/${id}`).set('Cookie', cookie);
+      return { status: res.status, text: res.text.replace(/\s+/g, ' ') };
+    };
+
+    const unsealed = await page(tampered.body.id);
+    expect(unsealed.text).toMatch(/data-chain="pending"/);
+    expect(unsealed.text).toContain('Not verified yet: the 2 event(s) of this proposal were recorded moments ago');
+    expect(unsealed.text.match(/data-link="pending"/g)).toHaveLength(2);
+
+    await t.app.get(EventSealer).sealPending({ companyId: company });
+    const sealed = await page(tampered.body.id);
+    expect(sealed.text).toContain('Hash chain verified for the 2 sealed event(s) of this proposal');
+    expect(sealed.text.match(/data-link="verified"/g)).toHaveLength(2);
+
+    // As the database's owner, past the append-only triggers: the approval's actor rewritten.
+    const [approved] = (await t.app
+      .get(DataSource)
+      .query(`SELECT id FROM events WHERE company_id = $1 AND proposal_id = $2 AND type = 'Approved'`, [
+        company,
+        tampered.body.id,
+      ])) as { id: string }[];
+    await t.app.get(DataSource).transaction(async (tx) => {
+      await tx.query('ALTER TABLE events DISABLE TRIGGER USER');
+      await tx.query(`UPDATE events SET actor = 'eve@example.no' WHERE id = $1`, [approved.id]);
+      await tx.query('ALTER TABLE events ENABLE TRIGGER USER');
+    });
+
+    const broken = await page(tampered.body.id);
+    expect(broken.status).toBe(200);
+    expect(broken.text).toMatch(/data-chain="broken" role="alert"/);
+    expect(broken.text).toMatch(
+      /<li> ?Approved \(sequence 2, chain index \d+\): the stored event does not match its seal: the event was altered ?<\/li>/,
+    );
+    expect(broken.text).toMatch(/<li class="event broken" data-link="broken" ?> ?<h3>Approved<\/h3>/);
+    expect(broken.text).toMatch(/<li class="event" data-link="verified" ?> ?<h3>Proposed<\/h3>/);
+    // Another proposal's page checks its own events only.
+    expect((await page(intact.body.id)).text).toContain('Hash chain verified for the 1 sealed event(s)');
   });
 
   it('ends the session at logout and when the company’s sessions are ended', async () => {

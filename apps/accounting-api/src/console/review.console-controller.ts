@@ -9,7 +9,7 @@ import {
   RejectProposalHandler,
   ReviewQueue,
 } from '@app/application';
-import { EventChainKeys, EventChainVerifier } from '@app/persistence';
+import { EventChainKeys, EventChainVerifier, type EventLinkCheck, type EventsVerification } from '@app/persistence';
 import { NotFound, type CompanyContext, type DomainEvent, type Proposal } from '@app/domain';
 import { ConsolePage } from '../auth/access.decorator';
 import { html, type Html } from '../onboarding/html';
@@ -170,31 +170,28 @@ export class ReviewConsoleController {
       chain.push(...page.items);
       cursor = page.nextCursor;
     } while (cursor !== null && chain.length < 1000);
-    const verification = await new EventChainVerifier(this.dataSource.manager, this.chainKeys).verify(
+    const verification = await new EventChainVerifier(this.dataSource.manager, this.chainKeys).verifyEvents(
       viewer.identity.company,
+      proposal.correlationId,
     );
     const l = viewer.locale;
-    const verified = verification.ok
-      ? html`<p class="ok" data-chain="verified">
-          Hash chain verified: ${verification.eventsChecked} events of the company
-          checked${
-            verification.pending ? html`, ${verification.pending} recorded moments ago and not yet sealed` : html``
-          }.
-        </p>`
-      : html`<p class="bad" data-chain="broken" role="alert">
-          Hash chain broken: ${verification.firstBreak?.reason ?? 'a link does not verify'}. Tell your operator (events
-          verify).
-        </p>`;
+    const links = new Map(verification.events.map((check) => [check.eventId, check]));
+    const titles = new Map(chain.map((event) => [event.id, event.type]));
+    const verified = chainState(verification, titles);
     const events = chain.map((event) => {
       const calls = event.api_calls.map((c) => html`<li><code>${c.method} ${c.path}</code> → ${c.status}</li>`);
-      return html`<li class="event">
+      const link = links.get(event.id);
+      return html`<li
+        class="${link?.state === 'broken' ? 'event broken' : 'event'}"
+        data-link="${link?.state ?? 'unchecked'}"
+      >
         <h3>${event.type}${event.proposalId && event.proposalId !== proposal.id ? html` (earlier submission)` : ''}</h3>
         <p>
           <time datetime="${event.occurredAt.toISOString()}">${formatInstant(l, event.occurredAt)}</time> by
           <strong>${event.actor}</strong> via
           ${event.channel}${event.provider ? html` · provider ${event.provider}` : ''}
         </p>
-        ${eventDetail(event, l)}
+        ${eventDetail(event, l)} ${linkDetail(link)}
         ${
           calls.length
             ? html`<details>
@@ -418,5 +415,61 @@ function eventDetail(event: DomainEvent, l: ConsoleViewer['locale']): Html {
     case 'PatternSaved':
     case 'PatternRetired':
       return html`<p>Pattern ${event.data.pattern.merchantName} → ${event.data.pattern.accountCode}</p>`;
+  }
+}
+
+/**
+ * The state of the proposal's events in the company's hash chain (EventChainVerifier.verifyEvents):
+ * verified, or broken with each event (or missing sequence number) where a link does not hold.
+ */
+function chainState(verification: EventsVerification, titles: ReadonlyMap<string, string>): Html {
+  const scope = html`Each event is checked against its seal and the seals before and after it; the company's whole chain
+    is checked by <code>events verify</code>.`;
+  if (verification.ok && verification.verified === 0) {
+    return html`<p data-chain="pending">
+      Not verified yet: the ${verification.pending} event(s) of this proposal were recorded moments ago and are not
+      sealed into the hash chain yet. <span class="hint">${scope}</span>
+    </p>`;
+  }
+  if (verification.ok) {
+    return html`<p class="ok" data-chain="verified">
+      Hash chain verified for the ${verification.verified} sealed event(s) of this
+      proposal${
+        verification.pending ? html`; ${verification.pending} recorded moments ago are not sealed yet` : html``
+      }${verification.keyed ? html`` : html` (links not keyed yet)`}.
+      <span class="hint">${scope}</span>
+    </p>`;
+  }
+  const where = verification.events
+    .filter((check) => check.state === 'broken')
+    .map(
+      (check) =>
+        html`<li>
+          ${check.eventId ? (titles.get(check.eventId) ?? 'Event') : 'A removed event'} (sequence
+          ${check.sequence}${check.chainIndex === null ? '' : html`, chain index ${check.chainIndex}`}): ${check.reason}
+        </li>`,
+    );
+  return html`<div class="bad" data-chain="broken" role="alert">
+    <p>
+      Hash chain broken at ${verification.broken} place(s) of this proposal's events. Tell your operator (<code
+        >events verify</code
+      >).
+    </p>
+    <ul>
+      ${where}
+    </ul>
+    <p class="hint">${scope}</p>
+  </div>`;
+}
+
+function linkDetail(link: EventLinkCheck | undefined): Html {
+  if (!link) return html``;
+  switch (link.state) {
+    case 'verified':
+      return html`<p class="meta">Link verified, chain index ${link.chainIndex}.</p>`;
+    case 'pending':
+      return html`<p class="meta">Not sealed yet.</p>`;
+    case 'broken':
+      return html`<p class="bad">Link broken: ${link.reason}</p>`;
   }
 }

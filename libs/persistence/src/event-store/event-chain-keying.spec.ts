@@ -11,7 +11,7 @@ import { KeyEventChain1764153700001 } from '../migrations/1764153700001-key-even
 import { createCompany, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { testEventChainKeys } from '../testing/test-keyring';
 import { EventChainKeyMissing, EventChainKeys } from './event-chain-keys';
-import { verifyChain } from './event-chain-verifier';
+import { EventChainVerifier, verifyChain } from './event-chain-verifier';
 import { anchorMac, eventHash, GENESIS_HASH, keyedEventHash } from './event-hash';
 import { EventSealer } from './event-sealer';
 import { TypeOrmEventStore } from './typeorm-event-store';
@@ -192,6 +192,13 @@ describe('keying the event chain of a database sealed before chain keys existed'
       reason: expect.stringMatching(/anchor pinned/),
     });
     expect(await verifyChain(database.dataSource, keys, clean.company)).toMatchObject({ ok: true });
+    // The check of one chain's events: each unkeyed link holds on its own, the anchored hash does not.
+    const links = await new EventChainVerifier(database.dataSource.manager, keys).verifyEvents(
+      rewritten.company,
+      rewritten.events[0].correlationId,
+    );
+    expect(links).toMatchObject({ ok: false, broken: 3 });
+    expect(links.events[0].reason).toMatch(/no longer holds the anchored hash at chain index 3/);
   });
 
   it('detects an unkeyed link added after the anchor, and an anchor that does not verify', async () => {
@@ -208,6 +215,14 @@ describe('keying the event chain of a database sealed before chain keys existed'
       chainIndex: 3,
       reason: expect.stringMatching(/anchor pinned 2/),
     });
+    const verifier = new EventChainVerifier(database.dataSource.manager, keys);
+    expect((await verifier.verifyEvents(extended.company, extra.correlationId)).events).toEqual([
+      expect.objectContaining({
+        eventId: extra.id,
+        state: 'broken',
+        reason: expect.stringMatching(/lies after the 2/),
+      }),
+    ]);
 
     const [cleanHead] = (await seals(clean.company)).slice(-1);
     await asOwnerWithoutTriggers(
@@ -219,6 +234,9 @@ describe('keying the event chain of a database sealed before chain keys existed'
       chainIndex: 3,
       reason: expect.stringMatching(/forged/),
     });
+    expect(
+      (await verifier.verifyEvents(clean.company, clean.events[0].correlationId)).events.map((e) => e.reason),
+    ).toEqual(Array(3).fill(expect.stringMatching(/forged/)));
   });
 
   it('says which KEK it needs when the chain key cannot be unwrapped with the KMS at hand', async () => {

@@ -52,7 +52,37 @@ export interface VerifyOptions {
 
 export const DEFAULT_UNSEALED_GRACE_MS = 5 * 60_000;
 
+/** How one event of a checked chain (a proposal's, a pattern's) stands in its company's hash chain. */
+export interface EventLinkCheck {
+  /** Null for an event missing from the chain's sequence (removed). */
+  readonly eventId: string | null;
+  readonly sequence: number;
+  /** The event's seal's place in the company's chain; null when it has no seal. */
+  readonly chainIndex: number | null;
+  /** `pending`: recorded within the grace period and not sealed yet. */
+  readonly state: 'verified' | 'pending' | 'broken';
+  readonly reason: string | null;
+}
+
+export interface EventsVerification {
+  /** True when no event of the chain is broken. */
+  readonly ok: boolean;
+  /** One per event, and one per missing sequence number, in sequence order. */
+  readonly events: readonly EventLinkCheck[];
+  readonly verified: number;
+  readonly pending: number;
+  readonly broken: number;
+  /** As ChainVerification.keyed. */
+  readonly keyed: boolean;
+}
+
 const BATCH = 1000;
+
+/** A company's unkeyed links pinned by its anchor: how many, and why they do not hold (null when they do). */
+interface AnchoredPrefix {
+  readonly length: number;
+  readonly broken: string | null;
+}
 
 /** A seal and its event's columns: all null when the event no longer exists (LEFT JOIN). */
 type SealedRow = { [K in keyof EventRecord]: EventRecord[K] | null } & {
@@ -132,6 +162,165 @@ export class EventChainVerifier {
       pending,
       keyed,
     };
+  }
+
+  /**
+   * Checks only the events of one chain (`correlationId`: a proposal with its resubmissions, or a
+   * pattern), as a page showing them needs — a handful of index lookups, whatever the size of the
+   * company's chain. For each event:
+   *
+   * - its seal exists (else pending within the grace period, broken after it) and is in the
+   *   company's chain;
+   * - its link follows the seal before it (its `prev_hash` is that seal's `hash`, GENESIS_HASH at
+   *   chain index 1; that seal exists; the key version does not go back), and its `hash`,
+   *   recomputed from the event row as it is now with the chain key of its version, matches — as
+   *   `verify` checks each link;
+   * - the seal after it, when there is one, follows it (its `prev_hash` is this `hash`);
+   * - an unkeyed link in a keyed database lies within the company's anchored prefix, whose anchor
+   *   verifies under the chain key.
+   *
+   * and the chain's sequence runs 1, 2, 3, … without a gap (a removed event of the chain).
+   *
+   * What it does not check, and `verify` does: the links between and after these events (so a
+   * removed or altered event of another chain, or seals removed at the head, go unseen here), that
+   * every unkeyed link up to the anchor is intact, a removed last event of this chain, and the
+   * company's unsealed events elsewhere. A keyed link cannot be recomputed without the chain key, so
+   * an altered event of this chain is always caught.
+   */
+  async verifyEvents(
+    companyId: string,
+    correlationId: string,
+    options: VerifyOptions = {},
+  ): Promise<EventsVerification> {
+    const graceMs = options.unsealedGraceMs ?? DEFAULT_UNSEALED_GRACE_MS;
+    const keyed = await this.keys.exist();
+    const rows = await select<
+      SealedRow & {
+        event_sequence: number;
+        overdue: boolean;
+        seal_company_id: string | null;
+        before_hash: string | null;
+        before_key_version: number | null;
+        after_prev_hash: string | null;
+      }
+    >(
+      this.manager,
+      `SELECT ${eventColumnsOf('e')}, e.id AS event_id, e.sequence AS event_sequence,
+              e.recorded_at < now() - make_interval(secs => $3::double precision / 1000) AS overdue,
+              s.company_id AS seal_company_id, s.chain_index, s.prev_hash, s.hash, s.key_version,
+              b.hash AS before_hash, b.key_version AS before_key_version, a.prev_hash AS after_prev_hash
+         FROM events e
+         LEFT JOIN event_seals s ON s.event_id = e.id
+         LEFT JOIN event_seals b ON b.company_id = s.company_id AND b.chain_index = s.chain_index - 1
+         LEFT JOIN event_seals a ON a.company_id = s.company_id AND a.chain_index = s.chain_index + 1
+        WHERE e.company_id = $1 AND e.correlation_id = $2
+        ORDER BY e.sequence, e.position`,
+      [companyId, correlationId, graceMs],
+    );
+    const events: EventLinkCheck[] = [];
+    let prefix: Promise<AnchoredPrefix> | null = null;
+    const anchoredPrefix = () => (prefix ??= this.anchoredPrefix(companyId));
+    let expected = 1;
+    for (const row of rows) {
+      const sequence = Number(row.event_sequence);
+      for (; expected < sequence; expected++) {
+        events.push({
+          eventId: null,
+          sequence: expected,
+          chainIndex: null,
+          state: 'broken',
+          reason: `the chain has no event at sequence ${expected}: it was removed`,
+        });
+      }
+      expected = Math.max(expected, sequence + 1);
+      const check = (state: EventLinkCheck['state'], chainIndex: number | null, reason: string | null) =>
+        events.push({ eventId: row.event_id, sequence, chainIndex, state, reason });
+      if (row.chain_index === null) {
+        if (row.overdue) {
+          check(
+            'broken',
+            null,
+            `the event is not sealed though recorded more than ${Math.round(graceMs / 1000)} s ago: the sealer is not running or its seal was removed`,
+          );
+        } else {
+          check('pending', null, null);
+        }
+        continue;
+      }
+      const chainIndex = toNumber(row.chain_index);
+      const reason = await this.checkLink(companyId, row, chainIndex, keyed, anchoredPrefix);
+      check(reason === null ? 'verified' : 'broken', chainIndex, reason);
+    }
+    const count = (state: EventLinkCheck['state']) => events.filter((e) => e.state === state).length;
+    return {
+      ok: count('broken') === 0,
+      events,
+      verified: count('verified'),
+      pending: count('pending'),
+      broken: count('broken'),
+      keyed,
+    };
+  }
+
+  /** One sealed event's link against its neighbours (verifyEvents); null when it holds. */
+  private async checkLink(
+    companyId: string,
+    row: SealedRow & {
+      seal_company_id: string | null;
+      before_hash: string | null;
+      before_key_version: number | null;
+      after_prev_hash: string | null;
+    },
+    chainIndex: number,
+    keyed: boolean,
+    anchoredPrefix: () => Promise<AnchoredPrefix>,
+  ): Promise<string | null> {
+    if (row.seal_company_id !== companyId) {
+      return `the event is sealed in the chain of company ${row.seal_company_id}, not of its own company`;
+    }
+    if (chainIndex > 1 && row.before_hash === null) {
+      return `the seal before it (chain index ${chainIndex - 1}) no longer exists: it was removed`;
+    }
+    const before: WalkState = {
+      chainIndex: chainIndex - 1,
+      hash: row.before_hash ?? GENESIS_HASH,
+      keyVersion: row.before_key_version ?? 0,
+      lastUnkeyed: null,
+      anchorChecked: true,
+    };
+    const reason = await this.check(companyId, row, chainIndex, before);
+    if (reason) return reason;
+    if (row.after_prev_hash !== null && row.after_prev_hash !== row.hash) {
+      return `the seal after it (chain index ${chainIndex + 1}) does not follow its hash: a seal was replaced`;
+    }
+    if (keyed && row.key_version === 0) {
+      const prefix = await anchoredPrefix();
+      if (prefix.broken) return prefix.broken;
+      if (chainIndex > prefix.length) {
+        return `the link is unkeyed but lies after the ${prefix.length} unkeyed link(s) anchored when the chain was keyed: it was sealed again without the chain key`;
+      }
+    }
+    return null;
+  }
+
+  /** The company's anchored unkeyed prefix: how long it is, and why it does not hold (null when it does). */
+  private async anchoredPrefix(companyId: string): Promise<AnchoredPrefix> {
+    const anchor = await this.keys.anchorOf(companyId);
+    if (anchor === null) return { length: 0, broken: null };
+    const key = await this.keys.version(anchor.keyVersion);
+    if (key === null || anchorMac(key, companyId, anchor.chainIndex, anchor.hash) !== anchor.mac) {
+      return {
+        length: anchor.chainIndex,
+        broken: 'the anchor of the unkeyed links does not verify under the chain key: it was forged',
+      };
+    }
+    if ((await this.hashAt(companyId, anchor.chainIndex)) !== anchor.hash) {
+      return {
+        length: anchor.chainIndex,
+        broken: `the chain no longer holds the anchored hash at chain index ${anchor.chainIndex}: the unkeyed links were sealed again`,
+      };
+    }
+    return { length: anchor.chainIndex, broken: null };
   }
 
   /**
