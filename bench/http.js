@@ -56,19 +56,39 @@ function median(results, key = 'requestsPerSecond') {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** An autocannon request that carries a fresh Idempotency-Key each time it is sent. */
-function keyed({ url, headers, body }) {
+const DAY_MS = 24 * 3600 * 1000;
+let purchases = 0;
+
+/**
+ * The n-th submission's own purchase: an amount and a date no other submission of the run has
+ * within a day of it. The same merchant, amount and date within a day is a possible duplicate,
+ * held for review and never auto-approved, so a fixed body would leave the auto-approve path from
+ * its second request on. 10 000 amounts (100.00–199.99) on one date, then the same three days
+ * earlier.
+ */
+function nextPurchase() {
+  const n = purchases++;
+  const amount = ((10000 + (n % 10000)) / 100).toFixed(2);
+  const date = new Date(Date.UTC(2026, 10, 20) - Math.floor(n / 10000) * 3 * DAY_MS).toISOString().slice(0, 10);
+  return { amount, date };
+}
+
+/**
+ * An autocannon request that carries a fresh Idempotency-Key and a purchase of its own (`bodyOf`,
+ * given `nextPurchase()`) each time it is sent.
+ */
+function keyed({ url, headers, bodyOf }) {
   return {
     url,
     method: 'POST',
     headers,
-    body,
     requests: [
       {
         method: 'POST',
         setupRequest: (request) => ({
           ...request,
           headers: { ...request.headers, 'idempotency-key': randomUUID() },
+          body: bodyOf(nextPurchase()),
         }),
       },
     ],
@@ -139,7 +159,6 @@ async function main() {
       description: 'Spotify Premium',
       thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
     };
-    const body = JSON.stringify(submission);
     const probe = await post(
       `${service.url}/v1/proposals`,
       { ...employee, 'idempotency-key': randomUUID() },
@@ -148,7 +167,11 @@ async function main() {
     if (probe.route !== 'auto_approve') throw new Error(`expected the auto-approve path, got ${JSON.stringify(probe)}`);
 
     const whoamiRequest = { url: `${service.url}/v1/whoami`, headers: employee };
-    const submitRequest = keyed({ url: `${service.url}/v1/proposals`, headers: employee, body });
+    const submitRequest = keyed({
+      url: `${service.url}/v1/proposals`,
+      headers: employee,
+      bodyOf: (purchase) => JSON.stringify({ ...submission, ...purchase }),
+    });
     // Warm-up: the JIT, the pools, the caches.
     await run({ ...whoamiRequest, connections: CONNECTIONS, duration: 3 });
     await run({ ...submitRequest, connections: CONNECTIONS, duration: 3 });
@@ -176,24 +199,25 @@ async function main() {
         url: `${service.url}/v1/proposals`,
         method: 'POST',
         headers: employee,
-        body,
         rate,
         duration: OPEN_LOOP_SECONDS,
         warmUp: OPEN_LOOP_WARM_UP_SECONDS,
         serviceUrl: service.url,
-        vary: () => ({ headers: { 'idempotency-key': randomUUID() } }),
+        vary: () => ({
+          headers: { 'idempotency-key': randomUUID() },
+          body: JSON.stringify({ ...submission, ...nextPurchase() }),
+        }),
       }),
     );
 
-    const withReceipt = JSON.stringify({
-      ...submission,
-      receipt: {
-        filename: 'receipt.pdf',
-        contentType: 'application/pdf',
-        dataBase64: pdfOf(RECEIPT_BYTES).toString('base64'),
-      },
-    });
-    const receiptRequest = keyed({ url: `${service.url}/v1/proposals`, headers: employee, body: withReceipt });
+    // The same receipt twice is a possible duplicate too: each request's PDF ends with its own purchase.
+    const pdf = pdfOf(RECEIPT_BYTES);
+    const withReceipt = (purchase) => {
+      pdf.write(`% ${purchase.amount} ${purchase.date}\n`.padEnd(32), RECEIPT_BYTES - 32, 'latin1');
+      const receipt = { filename: 'receipt.pdf', contentType: 'application/pdf', dataBase64: pdf.toString('base64') };
+      return JSON.stringify({ ...submission, ...purchase, receipt });
+    };
+    const receiptRequest = keyed({ url: `${service.url}/v1/proposals`, headers: employee, bodyOf: withReceipt });
     await run({ ...receiptRequest, connections: RECEIPT_CONNECTIONS, duration: 2 });
     const receipt = summarize(
       `POST /v1/proposals, fresh key, ${Math.round(RECEIPT_BYTES / 1024)} KiB receipt`,
@@ -204,6 +228,11 @@ async function main() {
 
     // Every keyed request stored a proposal of its own: no key was reused (no replay).
     const stored = Number(psqlValue('SELECT count(*) FROM proposals', service.databaseUrl));
+    // And every one took the auto-approve path (none held for review as a possible duplicate).
+    const notApproved = Number(
+      psqlValue("SELECT count(*) FROM proposals WHERE route <> 'auto_approve'", service.databaseUrl),
+    );
+    if (notApproved > 0) throw new Error(`${notApproved} of ${stored} submissions left the auto-approve path`);
 
     const ratio = +(keyedMax.requestsPerSecond / whoami.requestsPerSecond).toFixed(2);
     console.table(rounds.flatMap((r) => [r.whoami, r.keyed]));

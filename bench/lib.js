@@ -125,8 +125,8 @@ function run(options) {
  * written as they are, and a response read only as far as its status and Content-Length: about
  * 110 µs of CPU per submission, where Node's `http.request` took 180 µs.
  *
- * `vary(i)`: the i-th request's own `path` and/or `headers` (a fresh Idempotency-Key, another
- * cursor). `serviceUrl`: the counted part's result also says what the service spent
+ * `vary(i)`: the i-th request's own `path`, `headers` and/or `body` (a fresh Idempotency-Key,
+ * another cursor, a purchase of its own). `serviceUrl`: the counted part's result also says what the service spent
  * (`measureService`).
  */
 async function runAtRate({ url, method = 'GET', headers = {}, body, rate, duration, warmUp = 0, serviceUrl, vary }) {
@@ -144,19 +144,21 @@ async function runAtRate({ url, method = 'GET', headers = {}, body, rate, durati
 /** One open-loop run over `pool`, the free keep-alive connections (shared with a warm-up before it). */
 async function openLoop({ url, method, headers, body, rate, duration, vary }, pool) {
   const target = new URL(url);
-  const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
-  const bytesOf = (path, extraHeaders) => {
+  const fixedPayload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
+  const bytesOf = (path, extraHeaders, payload = fixedPayload) => {
     const head = [`${method} ${path} HTTP/1.1`, `host: ${target.host}`, 'connection: keep-alive'];
     for (const [name, value] of Object.entries({ ...headers, ...extraHeaders })) head.push(`${name}: ${value}`);
     if (payload.length > 0 || method !== 'GET') head.push(`content-length: ${payload.length}`);
     return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), payload]);
   };
   const fixedBytes = bytesOf(`${target.pathname}${target.search}`, {});
-  // `vary(i)`: the i-th request's own path and/or headers (a fresh Idempotency-Key, another cursor).
+  // `vary(i)`: the i-th request's own path, headers and/or body (a fresh Idempotency-Key, another
+  // cursor, a purchase of its own).
   const requestBytes = (i) => {
     if (!vary) return fixedBytes;
     const own = vary(i);
-    return bytesOf(own.path ?? `${target.pathname}${target.search}`, own.headers ?? {});
+    const payload = own.body === undefined ? fixedPayload : Buffer.from(own.body);
+    return bytesOf(own.path ?? `${target.pathname}${target.search}`, own.headers ?? {}, payload);
   };
   const interval = 1000 / rate;
   const dueAt = (start, i) => start + i * interval;
