@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
   AccountingProvider,
-  CompanyContextStore,
   ProviderConnectionRepository,
   ProviderError,
   ProviderGrantExchange,
-  type CompanyContext,
   type NewProviderConnection,
   type ProviderConnectionRecord,
 } from '@app/domain';
-import { InMemoryAuthorizationRequestStore, ManualClock } from '@app/testing';
+import { InMemoryAuthorizationRequestStore, InMemoryCompanyContextStore, ManualClock } from '@app/testing';
 import { CompanyContextService } from '../context/company-context.service';
 import { AuthorizationStateSigner } from './authorization-state';
 import { CompleteConnection } from './complete-connection.handler';
@@ -44,16 +42,6 @@ class Connections extends ProviderConnectionRepository {
   async markNeedsReauthorization(): Promise<void> {}
 }
 
-class Contexts extends CompanyContextStore {
-  readonly saved: CompanyContext[] = [];
-  async get(): Promise<CompanyContext | null> {
-    return null;
-  }
-  async save(context: CompanyContext): Promise<void> {
-    this.saved.push(context);
-  }
-}
-
 describe('CompleteConnection', () => {
   const endpoints = new ProviderEndpoints(
     { apiUrl: 'https://tx.example/v2', consentUrl: null },
@@ -68,7 +56,7 @@ describe('CompleteConnection', () => {
   let clock: ManualClock;
   let requests: InMemoryAuthorizationRequestStore;
   let connections: Connections;
-  let contexts: Contexts;
+  let contexts: InMemoryCompanyContextStore;
   let exchange: jest.Mocked<ProviderGrantExchange>;
   let fetchContext: jest.Mock;
   let start: StartConnection;
@@ -79,7 +67,7 @@ describe('CompleteConnection', () => {
     clock = new ManualClock();
     requests = new InMemoryAuthorizationRequestStore();
     connections = new Connections();
-    contexts = new Contexts();
+    contexts = new InMemoryCompanyContextStore();
     exchange = {
       redeemFikenCode: jest.fn(async () => ({
         tokens: { accessToken: 'a', refreshToken: 'r', expiresAt: 1 },
@@ -142,7 +130,11 @@ describe('CompleteConnection', () => {
       connectedBy: 'kari@acme.no',
       grant: { provider: 'fiken' },
     });
-    expect(contexts.saved).toHaveLength(1);
+    expect(await contexts.get('acme')).toMatchObject({
+      companyId: 'acme',
+      provider: 'fiken',
+      accounts: [{ code: '6540', name: 'Inventar' }],
+    });
     expect(JSON.stringify(outcome)).not.toContain('"a"');
   });
 
