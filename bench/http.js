@@ -162,7 +162,7 @@ async function main() {
     const probe = await post(
       `${service.url}/v1/proposals`,
       { ...employee, 'idempotency-key': randomUUID() },
-      submission,
+      { ...submission, ...nextPurchase() },
     );
     if (probe.route !== 'auto_approve') throw new Error(`expected the auto-approve path, got ${JSON.stringify(probe)}`);
 
