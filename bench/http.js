@@ -95,12 +95,36 @@ function keyed({ url, headers, bodyOf }) {
   };
 }
 
-/** A PDF of `size` bytes: the header the receipt check reads, then filler. */
+/**
+ * A valid one-page PDF of `size` bytes, as the receipt check parses it (catalog, page tree, page,
+ * cross-reference table, trailer), its content stream padded with a comment to the size.
+ */
 function pdfOf(size) {
-  const bytes = Buffer.alloc(size, 0x20);
-  bytes.write('%PDF-1.7\n', 0, 'latin1');
-  for (let i = 16; i < size; i += 64) bytes.write(`% receipt line ${i}\n`, i, 'latin1');
-  return bytes;
+  const assemble = (content) => {
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 210 297] /Resources << >> /Contents 4 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ];
+    let body = '%PDF-1.7\n';
+    const offsets = objects.map((object, i) => {
+      const offset = body.length;
+      body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+      return offset;
+    });
+    const xref = body.length;
+    body += `xref\n0 5\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+    return Buffer.from(`${body}trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`, 'latin1');
+  };
+  // A comment line of `filler` bytes; /Length and the offsets grow by a digit or two with it.
+  let filler = size - assemble('BT ET').length;
+  for (let attempt = 0; attempt < 4 && filler >= 2; attempt++) {
+    const bytes = assemble(`%${'x'.repeat(filler - 2)}\nBT ET`);
+    if (bytes.length === size) return bytes;
+    filler -= bytes.length - size;
+  }
+  throw new RangeError(`no receipt PDF of exactly ${size} bytes`);
 }
 
 async function seedPatterns(service) {

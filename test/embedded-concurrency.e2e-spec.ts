@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { receiptPdf } from '@app/testing';
 import { buildCli } from '../apps/accounting-api/src/cli';
 import { loadConfig, type AppConfig } from '../apps/accounting-api/src/config/app-config';
 import { proposalBody } from './support/proposals';
@@ -17,12 +18,8 @@ import { proposalBody } from './support/proposals';
 const ITERATIONS = 25;
 const SUBMITTERS = 3;
 
-/** A PDF of about `bytes`, padded with a comment (valid PDF syntax), so its Bind spans many socket reads. */
-function paddedPdf(bytes: number): Buffer {
-  const head = '%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n';
-  const tail = 'trailer\n<< /Root 1 0 R >>\n%%EOF\n';
-  return Buffer.from(`${head}%${'x'.repeat(Math.max(0, bytes - head.length - tail.length - 2))}\n${tail}`);
-}
+/** A PDF of `bytes`, its content stream padded, so its Bind spans many socket reads. */
+const paddedPdf = (bytes: number): Buffer => receiptPdf({ size: bytes });
 
 async function freePort(): Promise<number> {
   const server = net.createServer();

@@ -1,5 +1,6 @@
 import { ProposalExecutor } from '@app/application';
 import { readableReference } from '@app/providers';
+import { receiptPdf } from '@app/testing';
 import { ACCOUNTANT, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
@@ -260,7 +261,7 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     await t.connect(company, 'tripletex', 1);
     const employee = `Bearer ${t.token(company, { sub: 'nora@demo.no', role: 'employee', permissions: ['solve'] })}`;
     const accountant = `Bearer ${t.token(company, ACCOUNTANT)}`;
-    const receipt = Buffer.from('%PDF-1.7\n% one lunch receipt\n%%EOF\n').toString('base64');
+    const receipt = receiptPdf({ note: 'one lunch receipt' }).toString('base64');
     const body = (date: string) => ({
       kind: 'expense',
       merchant: 'Kaffebrenneriet AS',

@@ -1,13 +1,11 @@
+import { receiptPdf } from '@app/testing';
 import { startTestApp, type TestApp } from './support/test-app';
 import { PDF, PEOPLE, proposalBody } from './support/proposals';
 
 const MiB = 1024 * 1024;
 
-/** A PDF of exactly `size` bytes: the test PDF with a comment line filling the rest. */
-function pdfOfSize(size: number): Buffer {
-  const filler = size - PDF.length - 2; // '%' … '\n'
-  return Buffer.concat([PDF, Buffer.from('%'), Buffer.alloc(filler, 'x'), Buffer.from('\n')]);
-}
+/** A PDF of exactly `size` bytes: the test PDF with its content stream padded. */
+const pdfOfSize = (size: number): Buffer => receiptPdf({ size });
 
 describe('receipts up to the contract’s 7 MiB', () => {
   let t: TestApp;

@@ -19,6 +19,7 @@ import {
   type Proposal,
 } from '@app/domain';
 import { UnitOfWork } from '@app/application';
+import { receiptPdf } from '@app/testing';
 import {
   createSandbox,
   SANDBOX_FIKEN_CLIENT_ID,
@@ -198,7 +199,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
     },
     async approvedProposal(company, overrides = {}) {
       const ctx = { clock: app.get(Clock), ids: app.get(IdGenerator) };
-      const bytes = Buffer.from(`%PDF-1.7\n% receipt ${randomBytes(6).toString('hex')}\n%%EOF\n`);
+      const bytes = receiptPdf({ note: `receipt ${randomBytes(6).toString('hex')}` });
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       const withReceipt = overrides.receipt ?? true;
       return app.get(UnitOfWork).run(async (ports) => {

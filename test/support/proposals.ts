@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { receiptPdf } from '@app/testing';
 import type { Response } from 'supertest';
 import type { TestApp } from './test-app';
 
@@ -29,8 +30,8 @@ export const PEOPLE = {
 
 export type Person = keyof typeof PEOPLE;
 
-/** A minimal PDF: the receipt content check looks at its header. */
-export const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+/** A minimal one-page PDF, as the receipt check parses it. */
+export const PDF = receiptPdf();
 
 /** A valid POST /v1/proposals body (docs/api.md §4.1). */
 export function proposalBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -56,7 +57,7 @@ export function proposalBody(overrides: Record<string, unknown> = {}): Record<st
  */
 export function repeatBody(n: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const date = new Date(Date.parse('2026-11-20T00:00:00Z') - n * 7 * 86_400_000).toISOString().slice(0, 10);
-  const receipt = Buffer.concat([PDF, Buffer.from(`% purchase ${n}\n`)]);
+  const receipt = receiptPdf({ note: `purchase ${n}` });
   return proposalBody({
     date,
     receipt: { filename: `r${n}.pdf`, contentType: 'application/pdf', dataBase64: receipt.toString('base64') },

@@ -39,3 +39,4 @@ export * from './in-memory/in-memory-company-context-store';
 export * from './in-memory/in-memory-authorization-request-store';
 export * from './in-memory/in-memory-employee-mapping-repository';
 export * from './fakes/fake-provider-grant-exchange';
+export * from './mothers/receipt-pdf.mother';

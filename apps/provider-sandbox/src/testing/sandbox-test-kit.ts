@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import request from 'supertest';
+import { receiptPdf } from '@app/testing';
 import {
   SANDBOX_FIKEN_CLIENT_ID,
   SANDBOX_FIKEN_CLIENT_SECRET,
@@ -78,4 +79,4 @@ export async function fikenAuthorize(
   return token.body as { access_token: string; refresh_token: string; expires_in: number };
 }
 
-export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+export const PDF = receiptPdf();

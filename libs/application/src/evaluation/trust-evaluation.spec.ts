@@ -6,12 +6,12 @@ import {
   type ProviderConnectionRecord,
   type ProviderConnectionRepository,
 } from '@app/domain';
-import { TEST_COMPANY } from '@app/testing';
+import { receiptPdf, TEST_COMPANY } from '@app/testing';
 import { ImportBookingHistoryHandler } from '../history-suggestions/history-suggestions.handlers';
 import { ProviderConnections } from '../onboarding/provider-connections';
 import { ProviderEndpoints } from '../onboarding/provider-endpoints';
 import { ApplicationContext } from '../shared/domain-context.provider';
-import { aSubmission, aUseCaseWorld, ACCOUNTANT, EMPLOYEE, PDF_BYTES, submitted } from '../testing/use-case-world';
+import { aSubmission, aUseCaseWorld, ACCOUNTANT, EMPLOYEE, submitted } from '../testing/use-case-world';
 
 /**
  * The trust evaluation (docs/trust.md "Measured"): realistic generated expenses run through the
@@ -103,7 +103,7 @@ const accountOf = (merchant: Merchant, n: number): string =>
 let receipts = 0;
 /** A submission with a receipt of its own (another purchase, not a duplicate). */
 function expense(merchant: string, kroner: number, accountCode: string, vatRate: string, date: string) {
-  const bytes = Buffer.concat([PDF_BYTES, Buffer.from(`% receipt ${++receipts}\n`)]);
+  const bytes = receiptPdf({ note: `receipt ${++receipts}` });
   return aSubmission({
     merchant,
     amount: kroner.toFixed(2),

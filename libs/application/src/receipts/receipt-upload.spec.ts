@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ValidationFailed } from '@app/domain';
+import { receiptPdf } from '@app/testing';
 import { decodeReceipt } from './receipt-upload';
 
 const FILES: Record<string, Buffer> = {
-  'application/pdf': Buffer.from('%PDF-1.4\n%%EOF\n'),
+  'application/pdf': receiptPdf(),
   'image/png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
   'image/jpeg': Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]),
   'image/webp': Buffer.concat([Buffer.from('RIFF'), Buffer.from([0, 0, 0, 0]), Buffer.from('WEBPVP8 ')]),

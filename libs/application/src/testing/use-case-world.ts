@@ -3,6 +3,7 @@ import {
   createInMemoryAdapters,
   InMemoryBookingHistoryStore,
   InMemoryCompanyContextStore,
+  receiptPdf,
   REVIEWER,
   SUBMITTER,
   TEST_COMPANY,
@@ -32,10 +33,8 @@ export const EMPLOYEE: Caller = { actor: SUBMITTER, company: TEST_COMPANY, chann
 export const ACCOUNTANT: Caller = { actor: REVIEWER, company: TEST_COMPANY, channel: 'web', role: 'accountant' };
 export const OTHER_COMPANY = 'globex';
 
-/** A one-page PDF's worth of bytes: enough for the content check. */
-export const PDF_BYTES = Buffer.from(
-  '%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n',
-);
+/** A one-page PDF receipt, as the receipt check parses it. */
+export const PDF_BYTES = receiptPdf();
 
 /** A valid POST /proposals body: the Spotify subscription of the mothers, with a PDF receipt. */
 export function aSubmission(overrides: Partial<ProposalSubmission> = {}): ProposalSubmission {
@@ -61,7 +60,7 @@ export function aSubmission(overrides: Partial<ProposalSubmission> = {}): Propos
  */
 export function aRepeatSubmission(n: number, overrides: Partial<ProposalSubmission> = {}): ProposalSubmission {
   const date = new Date(Date.parse('2026-11-20T00:00:00Z') - n * 7 * 86_400_000).toISOString().slice(0, 10);
-  const bytes = Buffer.concat([PDF_BYTES, Buffer.from(`% purchase ${n}\n`)]);
+  const bytes = receiptPdf({ note: `purchase ${n}` });
   return aSubmission({
     date,
     receipt: { filename: `r${n}.pdf`, contentType: 'application/pdf', dataBase64: bytes.toString('base64') },

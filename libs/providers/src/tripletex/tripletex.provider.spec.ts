@@ -9,7 +9,7 @@ import {
   type SandboxExchange,
 } from '@app/sandbox';
 import { ApiCallLog, Clock, ExpenseBooking, ProviderError, TripletexConnection } from '@app/domain';
-import { checkProviderContract } from '@app/testing';
+import { checkProviderContract, receiptPdf } from '@app/testing';
 import { addDays } from '../shared/dates';
 import { TripletexProvider } from './tripletex.provider';
 import { TripletexConfig } from './tripletex.config';
@@ -33,7 +33,7 @@ class ManualClock extends Clock {
 }
 
 const FAST = { timeoutMs: 400, retries: 2, initialBackoffMs: 5, maxBackoffMs: 20, breakerThreshold: 1_000 };
-const PDF = new TextEncoder().encode('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+const PDF = new Uint8Array(receiptPdf());
 
 describe('TripletexProvider against the Tripletex sandbox', () => {
   checkProviderContract();
