@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, PDF, PEOPLE, proposalBody, repeatBody } from './support/proposals';
 
@@ -465,6 +466,36 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
       expectProblem(res, 400, 'validation_failed');
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     });
+
+    it.each([
+      ['a PDF header and garbage', Buffer.from('%PDF-1.7\n\u0000\u00ff\u0010 not a PDF at all\n', 'latin1')],
+      ['a truncated PDF', PDF.subarray(0, Math.floor(PDF.length / 2))],
+      ['a PDF with a ZIP appended', Buffer.concat([PDF, Buffer.from('PK\u0003\u0004 PK\u0005\u0006', 'latin1')])],
+    ])(
+      'refuses a PDF receipt that does not parse as one (%s) with validation_failed, storing nothing',
+      async (_label, bytes) => {
+        const company = await t.newCompany('pdf');
+        const receipt = { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') };
+
+        const res = await api(t, company).submit(proposalBody({ receipt }));
+
+        expectProblem(res, 400, 'validation_failed');
+        expect(res.body.errors).toEqual([
+          {
+            field: 'receipt.dataBase64',
+            message: expect.stringMatching(/^receipt\.dataBase64 is not a application\/pdf file: it /),
+          },
+        ]);
+        const db = t.app.get(DataSource);
+        const stored = async (table: string) =>
+          Number((await db.query(`SELECT count(*) AS n FROM ${table} WHERE company_id = $1`, [company]))[0].n);
+        expect({ proposals: await stored('proposals'), receipts: await stored('receipts') }).toEqual({
+          proposals: 0,
+          receipts: 0,
+        });
+        expect(await api(t, company).outbox()).toEqual([]);
+      },
+    );
   });
 
   describe('Idempotency-Key (docs/api.md §1)', () => {

@@ -16,6 +16,7 @@ import { ConfirmSuggestionsHandler, ListSuggestionsHandler } from './history-sug
 import { RejectProposalHandler } from './reject-proposal/reject-proposal.handler';
 import { ApplicationContext } from './shared/domain-context.provider';
 import { ConsoleAccess } from './console/console-access';
+import { PdfCheck } from './receipts/pdf-check';
 import { ReviewQueue } from './review-queue/review-queue';
 import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler';
 
@@ -52,6 +53,7 @@ export class ApplicationModule {
         { provide: ConfidenceEngine, useValue: new ConfidenceEngine() },
         ApplicationContext,
         IdempotentExecution,
+        PdfCheck,
         ...APPLICATION_HANDLERS,
       ],
       exports: APPLICATION_HANDLERS,

@@ -28,6 +28,7 @@ import {
 } from '@app/domain';
 import { ApplicationOptions } from '../application.options';
 import { IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
+import { PdfCheck } from '../receipts/pdf-check';
 import { decodeReceipt, type DecodedReceipt } from '../receipts/receipt-upload';
 import { originOf, type Caller } from '../shared/caller';
 import { assertMayRead } from '../shared/proposal-access';
@@ -83,11 +84,12 @@ export class SubmitProposalHandler {
     private readonly engine: ConfidenceEngine,
     private readonly ctx: ApplicationContext,
     private readonly options: ApplicationOptions,
+    private readonly pdf: PdfCheck,
   ) {}
 
   async execute(command: SubmitProposalCommand): Promise<IdempotentOutcome<ProposalView>> {
     const { caller, submission } = command;
-    const validated = this.validate(submission);
+    const validated = await this.validate(submission);
     // Read before the unit of work, which keeps it short: scoring needs no transaction, and inside
     // the unit only its own ports may touch the database.
     const [settings, context, candidates, duplicates] = await Promise.all([
@@ -214,12 +216,18 @@ export class SubmitProposalHandler {
 
   /**
    * Every problem of the content at once (the domain's rules), the receipt file and the reference.
-   * The HTTP layer has checked the request's shape; the rules of the content live here.
+   * The HTTP layer has checked the request's shape; the rules of the content live here. A PDF
+   * receipt must also parse as one (PdfCheck), before anything is stored.
    */
-  private validate(submission: ProposalSubmission) {
+  private async validate(submission: ProposalSubmission) {
     const errors = new FieldErrorCollector();
     const upload = submission.receipt;
     const receipt = upload ? errors.check(() => decodeReceipt(upload, this.options.receiptMaxBytes)) : undefined;
+    if (receipt?.metadata.contentType === 'application/pdf') {
+      const problem = await this.pdf.problem(receipt.bytes);
+      if (problem !== undefined)
+        errors.add('receipt.dataBase64', `receipt.dataBase64 is not a application/pdf file: it ${problem}`);
+    }
     const details = errors.check(() => parseExpenseDetails({ ...submission, receipt: receipt?.metadata ?? null }));
     const resubmissionOf = errors.check(() => {
       const id = submission.resubmissionOf;

@@ -290,6 +290,35 @@ describe('SubmitProposal', () => {
       ).toEqual(['receipt.dataBase64']);
     });
 
+    it.each([
+      ['a PDF header and garbage', Buffer.from('%PDF-1.7\n\u0000\u00ff garbage\n', 'latin1')],
+      ['a truncated PDF', PDF_BYTES.subarray(0, PDF_BYTES.length - 10)],
+      // The same bytes but for the page tree's one kid, blanked out: every offset stays right.
+      [
+        'a PDF without a page',
+        Buffer.from(PDF_BYTES.toString('latin1').replace('[3 0 R] /Count 1', '[     ] /Count 0')),
+      ],
+    ])('is refused, with every other problem and storing nothing, when it is %s', async (_label, bytes) => {
+      const receipt = { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') };
+      const outcome = world.submitProposal.execute({
+        caller: EMPLOYEE,
+        submission: aSubmission({ receipt, amount: '0.00' }),
+      });
+
+      await expect(outcome).rejects.toMatchObject({
+        fieldErrors: expect.arrayContaining([
+          {
+            field: 'receipt.dataBase64',
+            message: expect.stringMatching(/^receipt.dataBase64 is not a application\/pdf file: it /),
+          },
+        ]),
+      });
+      expect(await fieldsOf(outcome)).toEqual(['receipt.dataBase64', 'amount']);
+      expect(world.receipts.size).toBe(0);
+      expect(world.proposals.all()).toEqual([]);
+      expect(world.events.all()).toEqual([]);
+    });
+
     it('is refused over the configured limit, checked before decoding', async () => {
       world = aUseCaseWorld({ receiptMaxBytes: 16 });
       const receipt = { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: PDF_BYTES.toString('base64') };

@@ -15,6 +15,7 @@ import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from '../comp
 import { GetProposalHandler } from '../get-proposal/get-proposal.handler';
 import { IdempotentExecution } from '../idempotency/idempotent-execution';
 import { ListEventsHandler } from '../list-events/list-events.handler';
+import { PdfCheck } from '../receipts/pdf-check';
 import {
   CreatePatternHandler,
   EditPatternHandler,
@@ -35,6 +36,9 @@ export const OTHER_COMPANY = 'globex';
 
 /** A one-page PDF receipt, as the receipt check parses it. */
 export const PDF_BYTES = receiptPdf();
+
+/** One PDF check (and so one parser thread) for every world of the test file. */
+const PDF_CHECK = new PdfCheck();
 
 /** A valid POST /proposals body: the Spotify subscription of the mothers, with a PDF receipt. */
 export function aSubmission(overrides: Partial<ProposalSubmission> = {}): ProposalSubmission {
@@ -109,6 +113,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       new ConfidenceEngine(),
       ctx,
       applicationOptions,
+      PDF_CHECK,
     ),
     getProposal: new GetProposalHandler(adapters.proposals, adapters.events),
     approveProposal: new ApproveProposalHandler(adapters.unitOfWork, contexts, ctx),
