@@ -53,6 +53,8 @@ function isReceiptContentType(value: unknown): value is ReceiptContentType {
  * oversized upload costs nothing more; the base64 is then checked in one linear pass: decoded and
  * encoded again, it must give back exactly the same text (standard alphabet, padding, no
  * whitespace) — no regular expression that could backtrack over megabytes.
+ *
+ * The signature is all it checks of the content; a PDF is then parsed by PdfCheck.
  */
 export function decodeReceipt(upload: ReceiptUploadInput, maxBytes: number): DecodedReceipt {
   const data = upload.dataBase64;
