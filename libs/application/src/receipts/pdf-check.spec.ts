@@ -27,6 +27,15 @@ describe('PdfCheck', () => {
       await expect(check.problem(receiptPdf())).resolves.toBeUndefined();
     });
 
+    it('a Buffer, which it leaves as it was for the caller to store', async () => {
+      const bytes = receiptPdf({ size: 64 * 1024 });
+      const before = Buffer.from(bytes);
+
+      await expect(check.problem(bytes)).resolves.toBeUndefined();
+      expect(bytes.byteLength).toBe(before.length);
+      expect(bytes.equals(before)).toBe(true);
+    });
+
     it('one padded to 1 MiB with a big content stream, and one with a note of its own', async () => {
       await expect(check.problem(receiptPdf({ size: 1024 * 1024 }))).resolves.toBeUndefined();
       await expect(check.problem(receiptPdf({ note: 'purchase 7' }))).resolves.toBeUndefined();

@@ -162,7 +162,8 @@ export class PdfCheck implements OnModuleDestroy {
   private async parse(bytes: Uint8Array): Promise<ParseReport> {
     const parser = (this.parser ??= this.start());
     const worker = await parser;
-    const copy = bytes.slice();
+    // A copy of its own to hand over: the caller's bytes (a Buffer's slice shares its memory) stay usable.
+    const copy = new Uint8Array(bytes);
     return new Promise<ParseReport>((resolve) => {
       const finish = (report: ParseReport, healthy: boolean) => {
         clearTimeout(deadline);
