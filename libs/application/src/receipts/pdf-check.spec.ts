@@ -52,6 +52,19 @@ describe('PdfCheck', () => {
     });
   });
 
+  describe('an encrypted PDF (an owner password restricting changes)', () => {
+    const encrypted = async () => {
+      const document = await PDFDocument.create({ updateMetadata: false });
+      document.addPage([210, 297]);
+      document.encrypt({ userPassword: '', ownerPassword: 'owner', permissions: { printing: 'highResolution' } });
+      return document.save({ useObjectStreams: false });
+    };
+
+    it('is accepted with a cross-reference table: its objects are readable without decrypting', async () => {
+      await expect(check.problem(await encrypted())).resolves.toBeUndefined();
+    });
+  });
+
   describe('refuses', () => {
     it('a PDF header followed by garbage', async () => {
       const garbage = Buffer.concat([
