@@ -234,10 +234,12 @@ async function main() {
       }),
     );
 
-    // The same receipt twice is a possible duplicate too: each request's PDF ends with its own purchase.
+    // The same receipt twice is a possible duplicate too: each request's PDF names its own purchase,
+    // written into the content stream's padding comment so that the file stays a valid PDF.
     const pdf = pdfOf(RECEIPT_BYTES);
+    const note = pdf.indexOf('stream\n%') + 'stream\n%'.length;
     const withReceipt = (purchase) => {
-      pdf.write(`% ${purchase.amount} ${purchase.date}\n`.padEnd(32), RECEIPT_BYTES - 32, 'latin1');
+      pdf.write(` ${purchase.amount} ${purchase.date} `.padEnd(32, 'x'), note, 'latin1');
       const receipt = { filename: 'receipt.pdf', contentType: 'application/pdf', dataBase64: pdf.toString('base64') };
       return JSON.stringify({ ...submission, ...purchase, receipt });
     };
