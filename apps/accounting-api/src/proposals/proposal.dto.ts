@@ -34,7 +34,10 @@ export class ReceiptUploadDto {
   @IsString({ message: 'receipt.filename must be a non-empty string' })
   filename!: string;
 
-  @ApiProperty({ enum: RECEIPT_CONTENT_TYPES, description: 'must match the file: the first bytes are checked' })
+  @ApiProperty({
+    enum: RECEIPT_CONTENT_TYPES,
+    description: 'must match the file: the first bytes are checked, and a PDF must parse as one, with a page',
+  })
   @IsIn(RECEIPT_CONTENT_TYPES, { message: `receipt.contentType must be one of ${RECEIPT_CONTENT_TYPES.join(', ')}` })
   contentType!: string;
 
