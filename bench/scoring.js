@@ -4,7 +4,8 @@
  * on real PostgreSQL, as the submission does it: the PatternStore's candidate lookup
  * (`findCandidates`, the trigram index) then the ConfidenceEngine. BENCH_SCORES (3 000) scores one
  * after another, after 300 not counted, a third each of merchants with a pattern of their own
- * (exact key), misspelt ones (a look-alike) and unknown ones; p50/p99 of the whole and of each part.
+ * (exact key), misspelt ones (a look-alike) and unknown ones; p50/p99 of the whole and of each part,
+ * and of the lookup for each kind of merchant.
  *
  *   npm run build && node bench/scoring.js      → bench/results/scoring.json
  */
@@ -84,6 +85,7 @@ async function main() {
     const lookup = [];
     const score = [];
     const routes = {};
+    const lookupByKind = { exact: [], 'look-alike': [], unknown: [] };
     for (let i = 0; i < WARM_UP + SCORES; i++) {
       const merchant = merchantFor(i, names);
       const input = {
@@ -104,6 +106,7 @@ async function main() {
         lookup.push(found - started);
         score.push(scored - found);
         const kind = ['exact', 'look-alike', 'unknown'][i % 3];
+        lookupByKind[kind].push(found - started);
         routes[`${kind} → ${assessment.route}`] = (routes[`${kind} → ${assessment.route}`] ?? 0) + 1;
       }
     }
@@ -112,9 +115,13 @@ async function main() {
       summary('findCandidates (PostgreSQL)', lookup),
       summary('ConfidenceEngine.score', score),
     ];
+    const lookupsByKind = Object.entries(lookupByKind).map(([kind, samples]) =>
+      summary(`findCandidates, ${kind} merchant`, samples),
+    );
     console.table(results);
+    console.table(lookupsByKind);
     console.table(routes);
-    writeResults('scoring.json', { patterns: PATTERNS, scores: SCORES, results, routes });
+    writeResults('scoring.json', { patterns: PATTERNS, scores: SCORES, results, lookupsByKind, routes });
   } finally {
     if (dataSource.isInitialized) await dataSource.destroy();
     psql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
