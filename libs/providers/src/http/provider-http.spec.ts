@@ -46,7 +46,7 @@ describe('ProviderHttp', () => {
     const policy = new ResiliencePolicy(
       'fiken',
       resilienceOptions({
-        timeoutMs: 200,
+        timeoutMs: 5_000,
         retries: 2,
         initialBackoffMs: 5,
         maxBackoffMs: 20,
