@@ -37,8 +37,13 @@ export const OTHER_COMPANY = 'globex';
 /** A one-page PDF receipt, as the receipt check parses it. */
 export const PDF_BYTES = receiptPdf();
 
-/** One PDF check (and so one parser thread) for every world of the test file. */
+/**
+ * One PDF check (and so one parser thread) for every world of the test file, ended after the
+ * file's tests. The thread does not keep the process alive, but a jest worker ending with parser
+ * threads still running has to stop each of them on its way out.
+ */
 const PDF_CHECK = new PdfCheck();
+afterAll(() => PDF_CHECK.onModuleDestroy());
 
 /** A valid POST /proposals body: the Spotify subscription of the mothers, with a PDF receipt. */
 export function aSubmission(overrides: Partial<ProposalSubmission> = {}): ProposalSubmission {
