@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConcurrencyConflict, DomainEvent, ValidationFailed } from '@app/domain';
+import { ConcurrencyConflict, DomainEvent, ValidationFailed, type EventQuery } from '@app/domain';
 import { aChainEvent, describeEventStoreContract } from '@app/testing';
 import type { Database } from '../database/database';
 import { createCompany, isRealPostgres, openTestDatabase } from '../testing/test-database';
@@ -10,6 +10,12 @@ import { EventSealer } from './event-sealer';
 import { TypeOrmEventStore } from './typeorm-event-store';
 
 let database: Database;
+
+interface PlanNode {
+  'Index Name'?: string;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -157,6 +163,57 @@ describe('TypeOrmEventStore', () => {
       expect(await store.readChain(company, events[0].correlationId)).toEqual([]);
       expect((await store.list(company, { limit: 200 })).items).toEqual([]);
       expect((await store.list(other, { limit: 200 })).items).toEqual(events);
+    });
+
+    /** The index scans of the plan of the statement `list` sends, and whether any of them filters rows out. */
+    async function scansOfList(companyId: string, query: EventQuery): Promise<{ index: string; filtered: number }[]> {
+      return database.dataSource.transaction(async (tx) => {
+        const query$ = jest.spyOn(tx.queryRunner!, 'query');
+        await new TypeOrmEventStore(tx).list(companyId, query);
+        const [sql, parameters] = query$.mock.calls[0] as [string, unknown[]];
+        query$.mockRestore();
+        // The costs that make a walk of the global position index look cheapest: heap pages read
+        // in position order are sequential, the company's index's are not.
+        await tx.query('SET LOCAL random_page_cost = 100');
+        await tx.query('SET LOCAL enable_seqscan = off');
+        await tx.query('SET LOCAL enable_bitmapscan = off');
+        const [{ 'QUERY PLAN': plan }] = (await tx.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, parameters)) as {
+          'QUERY PLAN': [{ Plan: PlanNode }];
+        }[];
+        const scans: { index: string; filtered: number }[] = [];
+        const walk = (node: PlanNode): void => {
+          if (node['Index Name'])
+            scans.push({ index: node['Index Name'], filtered: node['Rows Removed by Filter'] ?? 0 });
+          node.Plans?.forEach(walk);
+        };
+        walk(plan[0].Plan);
+        return scans;
+      });
+    }
+
+    it("lists a company's history and a type of it from a cursor on the company's own index, not through other companies' events", async () => {
+      // Most of the table is the company's, so its events look evenly spread over positions; the
+      // other company's come after them.
+      const last = (await aStoredChain(3000)).at(-1)!;
+      const other = await createCompany(database);
+      await aStoredChain(300, other);
+      await database.dataSource.query('ANALYZE events');
+      const [cursorRow] = (await database.dataSource.query('SELECT position FROM events WHERE id = $1', [last.id])) as {
+        position: string;
+      }[];
+      const cursor = Buffer.from(JSON.stringify([Number(cursorRow.position) - 1])).toString('base64url');
+
+      const history = await store.list(company, { limit: 50, cursor });
+      const ofType = await store.list(company, { limit: 50, cursor, type: last.type });
+
+      expect(history.items).toEqual([last]);
+      expect(ofType.items).toEqual([last]);
+      expect(await scansOfList(company, { limit: 50, cursor })).toEqual([
+        { index: 'events_company_position_idx', filtered: 0 },
+      ]);
+      expect(await scansOfList(company, { limit: 50, cursor, type: last.type })).toEqual([
+        { index: 'events_company_type_idx', filtered: 0 },
+      ]);
     });
 
     it('lists a time window in append order, events stored out of time order included', async () => {

@@ -55,8 +55,21 @@ export class TypeOrmEventStore extends EventStore {
       parameters.push(value);
       return `$${parameters.length}`;
     };
-    const where = ['e.company_id = $1'];
-    if (query.type) where.push(`e.type = ${param(query.type)}`);
+    const type = query.type === undefined ? undefined : param(query.type);
+    const after = query.cursor ? decodeCursor(query.cursor, ['number'] as const)[0] : undefined;
+    // A company's history, or one type of it, and nothing else: the pages a consumer catching up
+    // reads. Stated on the company's own index — `(company_id, position)`, or `(company_id, type,
+    // position)` — as a range and a row comparison, ordered by that index's columns, so the plan is
+    // a range scan of the page itself. With `company_id = $1` (and `type = $2`) ordered by position
+    // alone, the planner may walk the global `position` index instead, filtering on the company:
+    // through every later event of every other company when the cursor is near this one's latest.
+    // The range (`>=` and `<=` the value) is the equality; an equality would make the ORDER BY's
+    // first column redundant to the planner and the global walk possible again.
+    const keyset = !query.status && !query.correlationId && !query.from && !query.to;
+    const [ownColumn, ownValue] = type === undefined ? ['e.company_id', '$1'] : ['e.type', type];
+    const where = keyset && type === undefined ? [] : ['e.company_id = $1'];
+    if (type !== undefined) where.push(keyset ? `e.type >= ${type} AND e.type <= ${type}` : `e.type = ${type}`);
+    if (keyset && type === undefined) where.push('e.company_id >= $1 AND e.company_id <= $1');
     if (query.correlationId) where.push(`e.correlation_id = ${param(query.correlationId)}`);
     const window: string[] = [];
     if (query.from) window.push(`occurred_at >= ${param(query.from)}`);
@@ -88,14 +101,16 @@ export class TypeOrmEventStore extends EventStore {
          WHERE later.company_id = e.company_id AND later.proposal_id = e.proposal_id
            AND later.sequence > e.sequence AND later.status IS NOT NULL AND later.status <> ${status})`);
     }
-    if (query.cursor) {
-      const [after] = decodeCursor(query.cursor, ['number'] as const);
-      where.push(`e.position > ${param(after)}`);
+    if (after !== undefined) {
+      where.push(
+        keyset ? `(${ownColumn}, e.position) > (${ownValue}, ${param(after)})` : `e.position > ${param(after)}`,
+      );
     }
+    const order = keyset ? `${ownColumn}, e.position` : 'e.position';
     const rows = await select<EventRecord>(
       this.manager,
       `SELECT ${EVENT_COLUMNS} FROM events e
-        WHERE ${where.join(' AND ')} ORDER BY e.position LIMIT ${param(query.limit + 1)}`,
+        WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${param(query.limit + 1)}`,
       parameters,
     );
     return toPage(rows, query.limit, eventFromRecord, (row) => [Number(row.position)]);
