@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { DataSource, type DataSourceOptions, type EntitySchema, type MigrationInterface } from 'typeorm';
 import { EmbeddedPostgres, readLiveLock, connectionFor, type EmbeddedConnection } from './embedded-postgres';
 import { ENTITIES } from '../entities';
@@ -46,6 +47,7 @@ export class Database {
   private constructor(
     readonly dataSource: DataSource,
     readonly embedded: boolean,
+    private readonly sockets: Set<Socket>,
     private readonly server?: EmbeddedPostgres,
   ) {}
 
@@ -69,29 +71,56 @@ export class Database {
         target = await server.start();
       }
     }
-    const dataSource = new DataSource(dataSourceOptions(target, poolSize, options.logQueries ?? false));
+    const sockets = new Set<Socket>();
+    const dataSource = new DataSource(dataSourceOptions(target, poolSize, options.logQueries ?? false, sockets));
     try {
       await dataSource.initialize();
       if (migrateHere) await runMigrations(dataSource);
       if (options.refuseUnsafeRole && options.url) await refuseUnsafeRole(dataSource);
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
+      await closeSockets(sockets);
       await server?.stop();
       throw error;
     }
-    return new Database(dataSource, !options.url, server);
+    return new Database(dataSource, !options.url, sockets, server);
   }
 
+  /** Closes every connection (their sockets closed, not only ended) and then the embedded server. */
   async close(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    await closeSockets(this.sockets);
     await this.server?.stop();
   }
+}
+
+/**
+ * The pool's `end` resolves once it has asked each connection to end (TypeORM releases its query
+ * runners first): the connection sends Terminate and half-closes its socket, which then stays open
+ * until the server closes its side, and a busy server may do so much later (an embedded PGlite
+ * runs its queries on its process's event loop). So each socket is closed here once its writes
+ * are flushed, and the close waits for all of them.
+ */
+async function closeSockets(sockets: Set<Socket>): Promise<void> {
+  await Promise.all(
+    [...sockets].map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          if (socket.destroyed) return resolve();
+          socket.once('close', () => resolve());
+          if (socket.writableFinished) socket.destroy();
+          else socket.once('finish', () => socket.destroy());
+        }),
+    ),
+  );
 }
 
 export function dataSourceOptions(
   target: { url: string } | EmbeddedConnection,
   poolSize: number,
   logging: boolean,
+  /** Filled with the connections' sockets while they are open, for `Database.close`. */
+  sockets?: Set<Socket>,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -101,7 +130,18 @@ export function dataSourceOptions(
     synchronize: false,
     migrationsRun: false,
     logging,
-    extra: { max: poolSize, connectionTimeoutMillis: 10_000 },
+    extra: {
+      max: poolSize,
+      connectionTimeoutMillis: 10_000,
+      ...(sockets && {
+        stream: () => {
+          const socket = new Socket();
+          sockets.add(socket);
+          socket.once('close', () => sockets.delete(socket));
+          return socket;
+        },
+      }),
+    },
   };
 }
 
