@@ -12,3 +12,4 @@ export type { ResilienceOptions } from './http/resilience';
 export { TransportError } from './http/transport-error';
 export { splitGross } from './shared/money';
 export { readableReference } from './shared/booking-text';
+export { tripletexSessionExpirationDate } from './shared/dates';

@@ -108,8 +108,7 @@ describe('HttpProviderGrantExchange against the sandboxes', () => {
     return code;
   }
 
-  describeProviderGrantExchangeContract('HttpProviderGrantExchange', () => {
-    sandbox.control.reset();
+  function sandboxExchange(): HttpProviderGrantExchange {
     const endpoints = new ProviderEndpoints(
       { apiUrl: running.tripletexApi, consentUrl: null },
       {
@@ -120,7 +119,7 @@ describe('HttpProviderGrantExchange against the sandboxes', () => {
       },
       'https://accounting.example',
     );
-    const exchange = new HttpProviderGrantExchange(
+    return new HttpProviderGrantExchange(
       endpoints,
       new GrantExchangeOptions(
         SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
@@ -130,6 +129,20 @@ describe('HttpProviderGrantExchange against the sandboxes', () => {
       ),
       clock,
     );
+  }
+
+  it("opens a Tripletex session in Oslo's first hour, when the UTC date is still the day before", async () => {
+    sandbox.control.reset();
+    clock.set('2026-11-25T23:30:00.000Z');
+    const company = sandbox.control.tripletex.company(0);
+    await expect(sandboxExchange().verifyTripletexEmployeeToken(company.employeeToken)).resolves.toMatchObject({
+      id: String(company.companyId),
+    });
+  });
+
+  describeProviderGrantExchangeContract('HttpProviderGrantExchange', () => {
+    sandbox.control.reset();
+    const exchange = sandboxExchange();
     return {
       exchange,
       now: () => clock.now(),

@@ -9,6 +9,7 @@ import {
   type RedeemedGrant,
 } from '@app/domain';
 import { ProviderEndpoints } from '@app/application';
+import { tripletexSessionExpirationDate } from '@app/providers';
 
 const COMPANY_PAGE_SIZE = 100;
 /** A grant opens a handful of companies; this only bounds a provider that never stops paging. */
@@ -92,11 +93,10 @@ export class HttpProviderGrantExchange extends ProviderGrantExchange {
     const consumerToken = this.options.tripletexConsumerToken;
     if (!consumerToken)
       throw new ProviderError('tripletex', 'rejected', 'this service has no Tripletex consumer token configured');
-    const tomorrow = new Date(this.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
     const create = new URL(`${this.endpoints.tripletex.apiUrl}/token/session/:create`);
     create.searchParams.set('consumerToken', consumerToken);
     create.searchParams.set('employeeToken', employeeToken);
-    create.searchParams.set('expirationDate', tomorrow);
+    create.searchParams.set('expirationDate', tripletexSessionExpirationDate(this.clock.now()));
     const session = await this.send('tripletex', 'PUT /token/session/:create', create.toString(), {
       method: 'PUT',
       headers: { Accept: 'application/json' },

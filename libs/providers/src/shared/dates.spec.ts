@@ -1,4 +1,4 @@
-import { addDays, assertIsoDate, osloDate } from './dates';
+import { addDays, assertIsoDate, osloDate, tripletexSessionExpirationDate } from './dates';
 
 describe('dates', () => {
   it('adds days across month and year ends', () => {
@@ -10,6 +10,12 @@ describe('dates', () => {
     expect(osloDate(new Date('2026-11-20T23:30:00Z'))).toBe('2026-11-21');
     expect(osloDate(new Date('2026-06-20T21:59:00Z'))).toBe('2026-06-20');
     expect(osloDate(new Date('2026-06-20T22:00:00Z'))).toBe('2026-06-21');
+  });
+
+  it("asks Tripletex for a session until tomorrow's Oslo midnight, also in Oslo's first hours", () => {
+    expect(tripletexSessionExpirationDate(new Date('2026-11-25T12:00:00Z'))).toBe('2026-11-26');
+    expect(tripletexSessionExpirationDate(new Date('2026-11-25T23:30:00Z'))).toBe('2026-11-27');
+    expect(tripletexSessionExpirationDate(new Date('2026-06-30T22:15:00Z'))).toBe('2026-07-02');
   });
 
   it('refuses malformed dates', () => {

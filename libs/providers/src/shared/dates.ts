@@ -24,3 +24,12 @@ export function osloDate(now: Date): string {
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
+
+/**
+ * The `expirationDate` of a new Tripletex session: tomorrow in Oslo. Tripletex ends a session at
+ * Oslo midnight of that date, so today's date (or the UTC date in Oslo's first hours) would give a
+ * session that is dead on arrival.
+ */
+export function tripletexSessionExpirationDate(now: Date): string {
+  return addDays(osloDate(now), 1);
+}

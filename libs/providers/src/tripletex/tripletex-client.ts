@@ -5,7 +5,7 @@ import { ResiliencePolicy, RetryMode } from '../http/resilience';
 import { SingleFlight } from '../http/single-flight';
 import { sleep } from '../http/sleep';
 import { isUnauthorized, TransportError } from '../http/transport-error';
-import { addDays, osloDate } from '../shared/dates';
+import { tripletexSessionExpirationDate } from '../shared/dates';
 import { asArray, asObject, asString, drainPage, Json } from '../shared/json';
 import { buildUrl, Query } from '../shared/url';
 import { ResolvedTripletexConfig } from './tripletex.config';
@@ -180,8 +180,7 @@ export class TripletexClient {
   private async createSession(conn: TripletexConnection, recorder: ApiCallRecorder): Promise<Session> {
     const createdAt = this.clock.now().getTime();
     const employeeToken = await conn.credentials.employeeToken();
-    // The session dies at Oslo midnight of expirationDate: today would be dead on arrival.
-    const expirationDate = addDays(osloDate(this.clock.now()), 1);
+    const expirationDate = tripletexSessionExpirationDate(this.clock.now());
     const url = buildUrl(conn.baseUrl, SESSION_CREATE_PATH, {
       consumerToken: this.config.consumerToken,
       employeeToken,
