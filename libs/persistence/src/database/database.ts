@@ -94,6 +94,9 @@ export class Database {
   }
 }
 
+/** How long `close` waits for a socket that was never ended before closing it anyway. */
+const SOCKET_CLOSE_GRACE_MS = 2_000;
+
 /**
  * The pool's `end` resolves once it has asked each connection to end (TypeORM releases its query
  * runners first): the connection sends Terminate and half-closes its socket, which then stays open
@@ -109,7 +112,11 @@ async function closeSockets(sockets: Set<Socket>): Promise<void> {
           if (socket.destroyed) return resolve();
           socket.once('close', () => resolve());
           if (socket.writableFinished) socket.destroy();
-          else socket.once('finish', () => socket.destroy());
+          else {
+            socket.once('finish', () => socket.destroy());
+            // A connection the pool never ended (a failed destroy) would keep shutdown waiting.
+            setTimeout(() => socket.destroy(), SOCKET_CLOSE_GRACE_MS).unref();
+          }
         }),
     ),
   );
