@@ -22,7 +22,7 @@
  */
 const { randomUUID } = require('node:crypto');
 const path = require('node:path');
-const { startService, runAtRate, summarize, writeResults, psql, psqlValue } = require('./lib');
+const { SUBMISSION, startService, runAtRate, summarize, writeResults, psql, psqlValue } = require('./lib');
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RPS = Number(process.env.BENCH_EVENTS_RPS ?? 50);
@@ -103,17 +103,7 @@ async function main() {
     const submitted = await fetch(`${service.url}/v1/proposals`, {
       method: 'POST',
       headers: { ...employee, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: JSON.stringify({
-        kind: 'expense',
-        merchant: 'SPOTIFY AB',
-        amount: '119.00',
-        currency: 'NOK',
-        date: '2026-11-20',
-        accountCode: '6540',
-        vatRate: '25',
-        description: 'Spotify Premium',
-        thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
-      }),
+      body: JSON.stringify(SUBMISSION),
     });
     if (submitted.status !== 201) throw new Error(`the template submission: ${submitted.status}`);
     const template = (await submitted.json()).id;

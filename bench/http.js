@@ -30,6 +30,7 @@ const {
   writeResults,
   psql,
   psqlValue,
+  SUBMISSION,
 } = require('./lib');
 
 const PATTERNS = Number(process.env.BENCH_PATTERNS ?? 10000);
@@ -172,17 +173,7 @@ async function main() {
       authorization: `Bearer ${service.token({ role: 'employee', sub: 'ola@demo.no' })}`,
       'content-type': 'application/json',
     };
-    const submission = {
-      kind: 'expense',
-      merchant: 'SPOTIFY AB',
-      amount: '119.00',
-      currency: 'NOK',
-      date: '2026-11-20',
-      accountCode: '6540',
-      vatRate: '25',
-      description: 'Spotify Premium',
-      thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
-    };
+    const submission = SUBMISSION;
     const probe = await post(
       `${service.url}/v1/proposals`,
       { ...employee, 'idempotency-key': randomUUID() },

@@ -346,7 +346,21 @@ function writeResults(file, data) {
   fs.writeFileSync(path.join(dir, file), JSON.stringify(stamped, null, 2));
 }
 
+/** The benchmarks' expense: a merchant the demo company has a verified pattern for (auto-approve path). */
+const SUBMISSION = Object.freeze({
+  kind: 'expense',
+  merchant: 'SPOTIFY AB',
+  amount: '119.00',
+  currency: 'NOK',
+  date: '2026-11-20',
+  accountCode: '6540',
+  vatRate: '25',
+  description: 'Spotify Premium',
+  thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
+});
+
 module.exports = {
+  SUBMISSION,
   startService,
   run,
   runAtRate,
