@@ -141,6 +141,7 @@ const tail = fc.oneof(
   fc.constant(''),
   referenceCode.map((code) => ` *${code.toUpperCase()}`),
   fc.integer({ min: 10, max: 9999 }).map((n) => ` *${n}`),
+  // a masked card number, as bank statements print it
   fc.integer({ min: 1000, max: 9999 }).map((n) => ` xxxx${n}`),
   fc.integer({ min: 10_000, max: 999_999_999 }).map((n) => ` ${n}`),
 );
