@@ -4,7 +4,6 @@ import type { BookedReceipts } from '../execute-proposal/booked-receipts.port';
 import type { ExecutionLedger } from '../execute-proposal/execution-ledger.port';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port';
 import type { ReceiptStore } from '../receipts/receipt-store.port';
-import type { SubmissionStore } from '../submit-proposal/submission-store.port';
 
 /** Every port whose writes may have to commit together with another's, bound to one transaction. */
 export interface TransactionalPorts {
@@ -14,8 +13,6 @@ export interface TransactionalPorts {
   /** The outbox: messages commit with the events that cause them. */
   readonly notifier: Notifier;
   readonly receipts: ReceiptStore;
-  /** A submission's events, proposal, receipt and notices, in one write. */
-  readonly submissions: SubmissionStore;
   readonly idempotency: IdempotencyStore;
   readonly executions: ExecutionLedger;
   /** Receipt → booking, so that one receipt is never booked twice. */

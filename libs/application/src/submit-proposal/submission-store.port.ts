@@ -1,5 +1,5 @@
 import type { OutboundMessage, Proposal, ProposalEvent } from '@app/domain';
-import type { IdempotencyRecord, RecordedResponse } from '../idempotency/idempotency-store.port';
+import type { IdempotencyClaim, IdempotencyRecord, RecordedResponse } from '../idempotency/idempotency-store.port';
 import type { StoredReceipt } from '../receipts/receipt-store.port';
 
 /** Everything an accepted submission stores. */
@@ -17,19 +17,28 @@ export interface SubmissionKey {
   readonly response: RecordedResponse;
 }
 
+/** What an earlier use of a key recorded: the same request (`replay`) or another one (`conflict`). */
+export type RecordedUse = Exclude<IdempotencyClaim, { readonly outcome: 'claimed' }>;
+
+/** What `store` did: stored the submission, or stored nothing because the key was used already. */
+export type SubmissionOutcome = { readonly outcome: 'stored' } | RecordedUse;
+
 /**
- * Stores an accepted submission — its events, the proposal, the receipt's bytes and the outbox
- * rows of its notices — all of it or nothing, in one write: over a unit of work's transaction the
- * write joins it; used alone it is atomic by itself.
+ * The one place a submission is written: its events, the proposal, the receipt's bytes and the
+ * outbox rows of its notices — all of it or nothing, in one atomic write.
  *
- * With a `key`, the same write also takes the Idempotency-Key with its response already recorded.
- * When the key has a row already (a completed request's, expired or not), or another unit of work
- * holds it and then commits (the write waits for it, as `IdempotencyStore.claim` does), nothing is
- * stored and `store` returns false: the caller then claims the key the ordinary way, which answers
- * a replay, a conflict or the takeover of an expired key. With a key, a row taken by someone else
- * (the proposal's id, a receipt, an event's chain position) also returns false, since the key may
- * be why; without one it is a ConcurrencyConflict.
+ * With a `key`, the same write takes the Idempotency-Key with its response already recorded. A key
+ * that another request holds uncommitted is waited for. A key that has a live row stores nothing and
+ * answers what that row recorded (`replay` for the same request, `conflict` for another); an expired
+ * row is taken over. A row of the submission that is already stored (the proposal's id, a receipt,
+ * an event's chain position) — and no used key to explain it — is a ConcurrencyConflict.
  */
 export abstract class SubmissionStore {
-  abstract store(submission: SubmissionWrite, key?: SubmissionKey): Promise<boolean>;
+  abstract store(submission: SubmissionWrite, key?: SubmissionKey): Promise<SubmissionOutcome>;
+
+  /**
+   * What a key's earlier use recorded, or null when the key is unused or expired: how a submission
+   * the domain refuses still answers a retry of a request that was accepted.
+   */
+  abstract recorded(record: IdempotencyRecord): Promise<RecordedUse | null>;
 }

@@ -27,7 +27,7 @@ import {
   type ProposalEvent,
 } from '@app/domain';
 import { ApplicationOptions } from '../application.options';
-import { IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
+import { IdempotencyConflict, IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
 import { PdfCheck } from '../receipts/pdf-check';
 import { decodeReceipt, type DecodedReceipt } from '../receipts/receipt-upload';
 import { originOf, type Caller } from '../shared/caller';
@@ -35,13 +35,18 @@ import { assertMayRead } from '../shared/proposal-access';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { autoApprovedMessage, needsReviewMessage } from '../shared/proposal-notifications';
 import type { ProposalView } from '../shared/proposal-view';
-import { UnitOfWork } from '../shared/unit-of-work.port';
-import { SubmissionStore, type SubmissionWrite } from './submission-store.port';
+import { SubmissionStore, type RecordedUse, type SubmissionWrite } from './submission-store.port';
 import type { ProposalSubmission, SubmitProposalCommand } from './submit-proposal.command';
 
 const MAX_ID_LENGTH = 255;
 
 const scopeOf = (caller: Caller) => ({ companyId: caller.company, actor: caller.actor });
+
+/** A used key's answer: its recorded response again, or 409 idempotency_conflict for another request. */
+function answerOf(use: RecordedUse, request: { readonly key: string }): IdempotentOutcome<ProposalView> {
+  if (use.outcome === 'conflict') throw new IdempotencyConflict(request.key);
+  return { replayed: true, response: use.response };
+}
 
 /** What one submission stores, once validated and with the company's settings and patterns read. */
 interface Submission {
@@ -62,18 +67,16 @@ interface Submission {
  * patterns, holds a possible duplicate of an earlier proposal for review, stores it as PROPOSED and — when the ConfidenceEngine routes it to auto_approve —
  * APPROVED with executeAfter = now + the company's execution delay.
  *
- * One transaction: claim the Idempotency-Key (when one was sent), store the Proposed (and
- * Approved) events, the proposal, the receipt's bytes and the notification (review channel, or the
- * user's thread for an auto-approval), record the response, commit. Usually that is one statement
- * (SubmissionStore.store with the key and the response it records); when the key is in use or the
- * submission is refused, a unit of work claims the key first and stores the same rows after it. A
- * concurrent request with the same key waits on the key until this one commits, then answers its
- * recorded response (or 409 idempotency_conflict for another body); a replayed key stores nothing.
+ * One write stores it all (SubmissionStore.store, one atomic statement): the Proposed (and
+ * Approved) events, the proposal, the receipt's bytes, the notification (review channel, or the
+ * user's thread for an auto-approval) and, with an Idempotency-Key, the key with the response it
+ * records. A concurrent request with the same key waits on the key until this one commits, then
+ * answers its recorded response (or 409 idempotency_conflict for another body); a used key stores
+ * nothing, and answers so even when the domain refuses the repeated request.
  */
 @Injectable()
 export class SubmitProposalHandler {
   constructor(
-    private readonly unitOfWork: UnitOfWork,
     private readonly submissions: SubmissionStore,
     private readonly settings: CompanySettingsStore,
     private readonly contexts: CompanyContextStore,
@@ -90,8 +93,7 @@ export class SubmitProposalHandler {
   async execute(command: SubmitProposalCommand): Promise<IdempotentOutcome<ProposalView>> {
     const { caller, submission } = command;
     const validated = await this.validate(submission);
-    // Read before the unit of work, which keeps it short: scoring needs no transaction, and inside
-    // the unit only its own ports may touch the database.
+    // Everything scoring needs is read before the write, which is one statement.
     const [settings, context, candidates, duplicates] = await Promise.all([
       this.settings.get(caller.company),
       this.contexts.get(caller.company),
@@ -107,53 +109,29 @@ export class SubmitProposalHandler {
       executionDelayMinutes: settings.executionDelayMinutes,
       autoApproval: { autoApproveMaxAmount: settings.autoApproveMaxAmount },
     };
-    return (
-      (await this.storeInOneWrite(command, stored)) ??
-      this.unitOfWork.run((ports) =>
-        this.idempotency.run(ports.idempotency, command.idempotency, scopeOf(caller), submission, async () => {
-          const { view, write } = await this.prepare(ports.proposals, stored);
-          await ports.submissions.store(write);
-          return view;
-        }),
-      )
-    );
-  }
-
-  /**
-   * The usual case in one write, outside any unit of work: the submission is prepared, then stored
-   * together with its key and the key's response (SubmissionStore.store). Null, with nothing
-   * stored, when the submission is refused or the key is in use: the ordinary path then claims the
-   * key first, so that a used key is answered by its recorded response (or 409) whatever this
-   * request's own errors, and an expired key is taken over.
-   */
-  private async storeInOneWrite(
-    command: SubmitProposalCommand,
-    submission: Submission,
-  ): Promise<IdempotentOutcome<ProposalView> | null> {
+    const request = command.idempotency;
+    const keyed = request && { request, record: this.idempotency.recordOf(request, scopeOf(caller), submission) };
     let prepared: { view: ProposalView; write: SubmissionWrite };
     try {
-      prepared = await this.prepare(this.proposals, submission);
-    } catch {
-      return null;
+      prepared = await this.prepare(stored);
+    } catch (error) {
+      // A used key answers what it recorded, whatever this request's own errors: a retry of an
+      // accepted resubmission finds its proposal resubmitted already.
+      const earlier = keyed && (await this.submissions.recorded(keyed.record));
+      if (keyed && earlier) return answerOf(earlier, keyed.request);
+      throw error;
     }
-    const request = command.idempotency;
-    const key = request
-      ? {
-          record: this.idempotency.recordOf(request, scopeOf(submission.caller), command.submission),
-          response: request.respond(prepared.view),
-        }
-      : undefined;
-    return (await this.submissions.store(prepared.write, key)) ? { replayed: false, result: prepared.view } : null;
+    const key = keyed && { record: keyed.record, response: keyed.request.respond(prepared.view) };
+    const outcome = await this.submissions.store(prepared.write, key ?? undefined);
+    if (outcome.outcome === 'stored' || !keyed) return { replayed: false, result: prepared.view };
+    return answerOf(outcome, keyed.request);
   }
 
   /** What the submission stores, and the view of it the caller gets back. */
-  private async prepare(
-    proposals: ProposalRepository,
-    submission: Submission,
-  ): Promise<{ view: ProposalView; write: SubmissionWrite }> {
+  private async prepare(submission: Submission): Promise<{ view: ProposalView; write: SubmissionWrite }> {
     const { caller, details, receipt, resubmissionOf, context } = submission;
     if (context) assertInChart(context, details);
-    const previous = resubmissionOf ? await proposals.findById(caller.company, resubmissionOf) : null;
+    const previous = resubmissionOf ? await this.proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
     // Only a proposal the caller may read can be corrected: an employee resubmits only their own.
     if (previous) assertMayRead(caller, previous);

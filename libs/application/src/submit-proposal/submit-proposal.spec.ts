@@ -1,5 +1,6 @@
 import {
   ConcurrencyConflict,
+  ConfidenceEngine,
   InvalidTransition,
   MAX_RECEIPT_BYTES,
   NotFound,
@@ -525,6 +526,32 @@ describe('SubmitProposal', () => {
         UnknownAccountCode,
       );
       expect(world.proposals.all()).toHaveLength(1);
+    });
+
+    it('scores a submission once, also when it takes over an expired key', async () => {
+      await submit();
+      world.clock.advance({ hours: 24 });
+      const score = jest.spyOn(ConfidenceEngine.prototype, 'score');
+
+      expect((await submit()).replayed).toBe(false);
+
+      expect(score).toHaveBeenCalledTimes(1);
+      score.mockRestore();
+      expect(world.proposals.all()).toHaveLength(2);
+    });
+
+    it('answers a retried resubmission with its first response, though its chain position is taken now', async () => {
+      const { proposal } = await submitted(world, aSubmission({ merchant: 'Some Supplier' }));
+      const rejected = (
+        await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id, reason: 'wrong amount' })
+      ).proposal;
+      const body = aSubmission({ merchant: 'Some Supplier', resubmissionOf: rejected.id });
+      const first = await submit(body, 'resubmit-once');
+
+      const retry = await submit(body, 'resubmit-once');
+
+      expect(retry).toEqual({ replayed: true, response: respond(first.replayed ? never() : first.result) });
+      expect(world.proposals.all()).toHaveLength(2);
     });
 
     it('leaves the key unused when the request fails, so a retry runs it', async () => {

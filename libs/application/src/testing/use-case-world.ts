@@ -107,7 +107,6 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
     history,
     idempotencyKeys: adapters.idempotency,
     submitProposal: new SubmitProposalHandler(
-      adapters.unitOfWork,
       adapters.submissions,
       adapters.settings,
       contexts,

@@ -4,6 +4,7 @@ import {
   type IdempotencyClaim,
   type IdempotencyRecord,
   type RecordedResponse,
+  type RecordedUse,
 } from '@app/application';
 import { execute, select } from '../shared/sql';
 
@@ -11,6 +12,7 @@ interface StoredKey {
   request_hash: string;
   response_status: number | null;
   response_body: unknown;
+  expires_at: Date;
 }
 
 /** The columns of a key row stored with its response, in the order of `completedKeyParameters`. */
@@ -38,6 +40,24 @@ export function completedKeyParameters(record: IdempotencyRecord, response: Reco
     response.status,
     JSON.stringify(response.body),
   ];
+}
+
+/**
+ * What the key's row recorded for `record`: `replay` when it is the same request, `conflict` when it
+ * is another one; null when the key has no row or its row has expired (at `record.createdAt`).
+ */
+export async function recordedUse(manager: EntityManager, record: IdempotencyRecord): Promise<RecordedUse | null> {
+  const { companyId, actor, key } = record.scope;
+  const [stored] = await select<StoredKey>(
+    manager,
+    `SELECT request_hash, response_status, response_body, expires_at FROM idempotency_keys
+      WHERE company_id = $1 AND actor = $2 AND idempotency_key = $3`,
+    [companyId, actor, key],
+  );
+  if (!stored || stored.expires_at.getTime() <= record.createdAt.getTime()) return null;
+  // A committed row always carries its response: key and response are written in one transaction.
+  if (stored.request_hash !== record.requestHash || stored.response_status === null) return { outcome: 'conflict' };
+  return { outcome: 'replay', response: { status: stored.response_status, body: stored.response_body } };
 }
 
 /**
@@ -70,16 +90,8 @@ export class TypeOrmIdempotencyStore extends IdempotencyStore {
     );
     if (rows.length === 1) return { outcome: 'claimed' };
 
-    const [stored] = await select<StoredKey>(
-      this.manager,
-      `SELECT request_hash, response_status, response_body FROM idempotency_keys
-        WHERE company_id = $1 AND actor = $2 AND idempotency_key = $3`,
-      [companyId, actor, key],
-    );
-    // A committed row always carries its response: key and response are written in one transaction.
-    if (!stored || stored.request_hash !== record.requestHash || stored.response_status === null)
-      return { outcome: 'conflict' };
-    return { outcome: 'replay', response: { status: stored.response_status, body: stored.response_body } };
+    // Not claimed: the key's row is live (unexpired), so what it recorded answers this request.
+    return (await recordedUse(this.manager, record)) ?? { outcome: 'conflict' };
   }
 
   async complete(record: IdempotencyRecord, response: RecordedResponse): Promise<void> {

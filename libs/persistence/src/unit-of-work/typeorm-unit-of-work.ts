@@ -10,13 +10,12 @@ import { TypeOrmIdempotencyStore } from '../idempotency/typeorm-idempotency.stor
 import { TypeOrmOutboxRepository } from '../outbox/typeorm-outbox.repository';
 import { TypeOrmPatternStore } from '../pattern/typeorm-pattern.store';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
-import { TypeOrmSubmissionStore } from '../proposal/typeorm-submission.store';
 import { TypeOrmReceiptStore } from '../receipts/typeorm-receipt.store';
 
 /**
  * Runs each unit of work in ONE database transaction (BEGIN … COMMIT, READ COMMITTED) and hands it
  * every transactional port bound to that transaction: events, the proposals' read model, patterns,
- * outbox rows, receipts, submissions, idempotency keys, booked receipts and the executor's and daily check's ledgers commit
+ * outbox rows, receipts, idempotency keys, booked receipts and the executor's and daily check's ledgers commit
  * together, or nothing does (the work's error is rethrown after the rollback). Each port call is
  * sent when it is made, so the unit reads its own writes and a failed write fails at once.
  */
@@ -40,7 +39,6 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
       patterns: new TypeOrmPatternStore(manager),
       notifier: new OutboxNotifier(new TypeOrmOutboxRepository(manager), this.clock, this.ids),
       receipts: new TypeOrmReceiptStore(manager),
-      submissions: new TypeOrmSubmissionStore(manager, this.clock, this.ids),
       idempotency: new TypeOrmIdempotencyStore(manager),
       executions: new TypeOrmExecutionLedger(manager),
       bookedReceipts: new TypeOrmBookedReceipts(manager),

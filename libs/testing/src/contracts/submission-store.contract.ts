@@ -16,7 +16,7 @@ import { companies, type ContractOptions, uniqueId } from './contract-support';
 export interface SubmissionStoreUnderTest {
   /** The store used alone, outside any unit of work. */
   readonly submissions: SubmissionStore;
-  /** Hands out the store that joins the unit (`ports.submissions`) and the key store (`ports.idempotency`). */
+  /** Hands out the key store (`ports.idempotency`), through which the stored key is read back. */
   readonly unitOfWork: UnitOfWork;
   /** Readers of what was stored. */
   readonly events: EventStore;
@@ -30,8 +30,8 @@ const DAY = 24 * 3600_000;
 
 /**
  * The SubmissionStore contract (see the port): every row of a submission is stored, or none; with
- * a key, the key and its response are stored with them, and a key that has a row already — used,
- * or expired and not yet purged — stores nothing and answers false.
+ * a key, the key and its response are stored with them; a used key stores nothing and answers what
+ * it recorded (replay or conflict), and an expired one is taken over.
  */
 export function describeSubmissionStoreContract(
   name: string,
@@ -104,7 +104,7 @@ export function describeSubmissionStoreContract(
     it('stores the events, the proposal, the receipt and the notices', async () => {
       const submission = aSubmission();
 
-      expect(await subject.submissions.store(submission)).toBe(true);
+      expect(await subject.submissions.store(submission)).toEqual({ outcome: 'stored' });
 
       expect(await stored(submission)).toEqual({
         proposal: submission.proposal,
@@ -117,7 +117,7 @@ export function describeSubmissionStoreContract(
     it('stores the key with its response, which a retry then replays', async () => {
       const key = aKey();
 
-      expect(await subject.submissions.store(aSubmission(), key)).toBe(true);
+      expect(await subject.submissions.store(aSubmission(), key)).toEqual({ outcome: 'stored' });
 
       expect(await claim({ ...key.record, createdAt: new Date(T0 + 1000) })).toEqual({
         outcome: 'replay',
@@ -125,27 +125,70 @@ export function describeSubmissionStoreContract(
       });
     });
 
-    it('stores nothing and answers false for a key in use, expired or not', async () => {
+    it('stores nothing for a used key and answers what it recorded: replay, or conflict for another request', async () => {
       const key = aKey();
       await subject.submissions.store(aSubmission(), key);
       const again = aSubmission();
-      const expired = aSubmission();
+      const other = aSubmission();
+      const retry = { ...key.record, createdAt: new Date(T0 + 1000) };
 
-      expect(await subject.submissions.store(again, { ...key, response: { status: 201, body: { id: 'p-2' } } })).toBe(
-        false,
-      );
-      const later = { ...key.record, createdAt: new Date(T0 + DAY), expiresAt: new Date(T0 + 2 * DAY) };
-      expect(await subject.submissions.store(expired, { ...key, record: later })).toBe(false);
+      expect(
+        await subject.submissions.store(again, { record: retry, response: { status: 201, body: { id: 'p-2' } } }),
+      ).toEqual({ outcome: 'replay', response: key.response });
+      expect(
+        await subject.submissions.store(other, {
+          record: { ...retry, requestHash: 'b'.repeat(64) },
+          response: { status: 201, body: { id: 'p-3' } },
+        }),
+      ).toEqual({ outcome: 'conflict' });
 
-      for (const submission of [again, expired]) {
+      for (const submission of [again, other]) {
         expect(await subject.proposals.findById(company, submission.proposal.id)).toBeNull();
         expect(await subject.events.readChain(company, submission.proposal.correlationId)).toEqual([]);
       }
       expect(await subject.pendingMessages(company)).toHaveLength(1);
-      expect(await claim({ ...key.record, createdAt: new Date(T0 + 1000) })).toMatchObject({
+    });
+
+    it('takes over an expired key: the new submission is stored and the key records its response', async () => {
+      const key = aKey();
+      await subject.submissions.store(aSubmission(), key);
+      const later = aSubmission();
+      const record = { ...key.record, createdAt: new Date(T0 + DAY), expiresAt: new Date(T0 + 2 * DAY) };
+      const response = { status: 201, body: { id: 'p-later' } };
+
+      expect(await subject.submissions.store(later, { record, response })).toEqual({ outcome: 'stored' });
+
+      expect((await stored(later)).proposal).toEqual(later.proposal);
+      expect(await subject.submissions.recorded({ ...record, createdAt: new Date(T0 + DAY + 1000) })).toEqual({
         outcome: 'replay',
-        response: key.response,
+        response,
       });
+    });
+
+    it('tells what a used key recorded, and nothing for an unused or expired one', async () => {
+      const key = aKey();
+      expect(await subject.submissions.recorded(key.record)).toBeNull();
+
+      await subject.submissions.store(aSubmission(), key);
+
+      const retry = { ...key.record, createdAt: new Date(T0 + 1000) };
+      expect(await subject.submissions.recorded(retry)).toEqual({ outcome: 'replay', response: key.response });
+      expect(await subject.submissions.recorded({ ...retry, requestHash: 'b'.repeat(64) })).toEqual({
+        outcome: 'conflict',
+      });
+      expect(await subject.submissions.recorded({ ...retry, createdAt: new Date(T0 + DAY) })).toBeNull();
+    });
+
+    it('with an unused key, a row already stored is a ConcurrencyConflict and the key stays unused', async () => {
+      const submission = aSubmission();
+      await subject.submissions.store(submission);
+      const key = aKey();
+
+      await expect(
+        subject.submissions.store({ ...aSubmission(), proposal: submission.proposal, receipt: null }, key),
+      ).rejects.toBeInstanceOf(ConcurrencyConflict);
+
+      expect(await subject.submissions.recorded(key.record)).toBeNull();
     });
 
     it('refuses a submission whose proposal is stored already with ConcurrencyConflict, storing none of it', async () => {
@@ -159,19 +202,6 @@ export function describeSubmissionStoreContract(
 
       expect(await subject.events.readChain(company, other.proposal.correlationId)).toEqual([]);
       expect(await subject.pendingMessages(company)).toHaveLength(1);
-    });
-
-    it('joins the unit of work it is handed out by: nothing is stored when the unit fails', async () => {
-      const submission = aSubmission();
-
-      await expect(
-        subject.unitOfWork.run(async (ports) => {
-          await ports.submissions.store(submission);
-          throw new Error('the unit fails after storing');
-        }),
-      ).rejects.toThrow('the unit fails after storing');
-
-      expect(await stored(submission)).toEqual({ proposal: null, events: [], receipt: null, messages: [] });
     });
   });
 }

@@ -13,7 +13,7 @@ import { InMemoryPatternStore } from './in-memory-pattern-store';
 import { InMemoryProposalRepository } from './in-memory-proposal-repository';
 import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
 import { InMemoryReceiptStore } from './in-memory-receipt-store';
-import { InMemorySubmissionStore, StandaloneInMemorySubmissionStore } from './in-memory-submission-store';
+import { InMemorySubmissionStore } from './in-memory-submission-store';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 
 /** Every in-memory adapter wired together, with a manual clock and sequential ids: a use case's world. */
@@ -38,13 +38,12 @@ export function createInMemoryAdapters(start?: Date | string) {
     patterns,
     notifier,
     receipts,
-    submissions: new InMemorySubmissionStore({ events, proposals, receipts, notifier, idempotency }),
     idempotency,
     executions,
     bookedReceipts,
     dailyChecks,
   });
-  const submissions = new StandaloneInMemorySubmissionStore(unitOfWork);
+  const submissions = new InMemorySubmissionStore(unitOfWork, idempotency);
   const ctx: DomainContext = { clock, ids };
   return {
     clock,

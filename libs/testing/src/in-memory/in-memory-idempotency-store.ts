@@ -39,11 +39,6 @@ export class InMemoryIdempotencyStore extends IdempotencyStore implements Snapsh
     });
   }
 
-  /** Whether the key has an entry, expired or not (a row the database would still hold). */
-  has(record: IdempotencyRecord): boolean {
-    return this.entries.has(keyOf(record));
-  }
-
   async purgeExpired(now: Date, limit: number): Promise<number> {
     const expired = [...this.entries]
       .filter(([, entry]) => entry.expiresAt.getTime() <= now.getTime())

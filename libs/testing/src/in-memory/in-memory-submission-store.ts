@@ -1,57 +1,45 @@
-import { SubmissionStore, type SubmissionKey, type SubmissionWrite, type UnitOfWork } from '@app/application';
-import type { InMemoryEventStore } from './in-memory-event-store';
+import {
+  SubmissionStore,
+  type IdempotencyRecord,
+  type RecordedUse,
+  type SubmissionKey,
+  type SubmissionOutcome,
+  type SubmissionWrite,
+  type UnitOfWork,
+} from '@app/application';
 import type { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
-import type { InMemoryNotifier } from './in-memory-notifier';
-import type { InMemoryProposalRepository } from './in-memory-proposal-repository';
-import type { InMemoryReceiptStore } from './in-memory-receipt-store';
-import type { Snapshottable } from './snapshottable';
-
-interface SubmissionStores {
-  readonly events: InMemoryEventStore;
-  readonly proposals: InMemoryProposalRepository;
-  readonly receipts: InMemoryReceiptStore;
-  readonly notifier: InMemoryNotifier;
-  readonly idempotency: InMemoryIdempotencyStore;
-}
 
 /**
- * SubmissionStore over the in-memory stores, as a unit of work hands it out: the unit puts every
- * store back when its work throws. It holds nothing of its own.
- */
-export class InMemorySubmissionStore extends SubmissionStore implements Snapshottable {
-  constructor(private readonly stores: SubmissionStores) {
-    super();
-  }
-
-  async store(submission: SubmissionWrite, key?: SubmissionKey): Promise<boolean> {
-    const { events, proposals, receipts, notifier, idempotency } = this.stores;
-    if (key && idempotency.has(key.record)) return false;
-    await events.append(submission.events);
-    await proposals.insert(submission.proposal);
-    if (submission.receipt) await receipts.save(submission.receipt);
-    await notifier.notify(submission.messages);
-    if (key) await idempotency.complete(key.record, key.response);
-    return true;
-  }
-
-  snapshot(): unknown {
-    return null;
-  }
-
-  restore(): void {}
-}
-
-/**
- * The SubmissionStore used outside any unit of work: each write a unit of its own, as the database
+ * SubmissionStore over the in-memory stores: each write a unit of work of its own, as the database
  * runs the one statement as a transaction by itself — all or nothing, and one at a time with the
- * other units, so a concurrent unit that holds the same key is waited for.
+ * other units, so a concurrent unit that holds the same key is waited for. A used key is answered
+ * by what it recorded; an expired one is taken over (the idempotency store's claim rules).
  */
-export class StandaloneInMemorySubmissionStore extends SubmissionStore {
-  constructor(private readonly unitOfWork: UnitOfWork) {
+export class InMemorySubmissionStore extends SubmissionStore {
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly idempotency: InMemoryIdempotencyStore,
+  ) {
     super();
   }
 
-  store(submission: SubmissionWrite, key?: SubmissionKey): Promise<boolean> {
-    return this.unitOfWork.run((ports) => ports.submissions.store(submission, key));
+  store(submission: SubmissionWrite, key?: SubmissionKey): Promise<SubmissionOutcome> {
+    return this.unitOfWork.run(async (ports) => {
+      if (key) {
+        const claim = await ports.idempotency.claim(key.record);
+        if (claim.outcome !== 'claimed') return claim;
+      }
+      await ports.events.append(submission.events);
+      await ports.proposals.insert(submission.proposal);
+      if (submission.receipt) await ports.receipts.save(submission.receipt);
+      await ports.notifier.notify(submission.messages);
+      if (key) await ports.idempotency.complete(key.record, key.response);
+      return { outcome: 'stored' } as const;
+    });
+  }
+
+  async recorded(record: IdempotencyRecord): Promise<RecordedUse | null> {
+    const claim = await this.idempotency.claim(record);
+    return claim.outcome === 'claimed' ? null : claim;
   }
 }

@@ -8,7 +8,6 @@ import type { InMemoryNotifier } from './in-memory-notifier';
 import type { InMemoryPatternStore } from './in-memory-pattern-store';
 import type { InMemoryProposalRepository } from './in-memory-proposal-repository';
 import type { InMemoryReceiptStore } from './in-memory-receipt-store';
-import type { InMemorySubmissionStore } from './in-memory-submission-store';
 
 /** The in-memory adapters a unit of work hands out: every one can be saved and put back. */
 export interface InMemoryStores extends TransactionalPorts {
@@ -17,7 +16,6 @@ export interface InMemoryStores extends TransactionalPorts {
   readonly patterns: InMemoryPatternStore;
   readonly notifier: InMemoryNotifier;
   readonly receipts: InMemoryReceiptStore;
-  readonly submissions: InMemorySubmissionStore;
   readonly idempotency: InMemoryIdempotencyStore;
   readonly executions: InMemoryExecutions;
   readonly bookedReceipts: InMemoryBookedReceipts;
