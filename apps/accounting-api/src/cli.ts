@@ -28,7 +28,7 @@ import {
   TypeOrmConsoleSessionStore,
   type ChainHead,
 } from '@app/persistence';
-import { ConsoleAccess, DeleteCompanyHandler } from '@app/application';
+import { ConsoleAccess, DAILY_CHECKS, DeleteCompanyHandler } from '@app/application';
 import { consoleLoginUrl } from './console/console-login.controller';
 import { SystemClock } from './platform/system-clock';
 import { createKms, EnvelopeTokenVault, rotateKek } from '@app/vault';
@@ -444,7 +444,7 @@ export function buildCli(
 
   program
     .command('checks')
-    .description('the daily check (missing receipts, overdue invoices)')
+    .description(`the daily check (${DAILY_CHECKS.map((check) => check.title.toLowerCase()).join(', ')})`)
     .command('run')
     .description("run today's daily check now, with a progress bar; companies already checked today are skipped")
     .option('--company <id>', 'only this company')

@@ -1,6 +1,12 @@
 import { Controller, Get, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
-import { DailyCheckRuns, ProviderChecks, type MissingReceipt, type OverdueInvoice } from '@app/application';
+import {
+  DAILY_CHECKS,
+  DailyCheckRuns,
+  ProviderChecks,
+  type MissingReceipt,
+  type OverdueInvoice,
+} from '@app/application';
 import { ConsolePage } from '../auth/access.decorator';
 import { html, type Html } from '../onboarding/html';
 import { ConsoleExceptionFilter } from './console-exception.filter';
@@ -33,8 +39,8 @@ function invoiceColumns(l: ConsoleLocale): ConsoleColumn<OverdueInvoice>[] {
 }
 
 /**
- * The checks (managers and up): the latest daily check of the company, and the two checks run on
- * demand — read live from the provider through ProviderChecks, as GET /v1/check/* does. Running a
+ * The checks (managers and up): the latest daily check of the company (a line per check of
+ * DAILY_CHECKS), and the two checks of GET /v1/check/* run on demand — read live from the provider through ProviderChecks, as GET /v1/check/* does. Running a
  * check only reads, so it is a plain GET link.
  */
 @Controller('console/checks')
@@ -61,10 +67,11 @@ export class ChecksConsoleController {
           <dd class="${latest.status === 'failed' ? 'bad' : ''}">${latest.status}</dd>
           <dt>Finished</dt>
           <dd>${latest.finishedAt ? formatInstant(l, latest.finishedAt) : '—'}</dd>
-          <dt>Postings without a receipt</dt>
-          <dd>${latest.missingReceipts ?? '—'}</dd>
-          <dt>Overdue invoices</dt>
-          <dd>${latest.overdueInvoices ?? '—'}</dd>
+          ${DAILY_CHECKS.map(
+            (check) =>
+              html`<dt>${check.title}</dt>
+                <dd>${latest.counts?.[check.id] ?? '—'}</dd>`,
+          )}
           ${
             latest.error
               ? html`<dt>Error</dt>

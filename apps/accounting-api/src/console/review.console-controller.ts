@@ -10,7 +10,7 @@ import {
   ReviewQueue,
 } from '@app/application';
 import { EventChainKeys, EventChainVerifier, type EventLinkCheck, type EventsVerification } from '@app/persistence';
-import { NotFound, type CompanyContext, type DomainEvent, type Proposal } from '@app/domain';
+import { NotFound, routeFor, type CompanyContext, type DomainEvent, type Proposal, type Route } from '@app/domain';
 import { ConsolePage } from '../auth/access.decorator';
 import { html, type Html } from '../onboarding/html';
 import { accountLabel } from './console-chart';
@@ -25,6 +25,9 @@ type Form = Record<string, unknown>;
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value.trim() : undefined;
 }
+
+/** How the review page colours a confidence: by its band (CONFIDENCE_BANDS). */
+const BAND_CLASS: Record<Route, string> = { auto_approve: 'ok', review_recommended: '', review_required: 'bad' };
 
 const STATUS_LABELS: Record<Proposal['status'], string> = {
   PROPOSED: 'Waiting for review',
@@ -286,9 +289,7 @@ export class ReviewConsoleController {
         </p>
         <p>
           Confidence
-          <strong class="${p.confidence >= 0.9 ? 'ok' : p.confidence < 0.5 ? 'bad' : ''}"
-            >${formatShare(l, p.confidence)}</strong
-          >
+          <strong class="${BAND_CLASS[routeFor(p.confidence)]}">${formatShare(l, p.confidence)}</strong>
         </p>
         ${reasonList(p.reasons)}
         ${

@@ -1,5 +1,5 @@
 import { Counter } from 'prom-client';
-import { DailyCheckMetrics } from '@app/application';
+import { DAILY_CHECKS, DailyCheckMetrics } from '@app/application';
 import { HttpMetrics } from '../metrics/http-metrics';
 
 /** The daily job's counters, on the service's registry (GET /metrics). */
@@ -17,7 +17,7 @@ export class PrometheusDailyCheckMetrics extends DailyCheckMetrics {
     });
     this.items = new Counter({
       name: 'daily_check_items_found_total',
-      help: 'Postings without a receipt and overdue invoices found by the daily check',
+      help: `Items found by the daily check, summed over its checks (${DAILY_CHECKS.map((check) => check.title.toLowerCase()).join(', ')})`,
       labelNames: ['provider'] as const,
       registers: [metrics.registry],
     });

@@ -10,6 +10,7 @@ import {
   PROPOSAL_STATUSES,
   RECEIPT_CONTENT_TYPES,
   ROUTES,
+  describeConfidenceBands,
 } from '@app/domain';
 import { EventDto } from '../events/event.dto';
 
@@ -178,7 +179,7 @@ export class ProposalDto {
   @ApiProperty({ description: 'the chain; a resubmission shares its predecessor’s' }) correlationId!: string;
   @ApiProperty({ enum: PROPOSAL_STATUSES }) status!: string;
   @ApiProperty({ example: 0.96, description: "the ConfidenceEngine's score at submission, 0–1" }) confidence!: number;
-  @ApiProperty({ enum: ROUTES, description: 'auto_approve ≥ 0.9, review_recommended ≥ 0.7, review_required < 0.7' })
+  @ApiProperty({ enum: ROUTES, description: describeConfidenceBands() })
   route!: string;
   @ApiProperty({
     type: [String],

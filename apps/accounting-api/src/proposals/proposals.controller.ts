@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { GetProposalHandler, SubmitProposalHandler } from '@app/application';
-import type { Identity } from '@app/domain';
+import { minScoreOf, type Identity } from '@app/domain';
 import { Access } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import { ProblemDto } from '../http/problem.dto';
@@ -34,7 +34,7 @@ export class ProposalsController {
   @ApiOperation({
     summary: 'Submit a proposal: scored, routed, maybe auto-approved',
     description:
-      "Stores Proposed, and Approved too when the score is ≥ 0.9 (executeAfter = now + the company's execution delay). " +
+      `Stores Proposed, and Approved too when the score is ≥ ${minScoreOf('auto_approve')} (executeAfter = now + the company's execution delay). ` +
       "A review-routed proposal is posted to the review channel; an auto-approval is told to the user's thread.",
   })
   @ApiIdempotent()

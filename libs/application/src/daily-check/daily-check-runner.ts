@@ -2,16 +2,18 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, ConcurrencyConflict, type OutboundMessage, type ProviderKind } from '@app/domain';
-import {
-  addDays,
-  ProviderChecks,
-  utcDay,
-  type MissingReceiptsReport,
-  type OverdueInvoicesReport,
-} from '../checks/checks';
+import { addDays, ProviderChecks, utcDay } from '../checks/checks';
 import { UnitOfWork } from '../shared/unit-of-work.port';
-import { DailyCheckMetrics, DailyCheckRuns, type DailyCheckClaim, type DailyCheckScope } from './daily-check-runs.port';
+import type { DailyCheckContext } from './daily-check';
+import {
+  DailyCheckMetrics,
+  DailyCheckRuns,
+  type DailyCheckClaim,
+  type DailyCheckCounts,
+  type DailyCheckScope,
+} from './daily-check-runs.port';
 import { DailyCheckOptions } from './daily-check.options';
+import { DAILY_CHECKS } from './daily-checks';
 
 /** The daily check runs at 07:00 UTC (spec §8). */
 export const DAILY_CHECK_HOUR_UTC = 7;
@@ -51,10 +53,10 @@ export function latestSlotDay(now: Date): string {
 
 /**
  * The daily check (spec §1 "Daily check", docs/api.md §4.6): for every company with a connected
- * provider, both checks, and their results posted to the company's invoices channel through the
- * outbox — once per company per day however many instances run, a failing company recorded,
- * retried later (bounded) and reported without stopping the others, companies checked with a
- * bounded concurrency per provider.
+ * provider, every check of DAILY_CHECKS in turn, their results posted together to the company's
+ * invoices channel through the outbox — once per company per day however many instances run, a
+ * failing company recorded, retried later (bounded) and reported without stopping the others,
+ * companies checked with a bounded concurrency per provider.
  */
 @Injectable()
 export class DailyCheckRunner {
@@ -150,17 +152,26 @@ export class DailyCheckRunner {
     const provider = claim.provider ?? 'none';
     try {
       if (claim.provider === null) throw new Error('the company has no connected accounting provider');
-      const from = addDays(claim.day, -this.options.lookbackDays);
-      const limit = this.options.itemsPerMessage;
-      const missing = await this.checks.missingReceipts(claim.companyId, { from, to: claim.day, limit });
-      const overdue = await this.checks.overdueInvoices(claim.companyId, { asOf: claim.day, limit });
-      const counts = { missingReceipts: missing.count, overdueInvoices: overdue.count };
-      const message = dailyCheckMessage(claim, missing, overdue);
+      const context: DailyCheckContext = {
+        companyId: claim.companyId,
+        day: claim.day,
+        lookbackDays: this.options.lookbackDays,
+        limit: this.options.itemsPerMessage,
+        checks: this.checks,
+      };
+      const counts: Record<string, number> = {};
+      const payload: Record<string, unknown> = { date: claim.day, provider: claim.provider };
+      for (const check of DAILY_CHECKS) {
+        const result = await check.run(context);
+        counts[check.id] = result.count;
+        Object.assign(payload, result.payload);
+      }
+      const message: OutboundMessage = { companyId: claim.companyId, target: 'invoices', kind: 'daily_check', payload };
       await this.unitOfWork.run(async (ports) => {
         await ports.dailyChecks.succeed(claim, counts, this.clock.now());
         await ports.notifier.notify([message]);
       });
-      const itemsFound = missing.count + overdue.count;
+      const itemsFound = totalFound(counts);
       this.metrics.runFinished(provider, 'succeeded', itemsFound);
       return { outcome: 'succeeded', itemsFound, error: null };
     } catch (error) {
@@ -227,40 +238,7 @@ export class ClaimFeed {
   }
 }
 
-/** `daily_check` → the invoices channel (@app/notifications' DailyCheckPayload, plus the full counts). */
-function dailyCheckMessage(
-  claim: DailyCheckClaim,
-  missing: MissingReceiptsReport,
-  overdue: OverdueInvoicesReport,
-): OutboundMessage {
-  return {
-    companyId: claim.companyId,
-    target: 'invoices',
-    kind: 'daily_check',
-    payload: {
-      date: claim.day,
-      provider: missing.provider,
-      missingReceiptsFrom: missing.from,
-      missingReceipts: missing.items.map((item) => ({
-        id: item.id,
-        number: item.number,
-        date: item.date,
-        description: item.description,
-        amount: item.amount ?? '0.00',
-        currency: item.currency,
-      })),
-      missingReceiptsCount: missing.count,
-      overdueInvoices: overdue.items.map((item) => ({
-        id: item.id,
-        invoiceNumber: item.number,
-        customer: item.customerName,
-        dueDate: item.dueDate,
-        daysOverdue: item.daysOverdue,
-        outstanding: item.outstanding,
-        currency: item.currency,
-      })),
-      overdueInvoicesCount: overdue.count,
-      totalOutstanding: overdue.totalOutstanding,
-    },
-  };
+/** The sum of a run's counts: the items its checks found. */
+export function totalFound(counts: DailyCheckCounts): number {
+  return Object.values(counts).reduce((sum, count) => sum + count, 0);
 }

@@ -13,8 +13,8 @@ export interface DailyCheckRun {
   readonly provider: ProviderKind | null;
   readonly startedAt: Date | null;
   readonly finishedAt: Date | null;
-  readonly missingReceipts: number | null;
-  readonly overdueInvoices: number | null;
+  /** What each check found, by the check's id; null until the run succeeds. */
+  readonly counts: DailyCheckCounts | null;
   readonly itemsFound: number | null;
   readonly error: string | null;
   /** When a failed run is tried again; null when it will not be (succeeded, or out of attempts). */
@@ -31,10 +31,8 @@ export interface DailyCheckClaim {
   readonly token: string;
 }
 
-export interface DailyCheckCounts {
-  readonly missingReceipts: number;
-  readonly overdueInvoices: number;
-}
+/** How many items each daily check found, by the check's id (DAILY_CHECKS). */
+export type DailyCheckCounts = Readonly<Record<string, number>>;
 
 /** Which runs a worker may take: one day and/or one company; `provider` partitions the workers. */
 export interface DailyCheckScope {

@@ -4,7 +4,7 @@ import { sameActor } from '../identity/identity';
 import { formatMoney, MinorUnits } from '../values/money';
 import { sameVatRate } from '../values/vat-rate';
 import { normalizeMerchant } from './normalize-merchant';
-import { AUTO_APPROVE_THRESHOLD, Route, routeFor } from './route';
+import { minScoreOf, Route, routeFor } from './route';
 import { merchantSimilarity } from './similarity';
 
 /** What the engine looks at in a proposal. */
@@ -189,7 +189,7 @@ function scoreExactMatch(
     );
   }
   score = applyAmountCheck(input, agreeing, score, reasons);
-  if (roundScore(score) >= AUTO_APPROVE_THRESHOLD) {
+  if (roundScore(score) >= minScoreOf('auto_approve')) {
     score = applyHolds(input, agreeing, policy, score, reasons);
   }
   return assessment(key, score, reasons, best.id);

@@ -95,7 +95,11 @@ export interface OverdueInvoiceItem {
   currency: string;
 }
 
-/** The daily check's results → the invoices channel. */
+/**
+ * The daily check's results → the invoices channel: the day and provider, then the fields each
+ * check of DAILY_CHECKS (@app/application) writes, in the list's order; the renderers ask each
+ * check to render its own. The fields below are the two checks' of the contract (docs/api.md §4.6).
+ */
 export interface DailyCheckPayload {
   /** The day the check ran for, `YYYY-MM-DD`. */
   date: string;

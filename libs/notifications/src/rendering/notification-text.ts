@@ -1,10 +1,7 @@
-import { type NotificationContent, type ReviewRoute, unknownKind } from '../message/notification';
-import { money, percent, plural } from './format';
-
-export const ROUTE_LABEL: Readonly<Record<ReviewRoute, string>> = {
-  review_required: 'review required',
-  review_recommended: 'review recommended',
-};
+import { DAILY_CHECKS, type DailyCheckRendering } from '@app/application';
+import { routeLabel } from '@app/domain';
+import { type DailyCheckPayload, type NotificationContent, unknownKind } from '../message/notification';
+import { money, percent } from './format';
 
 /**
  * The one-paragraph plain-text summary of a notification: the webhook body's `text` (the agent
@@ -16,7 +13,7 @@ export function renderText(content: NotificationContent): string {
       const p = content.payload;
       return (
         `Review needed: ${p.merchant}, ${money(p.amount, p.currency)}, ` +
-        `${percent(p.confidence)} % confidence (${ROUTE_LABEL[p.route] ?? p.route}). Proposal ${p.proposalId}.`
+        `${percent(p.confidence)} % confidence (${routeLabel(p.route) ?? p.route}). Proposal ${p.proposalId}.`
       );
     }
     case 'proposal_auto_approved': {
@@ -50,15 +47,11 @@ export function renderText(content: NotificationContent): string {
     }
     case 'daily_check': {
       const p = content.payload;
-      const missing = p.missingReceipts.length;
-      const overdue = p.overdueInvoices.length;
-      if (missing === 0 && overdue === 0) {
-        return `Daily check ${p.date} (${p.provider}): no postings without a receipt since ${p.missingReceiptsFrom}, no overdue invoices.`;
-      }
-      return (
-        `Daily check ${p.date} (${p.provider}): ${plural(missing, 'posting')} without a receipt since ` +
-        `${p.missingReceiptsFrom}, ${plural(overdue, 'overdue invoice')}.`
-      );
+      const parts = dailyCheckParts(p);
+      const clauses = parts.every((part) => part.listed === 0)
+        ? parts.map((part) => part.allClear)
+        : parts.map((part) => part.summary);
+      return `Daily check ${p.date} (${p.provider}): ${clauses.join(', ')}.`;
     }
     case 'provider_reauthorisation_needed': {
       const p = content.payload;
@@ -70,4 +63,10 @@ export function renderText(content: NotificationContent): string {
     default:
       return unknownKind(content);
   }
+}
+
+/** Each check of DAILY_CHECKS whose results the message carries, rendered, in the list's order. */
+export function dailyCheckParts(payload: DailyCheckPayload): DailyCheckRendering[] {
+  const fields = payload as unknown as Readonly<Record<string, unknown>>;
+  return DAILY_CHECKS.flatMap((check) => check.render(fields) ?? []);
 }

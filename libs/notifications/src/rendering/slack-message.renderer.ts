@@ -1,6 +1,7 @@
+import { routeLabel } from '@app/domain';
 import { type NotificationContent, type ProposalSummary, unknownKind } from '../message/notification';
-import { escapeMrkdwn, money, mrkdwnLink, percent, plural, truncate } from './format';
-import { ROUTE_LABEL, renderText } from './notification-text';
+import { escapeMrkdwn, money, mrkdwnLink, percent, truncate } from './format';
+import { dailyCheckParts, renderText } from './notification-text';
 
 /** The subset of Slack Block Kit this service sends. */
 export interface MrkdwnText {
@@ -63,7 +64,7 @@ function blocksFor(content: NotificationContent): SlackBlock[] {
       return [
         section(
           `:mag: *Review needed* for ${mrkdwnLink(p.reviewUrl, `proposal ${p.proposalId}`)}: ` +
-            `${percent(p.confidence)} % confidence, ${ROUTE_LABEL[p.route] ?? escapeMrkdwn(String(p.route))}.`,
+            `${percent(p.confidence)} % confidence, ${routeLabel(p.route) ?? escapeMrkdwn(String(p.route))}.`,
           fields(
             ...proposalFields(p),
             field('Confidence', `${percent(p.confidence)} %`),
@@ -107,38 +108,21 @@ function blocksFor(content: NotificationContent): SlackBlock[] {
     }
     case 'daily_check': {
       const p = content.payload;
+      const parts = dailyCheckParts(p);
       const blocks: SlackBlock[] = [section(`:calendar: ${escapeMrkdwn(renderText(content))}`)];
-      if (p.missingReceipts.length) {
-        blocks.push(
-          section(
-            bulletList(
-              `Missing receipts since ${escapeMrkdwn(p.missingReceiptsFrom)}`,
-              p.missingReceipts.map((r) =>
-                escapeMrkdwn(`${r.date} · ${r.description} · ${money(r.amount, r.currency)} (${r.id})`),
+      for (const part of parts) {
+        if (part.lines.length) {
+          blocks.push(
+            section(
+              bulletList(
+                escapeMrkdwn(part.heading),
+                part.lines.map((line) => escapeMrkdwn(line)),
               ),
             ),
-          ),
-        );
+          );
+        }
       }
-      if (p.overdueInvoices.length) {
-        blocks.push(
-          section(
-            bulletList(
-              'Overdue invoices',
-              p.overdueInvoices.map((i) =>
-                escapeMrkdwn(
-                  `#${i.invoiceNumber} · ${i.customer} · due ${i.dueDate} · ${money(i.outstanding, i.currency)} outstanding`,
-                ),
-              ),
-            ),
-          ),
-        );
-      }
-      blocks.push(
-        context(
-          `${escapeMrkdwn(p.provider)} · ${plural(p.missingReceipts.length, 'posting')} · ${plural(p.overdueInvoices.length, 'invoice')}`,
-        ),
-      );
+      blocks.push(context([escapeMrkdwn(p.provider), ...parts.map((part) => escapeMrkdwn(part.tally))].join(' · ')));
       return blocks;
     }
     case 'provider_reauthorisation_needed':

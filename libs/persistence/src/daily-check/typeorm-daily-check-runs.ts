@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import {
   DailyCheckLedger,
   DailyCheckRuns,
+  totalFound,
   type DailyCheckClaim,
   type DailyCheckCounts,
   type DailyCheckRun,
@@ -22,15 +23,14 @@ interface RunRow {
   provider: string | null;
   started_at: Date | null;
   finished_at: Date | null;
-  missing_receipts: number | string | null;
-  overdue_invoices: number | string | null;
+  counts: DailyCheckCounts | null;
   items_found: number | string | null;
   error: string | null;
   next_attempt_at: Date | null;
 }
 
 const RUN_COLUMNS = `company_id, day::text AS day, status, attempts, provider, started_at, finished_at,
-  missing_receipts, overdue_invoices, items_found, error, next_attempt_at`;
+  counts, items_found, error, next_attempt_at`;
 
 /** Filters of a scope, as SQL over `daily_check_runs r`, numbered from `$first`. */
 function scopeFilter(scope: Omit<DailyCheckScope, 'provider'>, first: number): { sql: string; parameters: unknown[] } {
@@ -177,8 +177,7 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
       provider: row.provider !== null && isProviderKind(row.provider) ? row.provider : null,
       startedAt: row.started_at,
       finishedAt: row.finished_at,
-      missingReceipts: toNullableNumber(row.missing_receipts),
-      overdueInvoices: toNullableNumber(row.overdue_invoices),
+      counts: row.counts,
       itemsFound: toNullableNumber(row.items_found),
       error: row.error,
       nextAttemptAt: row.next_attempt_at,
@@ -197,17 +196,9 @@ export class TypeOrmDailyCheckLedger extends DailyCheckLedger {
       this.manager,
       `UPDATE daily_check_runs
           SET status = 'succeeded', finished_at = $4, next_attempt_at = NULL, claim_token = NULL, error = NULL,
-              missing_receipts = $5, overdue_invoices = $6, items_found = $7
+              counts = $5::jsonb, items_found = $6
         WHERE company_id = $1 AND day = $2::date AND claim_token = $3 AND status = 'running'`,
-      [
-        claim.companyId,
-        claim.day,
-        claim.token,
-        now,
-        counts.missingReceipts,
-        counts.overdueInvoices,
-        counts.missingReceipts + counts.overdueInvoices,
-      ],
+      [claim.companyId, claim.day, claim.token, now, JSON.stringify(counts), totalFound(counts)],
     );
     if (affected !== 1) {
       throw new ConcurrencyConflict(

@@ -1,6 +1,7 @@
 import {
   DailyCheckLedger,
   DailyCheckRuns,
+  totalFound,
   type DailyCheckClaim,
   type DailyCheckCounts,
   type DailyCheckRun,
@@ -20,8 +21,7 @@ interface Row {
   provider: ProviderKind | null;
   startedAt: Date | null;
   finishedAt: Date | null;
-  missingReceipts: number | null;
-  overdueInvoices: number | null;
+  counts: DailyCheckCounts | null;
   itemsFound: number | null;
   error: string | null;
   nextAttemptAt: Date | null;
@@ -74,8 +74,7 @@ export class InMemoryDailyChecks extends DailyCheckLedger implements Snapshottab
           provider: source.provider,
           startedAt: null,
           finishedAt: null,
-          missingReceipts: null,
-          overdueInvoices: null,
+          counts: null,
           itemsFound: null,
           error: null,
           nextAttemptAt: now,
@@ -159,9 +158,8 @@ export class InMemoryDailyChecks extends DailyCheckLedger implements Snapshottab
       nextAttemptAt: null,
       token: null,
       error: null,
-      missingReceipts: counts.missingReceipts,
-      overdueInvoices: counts.overdueInvoices,
-      itemsFound: counts.missingReceipts + counts.overdueInvoices,
+      counts: { ...counts },
+      itemsFound: totalFound(counts),
     });
   }
 
