@@ -236,6 +236,27 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
       expect(own.body.correlationId).toBe(hers.body.correlationId);
     });
 
+    it("of a colleague's proposal by an accountant is refused with 403, and the owner's own correction still joins the chain", async () => {
+      const hers = await as.submit(proposalBody({ merchant: 'Ukjent Leverandør AS' }), 'colleague');
+      expect((await as.post(`/v1/review/${hers.body.id}/reject`, 'accountant', { reason: 'no receipt' })).status).toBe(
+        200,
+      );
+
+      const taken = await as.submit(
+        proposalBody({ merchant: 'Ukjent Leverandør AS', resubmissionOf: hers.body.id }),
+        'secondAccountant',
+      );
+      expectProblem(taken, 403, 'permission_denied');
+      expect(taken.body.detail).toContain('only its submitter may resubmit it');
+
+      const own = await as.submit(
+        proposalBody({ merchant: 'Ukjent Leverandør AS', resubmissionOf: hers.body.id }),
+        'colleague',
+      );
+      expect(own.status).toBe(201);
+      expect(own.body).toMatchObject({ correlationId: hers.body.correlationId, resubmissionOf: hers.body.id });
+    });
+
     it('of an auto-approved proposal is possible before execution', async () => {
       await knownMerchant();
       const auto = await as.submit();
