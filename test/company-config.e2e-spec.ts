@@ -27,6 +27,7 @@ describe('/v1/config/company (docs/api.md §5)', () => {
       paymentAccount: '1920',
       autoApproveMaxAmount: '10000.00',
       locale: 'nb-NO',
+      openPeriodStart: null,
     });
   });
 
@@ -48,6 +49,7 @@ describe('/v1/config/company (docs/api.md §5)', () => {
       paymentAccount: '1921',
       autoApproveMaxAmount: '10000.00',
       locale: 'nb-NO',
+      openPeriodStart: null,
     });
     expect((await as.get('/v1/config/company', 'admin')).body).toEqual(res.body);
   });
@@ -99,6 +101,37 @@ describe('/v1/config/company (docs/api.md §5)', () => {
     );
     expect(at.body.status).toBe('APPROVED');
   });
+
+  it('sets the open period start: a proposal dated before it goes to review with the reason; null restores the default', async () => {
+    await as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
+    const set = await as.put('/v1/config/company', 'admin', { openPeriodStart: '2026-11-14' });
+    expect(set.status).toBe(200);
+    expect(set.body.openPeriodStart).toBe('2026-11-14');
+
+    const before = await as.submit(repeatBody(1)); // dated 2026-11-13
+    const from = await as.submit(proposalBody()); // dated 2026-11-20
+
+    expect(before.body).toMatchObject({ status: 'PROPOSED', route: 'review_required', confidence: 0.5 });
+    expect(before.body.reasons).toContain(
+      "dated 2026-11-13, before the company's open period, which starts 2026-11-14: " +
+        'the books before it are closed, so a person must decide where it belongs; never auto-approved',
+    );
+    expect(from.body.status).toBe('APPROVED');
+
+    const reset = await as.put('/v1/config/company', 'admin', { openPeriodStart: null });
+    expect(reset.body.openPeriodStart).toBeNull();
+    expect((await as.submit(repeatBody(2))).body.status).toBe('APPROVED');
+  });
+
+  it.each([['2026-02-30'], ['14.11.2026'], [20261114], [true]])(
+    'refuses the open period start %p with validation_failed on openPeriodStart',
+    async (value) => {
+      const res = await as.put('/v1/config/company', 'admin', { openPeriodStart: value });
+
+      expectProblem(res, 400, 'validation_failed');
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['openPeriodStart']);
+    },
+  );
 
   it('applies the execution delay to auto-approvals', async () => {
     await as.put('/v1/config/company', 'admin', { executionDelayMinutes: 0 });

@@ -46,6 +46,7 @@ describe('web console: company page', () => {
       autoApproveMaxAmount: '2 500,50',
       paymentAccount: '1921',
       locale: 'en-GB',
+      openPeriodStart: '2026-01-01',
       'reviewChannel.kind': 'webhook',
       'reviewChannel.url': 'https://hooks.example.com/review',
       'invoicesChannel.kind': 'slack',
@@ -60,9 +61,11 @@ describe('web console: company page', () => {
       autoApproveMaxAmount: '2500.50',
       paymentAccount: '1921',
       locale: 'en-GB',
+      openPeriodStart: '2026-01-01',
       reviewChannel: { kind: 'webhook', url: 'https://hooks.example.com/review' },
       invoicesChannel: null,
     });
+    expect((await companyPage(cookie)).text).toContain('name="openPeriodStart" type="date" value="2026-01-01"');
 
     const bad = await t.http
       .post('/console/company/settings')

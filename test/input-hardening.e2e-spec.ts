@@ -80,6 +80,33 @@ describe('control characters in bodies, paths and queries', () => {
     expect(ok.status).toBe(201);
   });
 
+  it('refuses a lone UTF-16 surrogate in any string of a body with 400 validation_failed naming the field', async () => {
+    const proposal = await t.http.post('/v1/proposals').set(auth()).send(proposalBody());
+    expect(proposal.status).toBe(201);
+    for (const [path, body, field] of [
+      ['/v1/proposals', proposalBody({ merchant: 'Kiwi \ud800' }), 'merchant'],
+      ['/v1/proposals', proposalBody({ thread: { channel: 'slack', threadId: 'C01\udfff' } }), 'thread.threadId'],
+      ['/v1/patterns', { merchantName: '\ud800', accountCode: '6540', vatRate: '25' }, 'merchantName'],
+      [`/v1/review/${proposal.body.id}/reject`, { reason: 'wrong \udc00 amount' }, 'reason'],
+      [`/v1/review/${proposal.body.id}/reject`, { reason: 'no receipt', ['key\ud800']: 'x' }, 'key\ufffd'],
+    ] as const) {
+      const res = await t.http.post(path).set(auth()).send(body);
+      expect({ path, status: res.status, code: res.body.code }).toEqual({
+        path,
+        status: 400,
+        code: 'validation_failed',
+      });
+      expect(res.body.errors).toEqual([expect.objectContaining({ field })]);
+      expect(res.body.detail).toContain('well-formed');
+    }
+    // A surrogate pair is one character, and text.
+    const emoji = await t.http
+      .post(`/v1/review/${proposal.body.id}/reject`)
+      .set(auth())
+      .send({ reason: 'not a business expense \ud83d\ude00' });
+    expect(emoji.status).toBe(200);
+  });
+
   it('refuses NUL in a path segment or a query value with 400 validation_failed', async () => {
     for (const url of [
       '/v1/proposals/abc%00def',

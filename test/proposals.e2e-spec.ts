@@ -158,7 +158,7 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
       await as.post('/v1/patterns', 'accountant', { merchantName: 'Spotify AB', accountCode: '6540', vatRate: '25' });
       const first = await as.submit();
       const again = await as.submit(proposalBody({ merchant: 'SPOTIFY AB *P2B9C1X', date: '2026-11-21' }));
-      const nextMonth = await as.submit(repeatBody(1, { date: '2026-12-20' }));
+      const lastMonth = await as.submit(repeatBody(1, { date: '2026-10-20' }));
 
       expect(first.body.status).toBe('APPROVED');
       expect(again.status).toBe(201);
@@ -169,7 +169,7 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
       expect((await as.get(`/v1/proposals/${again.body.id}`, 'accountant')).body.reasons.join(' ')).toMatch(
         /the same receipt \(identical file\)/,
       );
-      expect(nextMonth.body.status).toBe('APPROVED');
+      expect(lastMonth.body.status).toBe('APPROVED');
     });
   });
 
@@ -234,6 +234,27 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
       );
       expect(own.status).toBe(201);
       expect(own.body.correlationId).toBe(hers.body.correlationId);
+    });
+
+    it("of a colleague's proposal by an accountant is refused with 403, and the owner's own correction still joins the chain", async () => {
+      const hers = await as.submit(proposalBody({ merchant: 'Ukjent Leverandør AS' }), 'colleague');
+      expect((await as.post(`/v1/review/${hers.body.id}/reject`, 'accountant', { reason: 'no receipt' })).status).toBe(
+        200,
+      );
+
+      const taken = await as.submit(
+        proposalBody({ merchant: 'Ukjent Leverandør AS', resubmissionOf: hers.body.id }),
+        'secondAccountant',
+      );
+      expectProblem(taken, 403, 'permission_denied');
+      expect(taken.body.detail).toContain('only its submitter may resubmit it');
+
+      const own = await as.submit(
+        proposalBody({ merchant: 'Ukjent Leverandør AS', resubmissionOf: hers.body.id }),
+        'colleague',
+      );
+      expect(own.status).toBe(201);
+      expect(own.body).toMatchObject({ correlationId: hers.body.correlationId, resubmissionOf: hers.body.id });
     });
 
     it('of an auto-approved proposal is possible before execution', async () => {
@@ -347,6 +368,61 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
       );
       expectProblem(await other.submit(proposalBody({ resubmissionOf: mine.body.id })), 404, 'not_found');
       expectProblem(await as.get('/v1/proposals/no-such-proposal', 'admin'), 404, 'not_found');
+    });
+  });
+
+  describe('the date', () => {
+    const daysFromToday = (days: number) => {
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Oslo' }).format(t.clock.now());
+      return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    };
+
+    it('before the open period (by default January 1 of last year) is never auto-approved, and the reasons say why', async () => {
+      await knownMerchant();
+      const lastYear = Number(daysFromToday(0).slice(0, 4)) - 1;
+
+      const res = await as.submit(proposalBody({ date: '1970-01-01' }));
+
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ status: 'PROPOSED', route: 'review_required', confidence: 0.5 });
+      expect(res.body.reasons).toContain(
+        `dated 1970-01-01, before the company's open period, which starts ${lastYear}-01-01: ` +
+          'the books before it are closed, so a person must decide where it belongs; never auto-approved',
+      );
+      expect((await as.outbox()).map((row) => row.kind)).toEqual(['proposal_needs_review']);
+      const start = await as.submit(repeatBody(1, { date: `${lastYear}-01-01` }));
+      expect(start.body).toMatchObject({ status: 'APPROVED', route: 'auto_approve' });
+    });
+
+    it.each([
+      ['the day after tomorrow', () => daysFromToday(2)],
+      ['2099-12-31', () => '2099-12-31'],
+      ['9999-12-31', () => '9999-12-31'],
+    ])(
+      'more than a day ahead (%s) is refused with 400 validation_failed on date, and nothing is stored',
+      async (_, date) => {
+        await knownMerchant();
+
+        const res = await as.submit(proposalBody({ date: date() }));
+
+        expectProblem(res, 400, 'validation_failed');
+        expect(res.body.errors).toEqual([
+          {
+            field: 'date',
+            message: `date must not be later than ${daysFromToday(1)} (today in Norway, ${daysFromToday(0)}, plus 1 day)`,
+          },
+        ]);
+        expect(await as.outbox()).toEqual([]);
+      },
+    );
+
+    it('of tomorrow is taken', async () => {
+      await knownMerchant();
+
+      const res = await as.submit(proposalBody({ date: daysFromToday(1) }));
+
+      expect(res.status).toBe(201);
+      expect(res.body.status).toBe('APPROVED');
     });
   });
 

@@ -28,6 +28,7 @@ export * from './confidence/normalize-merchant';
 export * from './confidence/similarity';
 export * from './confidence/confidence-engine';
 export * from './duplicates/possible-duplicates';
+export * from './confidence/open-period';
 export * from './history/booking-history';
 export * from './pattern/amount-stats';
 export * from './pattern/pattern';

@@ -17,6 +17,7 @@ function settingsJson(settings: CompanySettings): CompanySettingsDto {
     paymentAccount: settings.paymentAccount,
     autoApproveMaxAmount: settings.autoApproveMaxAmount === null ? null : formatMoney(settings.autoApproveMaxAmount),
     locale: settings.locale,
+    openPeriodStart: settings.openPeriodStart,
   };
 }
 

@@ -20,7 +20,7 @@ import {
   MAX_EXECUTION_DELAY_MINUTES,
   type CompanyLocale,
 } from '@app/domain';
-import { ACCOUNT_CODE_PATTERN, MONEY_PATTERN } from '../proposals/proposal.dto';
+import { ACCOUNT_CODE_PATTERN, DATE_PATTERN, MONEY_PATTERN } from '../proposals/proposal.dto';
 
 export class WebhookTargetDto {
   @ApiProperty({
@@ -47,6 +47,10 @@ const AUTO_APPROVE_LIMIT_DESCRIPTION =
   'the largest amount in NOK that may be auto-approved (default "10000.00"); above it a proposal goes to review whatever its score. ' +
   'A foreign amount is compared by its amount in NOK, and without one is never auto-approved while a limit is set. ' +
   '"0" turns auto-approval off; null sets no limit';
+
+const OPEN_PERIOD_DESCRIPTION =
+  "the first day of the company's open period, YYYY-MM-DD: a proposal dated before it is never auto-approved, " +
+  'and its reasons say why. null (the default): January 1 of the previous calendar year';
 
 /** The company settings (docs/api.md §5). */
 export class CompanySettingsDto {
@@ -75,6 +79,8 @@ export class CompanySettingsDto {
   autoApproveMaxAmount!: string | null;
   @ApiProperty({ enum: COMPANY_LOCALES, example: 'nb-NO', description: 'number and date formats of the web console' })
   locale!: CompanyLocale;
+  @ApiProperty({ type: String, nullable: true, format: 'date', example: null, description: OPEN_PERIOD_DESCRIPTION })
+  openPeriodStart!: string | null;
 }
 
 /** PUT /config/company: the settings to change; absent keys keep their value, null clears a channel. */
@@ -133,4 +139,15 @@ export class UpdateCompanySettingsDto {
   @IsOptional()
   @IsIn(COMPANY_LOCALES, { message: `locale must be one of ${COMPANY_LOCALES.join(', ')}` })
   locale?: CompanyLocale;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    format: 'date',
+    example: '2026-01-01',
+    description: OPEN_PERIOD_DESCRIPTION,
+  })
+  @IsOptional()
+  @Matches(DATE_PATTERN, { message: 'openPeriodStart must be a date in the form YYYY-MM-DD, or null for the default' })
+  openPeriodStart?: string | null;
 }

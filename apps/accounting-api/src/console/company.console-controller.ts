@@ -66,7 +66,7 @@ function field(form: Form, name: string): string {
 /**
  * The company page (admins): the provider connection with connect / reconnect — the OAuth state
  * bound to this browser by a short-lived cookie — the chart refresh, the notification channels,
- * the execution delay, the auto-approval limit, the payment account, the console locale, and the
+ * the execution delay, the auto-approval limit, the open period, the payment account, the console locale, and the
  * employee mapping (add, change, remove). Every change goes through the use cases the API's
  * /v1/config routes call, under the same permission (`config`) and role (admin).
  */
@@ -288,6 +288,9 @@ function settingsForm(csrf: Html, s: CompanySettings): Html {
       inputmode="decimal"
       value="${s.autoApproveMaxAmount === null ? '' : formatMoney(s.autoApproveMaxAmount)}"
     />
+    <label for="open-period">Books closed before (first day of the open period; empty: January 1 of last year)</label>
+    <input id="open-period" name="openPeriodStart" type="date" value="${s.openPeriodStart ?? ''}" />
+    <p class="hint">A proposal dated before it is never auto-approved: a person decides where it belongs.</p>
     <label for="payment">Payment account (credit side)</label>
     <input id="payment" name="paymentAccount" inputmode="numeric" value="${s.paymentAccount}" required />
     <label for="locale">Number and date format</label>
@@ -309,6 +312,7 @@ function settingsChanges(form: Form): CompanySettingsInput {
   const delay = field(form, 'executionDelayMinutes');
   if (!/^\d{1,6}$/.test(delay)) invalidField('executionDelayMinutes', 'must be a whole number of minutes');
   const limit = field(form, 'autoApproveMaxAmount').replace(/\s/g, '').replace(',', '.');
+  const openPeriodStart = field(form, 'openPeriodStart');
   const target = (name: string) => {
     const url = field(form, `${name}.url`);
     return url === '' ? null : { kind: field(form, `${name}.kind`), url };
@@ -318,6 +322,7 @@ function settingsChanges(form: Form): CompanySettingsInput {
     autoApproveMaxAmount: limit === '' ? null : limit,
     paymentAccount: field(form, 'paymentAccount'),
     locale: field(form, 'locale'),
+    openPeriodStart: openPeriodStart === '' ? null : openPeriodStart,
     reviewChannel: target('reviewChannel'),
     invoicesChannel: target('invoicesChannel'),
     gatewayCallback: target('gatewayCallback'),

@@ -15,6 +15,12 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** C0 controls and DEL, except tab, line feed and carriage return, which free text may hold. */
 const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/**
+ * A UTF-16 surrogate standing alone (not half of a pair): ill-formed text, which no field can hold
+ * and PostgreSQL refuses in a JSON document. With the `u` flag a well-formed pair is one code point
+ * and does not match.
+ */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
 /** In a path segment or a query value no control character has a use. */
 const CONTROL_IN_URL = /[\u0000-\u001f\u007f]/;
 
@@ -103,8 +109,8 @@ function assertJsonDepth(body: Buffer, max: number): void {
 }
 
 /**
- * Refuses prototype keys and control characters anywhere in a parsed body, every problem listed.
- * Iterative, so that no body can exhaust the stack.
+ * Refuses prototype keys, control characters and ill-formed Unicode (a lone surrogate) anywhere in
+ * a parsed body, every problem listed. Iterative, so that no body can exhaust the stack.
  */
 function assertCleanJson(value: unknown): void {
   const errors: Array<{ field: string; message: string }> = [];
@@ -114,14 +120,22 @@ function assertCleanJson(value: unknown): void {
     if (typeof current === 'string') {
       if (CONTROL_IN_TEXT.test(current)) {
         errors.push({ field: path || 'body', message: `${path || 'body'} must not hold a control character` });
+      } else if (LONE_SURROGATE.test(current)) {
+        errors.push({
+          field: path || 'body',
+          message: `${path || 'body'} must be well-formed Unicode text (it holds a lone UTF-16 surrogate)`,
+        });
       }
     } else if (Array.isArray(current)) {
       current.forEach((item, index) => pending.push([`${path}[${index}]`, item]));
     } else if (current !== null && typeof current === 'object') {
       for (const [key, item] of Object.entries(current)) {
-        const field = path ? `${path}.${key}` : key;
+        // A key's surrogate is shown as U+FFFD, so that the answer names the field in well-formed text.
+        const field = (path ? `${path}.${key}` : key).replace(/[\ud800-\udfff]/gu, '\ufffd');
         if (FORBIDDEN_KEYS.has(key) || CONTROL_IN_TEXT.test(key)) {
           errors.push({ field, message: `${field} is not an allowed field` });
+        } else if (LONE_SURROGATE.test(key)) {
+          errors.push({ field, message: `${field} is not an allowed field: keys must be well-formed Unicode text` });
         } else {
           pending.push([field, item]);
         }

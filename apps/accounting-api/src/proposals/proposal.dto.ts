@@ -18,7 +18,7 @@ export const MONEY_PATTERN = /^(0|[1-9]\d{0,12})(\.\d{1,2})?$/;
 export const VAT_RATE_PATTERN = /^(0|[1-9]\d{0,2})(\.\d{1,2})?$/;
 export const ACCOUNT_CODE_PATTERN = /^\d{4,6}$/;
 const CURRENCY_PATTERN = /^[A-Z]{3}$/;
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 /** Base64 of MAX_RECEIPT_BYTES, padded. */
 const MAX_BASE64_LENGTH = Math.ceil(MAX_RECEIPT_BYTES / 3) * 4;
 
@@ -101,7 +101,13 @@ export class SubmitProposalDto {
   })
   amountNok?: string | null;
 
-  @ApiProperty({ example: '2026-11-20', format: 'date', description: 'the accounting date, YYYY-MM-DD' })
+  @ApiProperty({
+    example: '2026-11-20',
+    format: 'date',
+    description:
+      'the accounting date, YYYY-MM-DD: at most one day after today in Norway; ' +
+      "one before the company's open period (settings: openPeriodStart) is never auto-approved",
+  })
   @Matches(DATE_PATTERN, { message: 'date must be a date in the form YYYY-MM-DD' })
   date!: string;
 

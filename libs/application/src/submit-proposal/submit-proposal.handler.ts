@@ -8,16 +8,20 @@ import {
   duplicateDateWindow,
   duplicateLookbackStart,
   findPossibleDuplicates,
+  holdOutsideOpenPeriod,
   holdPossibleDuplicates,
   FieldErrorCollector,
   invalidField,
   normalizeMerchant,
   NotFound,
+  openPeriodStartOf,
+  osloDate,
   parseExpenseDetails,
   PatternStore,
   ProposalRepository,
   submitProposal,
   transitionProposal,
+  type AccountingDate,
   type AutoApprovalPolicy,
   type CompanyContext,
   type DuplicateMatch,
@@ -59,12 +63,16 @@ interface Submission {
   readonly autoApproval: AutoApprovalPolicy;
   readonly candidates: readonly Pattern[];
   readonly duplicates: readonly DuplicateMatch[];
+  /** The first day of the company's open period (openPeriodStartOf). */
+  readonly openPeriodStart: AccountingDate;
 }
 
 /**
  * POST /proposals: validates the proposal (its content, then against the company's chart when the
- * chart was fetched: 422 unknown_account_code / unknown_vat_rate), scores it against the company's
- * patterns, holds a possible duplicate of an earlier proposal for review, stores it as PROPOSED and — when the ConfidenceEngine routes it to auto_approve —
+ * chart was fetched: 422 unknown_account_code / unknown_vat_rate; a date more than a day ahead of
+ * today in Norway: 400), scores it against the company's patterns, holds a possible duplicate of an
+ * earlier proposal or a date before the company's open period for review, stores it as PROPOSED
+ * and — when the ConfidenceEngine routes it to auto_approve —
  * APPROVED with executeAfter = now + the company's execution delay.
  *
  * One write stores it all (SubmissionStore.store, one atomic statement): the Proposed (and
@@ -92,7 +100,8 @@ export class SubmitProposalHandler {
 
   async execute(command: SubmitProposalCommand): Promise<IdempotentOutcome<ProposalView>> {
     const { caller, submission } = command;
-    const validated = await this.validate(submission);
+    const today = osloDate(this.ctx.clock.now());
+    const validated = await this.validate(submission, today);
     // Everything scoring needs is read before the write, which is one statement.
     const [settings, context, candidates, duplicates] = await Promise.all([
       this.settings.get(caller.company),
@@ -108,6 +117,7 @@ export class SubmitProposalHandler {
       duplicates,
       executionDelayMinutes: settings.executionDelayMinutes,
       autoApproval: { autoApproveMaxAmount: settings.autoApproveMaxAmount },
+      openPeriodStart: openPeriodStartOf(settings, today),
     };
     const request = command.idempotency;
     const keyed = request && { request, record: this.idempotency.recordOf(request, scopeOf(caller), submission) };
@@ -138,10 +148,15 @@ export class SubmitProposalHandler {
 
     const origin = originOf(caller, context);
     // The submitter, for separation of duties; the details carry the amounts the limit compares.
-    // A possible duplicate is held for review whatever the patterns say, its reasons naming the earlier record.
-    const assessment = holdPossibleDuplicates(
-      this.engine.score({ ...details, submittedBy: caller.actor }, submission.candidates, submission.autoApproval),
-      submission.duplicates,
+    // A possible duplicate, or a date before the open period, is held for review whatever the
+    // patterns say, its reasons saying why.
+    const assessment = holdOutsideOpenPeriod(
+      holdPossibleDuplicates(
+        this.engine.score({ ...details, submittedBy: caller.actor }, submission.candidates, submission.autoApproval),
+        submission.duplicates,
+      ),
+      details.date,
+      submission.openPeriodStart,
     );
     const submitted = submitProposal(
       { companyId: caller.company, origin, details, assessment, resubmissionOf: previous },
@@ -197,7 +212,7 @@ export class SubmitProposalHandler {
    * The HTTP layer has checked the request's shape; the rules of the content live here. A PDF
    * receipt must also parse as one (PdfCheck), before anything is stored.
    */
-  private async validate(submission: ProposalSubmission) {
+  private async validate(submission: ProposalSubmission, today: AccountingDate) {
     const errors = new FieldErrorCollector();
     const upload = submission.receipt;
     const receipt = upload ? errors.check(() => decodeReceipt(upload, this.options.receiptMaxBytes)) : undefined;
@@ -206,7 +221,9 @@ export class SubmitProposalHandler {
       if (problem !== undefined)
         errors.add('receipt.dataBase64', `receipt.dataBase64 is not a application/pdf file: it ${problem}`);
     }
-    const details = errors.check(() => parseExpenseDetails({ ...submission, receipt: receipt?.metadata ?? null }));
+    const details = errors.check(() =>
+      parseExpenseDetails({ ...submission, receipt: receipt?.metadata ?? null }, today),
+    );
     const resubmissionOf = errors.check(() => {
       const id = submission.resubmissionOf;
       if (id === undefined || id === null) return null;

@@ -7,6 +7,9 @@ import {
   RECEIPT_CONTENT_TYPES,
 } from './expense-details';
 
+/** Today in Norway, for the rule on dates ahead. */
+const TODAY = '2026-11-20';
+
 function validInput(overrides: Partial<ExpenseDetailsInput> = {}): ExpenseDetailsInput {
   return {
     kind: 'expense',
@@ -25,7 +28,7 @@ function validInput(overrides: Partial<ExpenseDetailsInput> = {}): ExpenseDetail
 
 function fieldsOf(input: ExpenseDetailsInput): string[] {
   try {
-    parseExpenseDetails(input);
+    parseExpenseDetails(input, TODAY);
   } catch (error) {
     if (error instanceof ValidationFailed) return (error.fieldErrors ?? []).map((e) => e.field);
     throw error;
@@ -34,8 +37,22 @@ function fieldsOf(input: ExpenseDetailsInput): string[] {
 }
 
 describe('parseExpenseDetails', () => {
+  it.each(['2026-11-22', '2099-12-31', '9999-12-31'])(
+    'refuses a date more than a day after today in Norway (%s) on date',
+    (date) => {
+      expect(fieldsOf(validInput({ date }))).toEqual(['date']);
+      expect(() => parseExpenseDetails(validInput({ date }), TODAY)).toThrow(
+        /date must not be later than 2026-11-21 \(today in Norway, 2026-11-20, plus 1 day\)/,
+      );
+    },
+  );
+
+  it.each(['2026-11-21', '2026-11-20', '2025-01-01', '1970-01-01'])('accepts %s, today being 2026-11-20', (date) => {
+    expect(parseExpenseDetails(validInput({ date }), TODAY).date).toBe(date);
+  });
+
   it('turns the wire shape into domain values: minor units, canonical VAT rate', () => {
-    expect(parseExpenseDetails(validInput({ amount: '1249.5', vatRate: '25.00' }))).toEqual({
+    expect(parseExpenseDetails(validInput({ amount: '1249.5', vatRate: '25.00' }), TODAY)).toEqual({
       kind: 'expense',
       merchant: 'Spotify AB',
       amount: 124950,
@@ -51,7 +68,7 @@ describe('parseExpenseDetails', () => {
   });
 
   it('accepts a proposal without description, receipt or thread', () => {
-    const details = parseExpenseDetails(validInput({ description: null, receipt: null, thread: undefined }));
+    const details = parseExpenseDetails(validInput({ description: null, receipt: null, thread: undefined }), TODAY);
 
     expect(details).toMatchObject({ description: null, receipt: null, thread: null });
   });
@@ -118,14 +135,14 @@ describe('parseExpenseDetails', () => {
       sizeBytes: MAX_RECEIPT_BYTES,
       sha256: 'ab'.repeat(32),
     };
-    expect(parseExpenseDetails(validInput({ receipt })).receipt?.sizeBytes).toBe(MAX_RECEIPT_BYTES);
+    expect(parseExpenseDetails(validInput({ receipt }), TODAY).receipt?.sizeBytes).toBe(MAX_RECEIPT_BYTES);
   });
 
   it('refuses a HEIC receipt, naming the types it takes', () => {
     const receipt = { filename: 'r.heic', contentType: 'image/heic', sizeBytes: 10, sha256: 'ab'.repeat(32) };
     let refused: unknown;
     try {
-      parseExpenseDetails(validInput({ receipt }));
+      parseExpenseDetails(validInput({ receipt }), TODAY);
     } catch (error) {
       refused = error;
     }
@@ -140,12 +157,14 @@ describe('parseExpenseDetails', () => {
     'accepts a %s receipt (converted for a provider that needs it)',
     (contentType) => {
       const receipt = { filename: 'r', contentType, sizeBytes: 10, sha256: 'ab'.repeat(32) };
-      expect(parseExpenseDetails(validInput({ receipt })).receipt?.contentType).toBe(contentType);
+      expect(parseExpenseDetails(validInput({ receipt }), TODAY).receipt?.contentType).toBe(contentType);
     },
   );
 
   it('keeps the NOK amount paid for an expense in another currency', () => {
-    expect(parseExpenseDetails(validInput({ currency: 'EUR', amount: '125.00', amountNok: '1462.50' }))).toMatchObject({
+    expect(
+      parseExpenseDetails(validInput({ currency: 'EUR', amount: '125.00', amountNok: '1462.50' }), TODAY),
+    ).toMatchObject({
       amount: 12_500,
       currency: 'EUR',
       amountNok: 146_250,
@@ -153,9 +172,9 @@ describe('parseExpenseDetails', () => {
   });
 
   it('refuses an expense in another currency without amountNok with nok_amount_required', () => {
-    expect(() => parseExpenseDetails(validInput({ currency: 'EUR' }))).toThrow(NokAmountRequired);
+    expect(() => parseExpenseDetails(validInput({ currency: 'EUR' }), TODAY)).toThrow(NokAmountRequired);
     try {
-      parseExpenseDetails(validInput({ currency: 'USD', amountNok: null }));
+      parseExpenseDetails(validInput({ currency: 'USD', amountNok: null }), TODAY);
     } catch (error) {
       expect(error).toMatchObject({ code: 'nok_amount_required', fieldErrors: [{ field: 'amountNok' }] });
     }

@@ -1,7 +1,7 @@
 import { DomainError } from '../errors/domain-error';
 import { FieldErrorCollector, invalidField } from '../values/field-errors';
 import { AccountCode, parseAccountCode } from '../values/account-code';
-import { AccountingDate, parseAccountingDate } from '../values/accounting-date';
+import { AccountingDate, assertNotAhead, parseAccountingDate } from '../values/accounting-date';
 import { CurrencyCode, parseCurrency } from '../values/currency';
 import { MinorUnits, parsePositiveMoney } from '../values/money';
 import { VatRate, parseVatRate } from '../values/vat-rate';
@@ -149,9 +149,10 @@ function parseThread(value: NonNullable<ExpenseDetailsInput['thread']>, errors: 
  * fieldErrors). The amount must be > 0; account code and VAT rate are checked for form here and
  * against the company's chart by the use case (`unknown_account_code`, `unknown_vat_rate`). An
  * expense in another currency than NOK must carry `amountNok`, the NOK amount paid
- * (`nok_amount_required`, 422): the providers book in NOK and convert nothing themselves.
+ * (`nok_amount_required`, 422): the providers book in NOK and convert nothing themselves. The date
+ * may be at most MAX_DAYS_AHEAD after `today` (the date in Norway, osloDate of the Clock's now).
  */
-export function parseExpenseDetails(input: ExpenseDetailsInput): ExpenseDetails {
+export function parseExpenseDetails(input: ExpenseDetailsInput, today: AccountingDate): ExpenseDetails {
   const errors = new FieldErrorCollector();
   const kind = errors.check(() => {
     if (!(PROPOSAL_KINDS as readonly unknown[]).includes(input.kind))
@@ -168,7 +169,11 @@ export function parseExpenseDetails(input: ExpenseDetailsInput): ExpenseDetails 
   if (currency === BOOKKEEPING_CURRENCY && amountNok !== null && amountNok !== undefined && amountNok !== amount) {
     errors.add('amountNok', 'must equal amount for an expense in NOK (or be left out)');
   }
-  const date = errors.check(() => parseAccountingDate(input.date));
+  const date = errors.check(() => {
+    const parsed = parseAccountingDate(input.date);
+    assertNotAhead(parsed, today);
+    return parsed;
+  });
   const accountCode = errors.check(() => parseAccountCode(input.accountCode));
   const vatRate = errors.check(() => parseVatRate(input.vatRate));
   const description =

@@ -278,6 +278,47 @@ describe('resubmission', () => {
     );
   });
 
+  it.each(['manager', 'accountant', 'admin'])(
+    "refuses a colleague's resubmission with permission_denied, whatever their role (%s)",
+    (role) => {
+      const ctx = newContext();
+      const rejected = aProposal('REJECTED', { ctx });
+
+      const attempt = () =>
+        submitProposal(
+          {
+            companyId: 'acme',
+            origin: anOrigin({ actor: `${role}@example.no` }),
+            details: anExpense(),
+            assessment: anAssessment(0),
+            resubmissionOf: rejected,
+          },
+          ctx,
+        );
+
+      expect(attempt).toThrow(PermissionDenied);
+      expect(attempt).toThrow(/only its submitter may resubmit it/);
+    },
+  );
+
+  it('lets the submitter resubmit, whatever the case of the email', () => {
+    const ctx = newContext();
+    const rejected = aProposal('REJECTED', { ctx });
+
+    const { proposal } = submitProposal(
+      {
+        companyId: 'acme',
+        origin: anOrigin({ actor: SUBMITTER.toUpperCase() }),
+        details: anExpense(),
+        assessment: anAssessment(0),
+        resubmissionOf: rejected,
+      },
+      ctx,
+    );
+
+    expect(proposal.resubmissionOf).toBe(rejected.id);
+  });
+
   it('refuses a rejected proposal of another company as not found', () => {
     const ctx = newContext();
     const foreign = aProposal('REJECTED', { ctx, companyId: 'globex' });

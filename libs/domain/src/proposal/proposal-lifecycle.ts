@@ -38,8 +38,9 @@ export interface SubmitProposalInput {
 /**
  * Creates a proposal in status PROPOSED with its Proposed event. A new proposal starts its own chain
  * (correlationId = its id, sequence 1). A resubmission joins the chain of the proposal it corrects,
- * which must be REJECTED, right after that proposal's last event: resubmitting the same rejected
- * proposal twice makes the second append collide in the event store (ConcurrencyConflict).
+ * which must be REJECTED and submitted by the same person (any other gets PermissionDenied, whatever
+ * their role), right after that proposal's last event: resubmitting the same rejected proposal
+ * twice makes the second append collide in the event store (ConcurrencyConflict).
  */
 export function submitProposal(input: SubmitProposalInput, ctx: DomainContext): ProposalTransition<ProposedEvent> {
   const { companyId, origin, details, assessment } = input;
@@ -49,6 +50,12 @@ export function submitProposal(input: SubmitProposalInput, ctx: DomainContext): 
     if (previous.status !== 'REJECTED') {
       throw new InvalidTransition(
         `cannot resubmit proposal ${previous.id} in status ${previous.status}: only a REJECTED proposal can be resubmitted`,
+      );
+    }
+    // A correction chain is its submitter's: a colleague (of any role) submits a new proposal instead.
+    if (!sameActor(origin.actor, previous.submittedBy)) {
+      throw new PermissionDenied(
+        `proposal ${previous.id} was submitted by someone else: only its submitter may resubmit it; submit a new proposal instead`,
       );
     }
   }

@@ -1,5 +1,5 @@
 import { ValidationFailed } from '../errors/domain-error';
-import { DEFAULT_COMPANY_SETTINGS, updateCompanySettings } from './company-settings';
+import { DEFAULT_COMPANY_SETTINGS, openPeriodStartOf, updateCompanySettings } from './company-settings';
 
 describe('company settings', () => {
   it('defaults to a 15-minute execution delay, payment account 1920 and an auto-approval limit of NOK 10 000', () => {
@@ -34,6 +34,32 @@ describe('company settings', () => {
       }
     },
   );
+
+  it('opens the period by default on January 1 of the previous calendar year, in Norway', () => {
+    expect(DEFAULT_COMPANY_SETTINGS.openPeriodStart).toBeNull();
+    expect(openPeriodStartOf(DEFAULT_COMPANY_SETTINGS, '2026-11-20')).toBe('2025-01-01');
+    expect(openPeriodStartOf(DEFAULT_COMPANY_SETTINGS, '2027-01-01')).toBe('2026-01-01');
+    expect(openPeriodStartOf({ openPeriodStart: '2026-07-01' }, '2026-11-20')).toBe('2026-07-01');
+  });
+
+  it.each([
+    ['2026-01-01', '2026-01-01'],
+    [null, null],
+  ])('sets the open period start from %p', (value, start) => {
+    const set = updateCompanySettings(
+      { ...DEFAULT_COMPANY_SETTINGS, openPeriodStart: '2024-05-01' },
+      {
+        openPeriodStart: value,
+      },
+    );
+    expect(set.openPeriodStart).toBe(start);
+  });
+
+  it.each([['2026-02-30'], ['01.01.2026'], [20260101], ['']])('refuses the open period start %p', (value) => {
+    expect(() => updateCompanySettings(DEFAULT_COMPANY_SETTINGS, { openPeriodStart: value })).toThrow(
+      /openPeriodStart must be/,
+    );
+  });
 
   it('applies a partial update and keeps the rest', () => {
     const updated = updateCompanySettings(DEFAULT_COMPANY_SETTINGS, {

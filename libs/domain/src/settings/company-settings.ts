@@ -1,6 +1,7 @@
 import { DEFAULT_EXECUTION_DELAY_MINUTES } from '../proposal/proposal-commands';
 import { FieldErrorCollector, invalidField } from '../values/field-errors';
 import { parseAccountCode } from '../values/account-code';
+import { AccountingDate, parseAccountingDate } from '../values/accounting-date';
 import { MinorUnits, parseMoney } from '../values/money';
 
 /** Where a notification goes: a Slack incoming webhook or a signed JSON webhook (docs/api.md §4.5). */
@@ -26,6 +27,12 @@ export interface CompanySettings {
   readonly autoApproveMaxAmount: MinorUnits | null;
   /** How the web console writes numbers and dates: Norwegian (`1 234,50`, `20.11.2026`) or English. */
   readonly locale: CompanyLocale;
+  /**
+   * The first day of the company's open period: a proposal dated before it is never auto-approved
+   * (holdOutsideOpenPeriod). Null: the default, January 1 of the previous calendar year
+   * (openPeriodStartOf).
+   */
+  readonly openPeriodStart: AccountingDate | null;
 }
 
 export const COMPANY_LOCALES = ['nb-NO', 'en-GB'] as const;
@@ -51,7 +58,23 @@ export const DEFAULT_COMPANY_SETTINGS: CompanySettings = {
   paymentAccount: DEFAULT_PAYMENT_ACCOUNT,
   autoApproveMaxAmount: DEFAULT_AUTO_APPROVE_MAX_AMOUNT,
   locale: 'nb-NO',
+  openPeriodStart: null,
 };
+
+/**
+ * The first day of the open period on `today` (the date in Norway): the setting, or by default
+ * January 1 of the previous calendar year. Last year's books stay open until the annual accounts
+ * are done (an AS files them by July 31, the tax return is due by May 31), so a late receipt from
+ * last year is ordinary; the year before has been closed and reported, and a booking dated in it
+ * is a typo or a correction someone must decide on. A company that closes sooner — last year's
+ * accounts done, or a VAT term already reported — sets the date itself.
+ */
+export function openPeriodStartOf(
+  settings: Pick<CompanySettings, 'openPeriodStart'>,
+  today: AccountingDate,
+): AccountingDate {
+  return settings.openPeriodStart ?? `${Number(today.slice(0, 4)) - 1}-01-01`;
+}
 
 export interface CompanySettingsInput {
   reviewChannel?: unknown;
@@ -63,6 +86,8 @@ export interface CompanySettingsInput {
   autoApproveMaxAmount?: unknown;
   /** "nb-NO" or "en-GB". */
   locale?: unknown;
+  /** A date "YYYY-MM-DD", or null for the default (January 1 of the previous calendar year). */
+  openPeriodStart?: unknown;
 }
 
 function parseTarget(value: unknown, field: string): WebhookTarget | null {
@@ -130,6 +155,12 @@ export function updateCompanySettings(current: CompanySettings, input: CompanySe
       return input.locale as CompanyLocale;
     });
     if (locale !== undefined) next.locale = locale;
+  }
+  if (input.openPeriodStart !== undefined) {
+    const start = errors.check(() =>
+      input.openPeriodStart === null ? null : parseAccountingDate(input.openPeriodStart, 'openPeriodStart'),
+    );
+    if (start !== undefined) next.openPeriodStart = start;
   }
   errors.throwIfAny('the company settings are invalid');
   return next;

@@ -19,3 +19,38 @@ export function parseAccountingDate(text: unknown, field = 'date'): AccountingDa
   }
   return match[0];
 }
+
+/**
+ * How many days after today (in Norway) a booking's date may lie: a receipt written in a time zone
+ * ahead of Oslo's, or near midnight, can carry tomorrow's date; anything later is a typo or a
+ * made-up date, and is refused.
+ */
+export const MAX_DAYS_AHEAD = 1;
+
+/** `date` plus `days` (calendar arithmetic, no time zone involved). */
+export function addDays(date: AccountingDate, days: number): AccountingDate {
+  const at = new Date(`${date}T00:00:00Z`);
+  at.setUTCDate(at.getUTCDate() + days);
+  return at.toISOString().slice(0, 10);
+}
+
+/** The date it is in Norway (Europe/Oslo) at `now`, where the company keeps its books. */
+export function osloDate(now: Date): AccountingDate {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Oslo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** Refuses a date more than MAX_DAYS_AHEAD after `today` (ValidationFailed naming `field`). */
+export function assertNotAhead(date: AccountingDate, today: AccountingDate, field = 'date'): void {
+  const latest = addDays(today, MAX_DAYS_AHEAD);
+  // Both are YYYY-MM-DD with four-digit years, so text order is date order.
+  if (date > latest) {
+    invalidField(field, `must not be later than ${latest} (today in Norway, ${today}, plus ${MAX_DAYS_AHEAD} day)`);
+  }
+}

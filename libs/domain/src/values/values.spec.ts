@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ValidationFailed } from '../errors/domain-error';
 import { parseAccountCode } from './account-code';
-import { parseAccountingDate } from './accounting-date';
+import { addDays, osloDate, parseAccountingDate } from './accounting-date';
 import { parseCurrency } from './currency';
 import { FieldErrorCollector } from './field-errors';
 import { formatMoney, parseMoney, parsePositiveMoney } from './money';
@@ -156,4 +156,21 @@ describe('FieldErrorCollector', () => {
       }),
     ).toThrow(TypeError);
   });
+});
+
+describe("today's date in Norway", () => {
+  it.each([
+    ['2026-12-31T22:59:59Z', '2026-12-31'],
+    ['2026-12-31T23:00:00Z', '2027-01-01'],
+    ['2026-06-30T21:59:59Z', '2026-06-30'],
+    ['2026-06-30T22:00:00Z', '2026-07-01'],
+  ])('at %s is %s (Oslo: UTC+1 in winter, UTC+2 in summer)', (instant, date) => {
+    expect(osloDate(new Date(instant))).toBe(date);
+  });
+
+  it.each([
+    ['2028-02-28', 1, '2028-02-29'],
+    ['2026-12-31', 1, '2027-01-01'],
+    ['2026-03-01', -1, '2026-02-28'],
+  ] as const)('%s plus %i day is %s', (date, days, next) => expect(addDays(date, days)).toBe(next));
 });

@@ -30,6 +30,7 @@ export class TypeOrmCompanySettingsStore extends CompanySettingsStore {
       paymentAccount: settings.paymentAccount,
       autoApproveMaxAmount: settings.autoApproveMaxAmount,
       locale: settings.locale,
+      openPeriodStart: settings.openPeriodStart,
     };
     await this.manager.query(
       `INSERT INTO company_settings (company_id, settings, updated_at) VALUES ($1, $2, now())

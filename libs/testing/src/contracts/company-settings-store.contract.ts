@@ -34,6 +34,7 @@ export function describeCompanySettingsStoreContract(
         paymentAccount: '1900',
         autoApproveMaxAmount: 2_500_050,
         locale: 'en-GB',
+        openPeriodStart: '2026-01-01',
       };
       await store.save(company, settings);
       await store.save(company, settings);
