@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ConfidenceAssessment } from './confidence-engine';
 import { holdOutsideOpenPeriod, OUTSIDE_OPEN_PERIOD_MAX_SCORE } from './open-period';
-import { AUTO_APPROVE_THRESHOLD } from './route';
+import { minScoreOf } from './route';
 
 describe('holdOutsideOpenPeriod', () => {
   const assessment: ConfidenceAssessment = {
@@ -43,7 +43,7 @@ describe('holdOutsideOpenPeriod', () => {
           const score = hundredths / 100;
           const held = holdOutsideOpenPeriod({ ...assessment, score }, at.toISOString().slice(0, 10), '2025-01-01');
           expect(held.score).toBe(Math.min(score, OUTSIDE_OPEN_PERIOD_MAX_SCORE));
-          expect(held.score).toBeLessThan(AUTO_APPROVE_THRESHOLD);
+          expect(held.score).toBeLessThan(minScoreOf('auto_approve'));
           expect(held.route).not.toBe('auto_approve');
         },
       ),
