@@ -1,0 +1,24 @@
+import sharp from 'sharp';
+import { receiptImageProblem } from '@app/domain';
+
+/**
+ * Why an image receipt is not one the service takes, judged from its header, or undefined: a
+ * header that does not read, or dimensions and a page count beyond the bounds of
+ * `receiptImageProblem` (MAX_RECEIPT_PIXELS, MAX_RECEIPT_PAGES).
+ *
+ * sharp's `metadata()` reads the header (counting a GIF's frames or a TIFF's pages) and decodes no
+ * pixel, so a file declaring billions of pixels costs what its bytes cost; the work runs on
+ * libvips' threads, not the event loop. The pixel limit is lifted here only so that the declared
+ * size can be reported: it is judged right after.
+ */
+export async function imageReceiptProblem(bytes: Uint8Array): Promise<string | undefined> {
+  let metadata: sharp.Metadata;
+  try {
+    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    return 'cannot be read as an image';
+  }
+  const { width, height, pages } = metadata;
+  if (!width || !height) return 'cannot be read as an image';
+  return receiptImageProblem({ width, height, pages: pages ?? 1 });
+}
