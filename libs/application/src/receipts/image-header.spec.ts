@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { MAX_RECEIPT_PAGES } from '@app/domain';
-import { gifDeclaring, pngDeclaring, webpDeclaring } from '@app/testing';
+import { gifDeclaring, pngDeclaring, tiffDeclaring, webpDeclaring } from '@app/testing';
 import { imageReceiptProblem } from './image-header';
 
 describe('imageReceiptProblem (the image receipt bounds at intake)', () => {
@@ -33,6 +33,7 @@ describe('imageReceiptProblem (the image receipt bounds at intake)', () => {
     ['a GIF of 21 frames', gifDeclaring(10, 10, MAX_RECEIPT_PAGES + 1), /^has 21 pages or frames, more than 20$/],
     ['a GIF of 2000 frames', gifDeclaring(10, 10, 2000), /^has 2000 pages or frames/],
     ['a GIF of 10 frames of 4000 × 2000', gifDeclaring(4000, 2000, 10), /^declares 4000 × 2000 pixels × 10 pages/],
+    ['a TIFF of 32-bit samples', tiffDeclaring(8000, 4000, 4, 32), /^declares 32000000 pixels of 4 × 32-bit samples/],
     ['a PNG signature and garbage', Buffer.from('\x89PNG\r\n\x1a\n garbage', 'latin1'), /^cannot be read as an image$/],
   ])('refuses %s, judged from its header', async (_label, bytes, problem) => {
     expect(await imageReceiptProblem(bytes)).toMatch(problem);

@@ -1,10 +1,24 @@
 import sharp from 'sharp';
 import { receiptImageProblem } from '@app/domain';
 
+/** The width of one sample of each of libvips' band formats. */
+const BITS_PER_SAMPLE: Readonly<Record<sharp.Metadata['depth'], number>> = {
+  uchar: 8,
+  char: 8,
+  ushort: 16,
+  short: 16,
+  uint: 32,
+  int: 32,
+  float: 32,
+  complex: 64,
+  double: 64,
+  dpcomplex: 128,
+};
+
 /**
  * Why an image receipt is not one the service takes, judged from its header, or undefined: a
  * header that does not read, or dimensions and a page count beyond the bounds of
- * `receiptImageProblem` (MAX_RECEIPT_PIXELS, MAX_RECEIPT_PAGES).
+ * `receiptImageProblem` (MAX_RECEIPT_PIXELS, MAX_RECEIPT_PAGES, MAX_RECEIPT_DECODED_BYTES).
  *
  * sharp's `metadata()` reads the header (counting a GIF's frames or a TIFF's pages) and decodes no
  * pixel, so a file declaring billions of pixels costs what its bytes cost; the work runs on
@@ -18,7 +32,7 @@ export async function imageReceiptProblem(bytes: Uint8Array): Promise<string | u
   } catch {
     return 'cannot be read as an image';
   }
-  const { width, height, pages } = metadata;
+  const { width, height, pages, channels, depth } = metadata;
   if (!width || !height) return 'cannot be read as an image';
-  return receiptImageProblem({ width, height, pages: pages ?? 1 });
+  return receiptImageProblem({ width, height, pages: pages ?? 1, channels, bitsPerSample: BITS_PER_SAMPLE[depth] });
 }

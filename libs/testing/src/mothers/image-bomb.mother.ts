@@ -64,3 +64,38 @@ export function pngDeclaring(width: number, height: number): Buffer {
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/**
+ * A little-endian TIFF of `width` × `height` (at most 65535 each) grey pixels with `samples`
+ * samples of `bits` bits each, and one strip of 16 bytes of image data.
+ */
+export function tiffDeclaring(width: number, height: number, samples: number, bits: number): Buffer {
+  // Tag, type (3 SHORT, 4 LONG), value — each with a count of 1; StripOffsets filled in below.
+  const entries: [number, number, number][] = [
+    [256, 3, width],
+    [257, 3, height],
+    [258, 3, bits],
+    [259, 3, 1], // no compression
+    [262, 3, 1], // black is zero
+    [273, 4, 0],
+    [277, 3, samples],
+    [278, 3, height], // one strip
+    [279, 4, 16],
+    [284, 3, 1], // samples interleaved
+  ];
+  const directory = 8;
+  const data = directory + 2 + entries.length * 12 + 4;
+  const file = Buffer.alloc(data + 16);
+  file.write('II*\x00', 0, 'latin1');
+  file.writeUInt32LE(directory, 4);
+  file.writeUInt16LE(entries.length, directory);
+  entries.forEach(([tag, type, value], index) => {
+    const at = directory + 2 + index * 12;
+    file.writeUInt16LE(tag, at);
+    file.writeUInt16LE(type, at + 2);
+    file.writeUInt32LE(1, at + 4);
+    if (type === 3) file.writeUInt16LE(value, at + 8);
+    else file.writeUInt32LE(tag === 273 ? data : value, at + 8);
+  });
+  return file;
+}
