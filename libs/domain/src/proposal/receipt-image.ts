@@ -1,7 +1,7 @@
 /**
  * The largest image receipt the service takes, in pixels of all its pages or frames together. A
- * phone's full-resolution photo (48 MP) fits; decoded, the largest receipt is about 200 MB of
- * 8-bit RGBA, which bounds what converting one for a provider can cost. A file's size says nothing
+ * phone's full-resolution photo (48 MP) fits; decoded, no receipt takes more than
+ * MAX_RECEIPT_DECODED_BYTES, which bounds what converting one for a provider can cost. A file's size says nothing
  * of this: a few dozen bytes of WebP or GIF can declare 16383 × 16383 pixels.
  */
 export const MAX_RECEIPT_PIXELS = 50_000_000;
@@ -9,7 +9,7 @@ export const MAX_RECEIPT_PIXELS = 50_000_000;
 export const MAX_RECEIPT_PAGES = 20;
 /**
  * The most an image receipt may take once decoded: MAX_RECEIPT_PIXELS of 8-bit RGBA. A TIFF may
- * carry five channels of 64-bit samples, eight times that for the same pixels; a receipt needs no
+ * carry five channels of 64-bit samples, ten times that for the same pixels; a receipt needs no
  * more than 16-bit colour, which this leaves room for up to 25 megapixels.
  */
 export const MAX_RECEIPT_DECODED_BYTES = MAX_RECEIPT_PIXELS * 4;
