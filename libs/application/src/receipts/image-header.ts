@@ -1,5 +1,13 @@
 import sharp from 'sharp';
-import { receiptImageProblem } from '@app/domain';
+import { RECEIPT_CONTENT_TYPES, receiptImageProblem } from '@app/domain';
+
+/**
+ * Whether `contentType` is one of the image types a receipt may have. Only their headers are read:
+ * the decoders of other types (SVG, HEIC) are never handed an upload.
+ */
+export function isImageReceiptType(contentType: string): boolean {
+  return contentType.startsWith('image/') && (RECEIPT_CONTENT_TYPES as readonly string[]).includes(contentType);
+}
 
 /** The width of one sample of each of libvips' band formats. */
 const BITS_PER_SAMPLE: Readonly<Record<sharp.Metadata['depth'], number>> = {

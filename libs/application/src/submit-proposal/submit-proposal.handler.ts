@@ -28,7 +28,7 @@ import {
 } from '@app/domain';
 import { ApplicationOptions } from '../application.options';
 import { IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
-import { imageReceiptProblem } from '../receipts/image-header';
+import { imageReceiptProblem, isImageReceiptType } from '../receipts/image-header';
 import { PdfCheck } from '../receipts/pdf-check';
 import { decodeReceipt, type DecodedReceipt } from '../receipts/receipt-upload';
 import { originOf, type Caller } from '../shared/caller';
@@ -229,7 +229,7 @@ export class SubmitProposalHandler {
       const problem = await this.pdf.problem(receipt.bytes);
       if (problem !== undefined)
         errors.add('receipt.dataBase64', `receipt.dataBase64 is not a application/pdf file: it ${problem}`);
-    } else if (receipt?.metadata.contentType.startsWith('image/')) {
+    } else if (receipt && isImageReceiptType(receipt.metadata.contentType)) {
       const problem = await imageReceiptProblem(receipt.bytes);
       if (problem !== undefined)
         errors.add('receipt.dataBase64', `receipt.dataBase64 is refused: the image ${problem}`);

@@ -335,6 +335,19 @@ describe('SubmitProposal', () => {
       expect(world.events.all()).toEqual([]);
     });
 
+    it('reads the header only of an image of an accepted type: an SVG is refused for its type alone', async () => {
+      const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"/>';
+      const receipt = {
+        filename: 'r.svg',
+        contentType: 'image/svg+xml',
+        dataBase64: Buffer.from(svg).toString('base64'),
+      };
+
+      expect(
+        await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ receipt }) })),
+      ).toEqual(['receipt.contentType']);
+    });
+
     it('is refused over the configured limit, checked before decoding', async () => {
       world = aUseCaseWorld({ receiptMaxBytes: 16 });
       const receipt = { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: PDF_BYTES.toString('base64') };
