@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import fc from 'fast-check';
 import { Pool } from 'undici';
+import { gifDeclaring, pngDeclaring, webpDeclaring } from '@app/testing';
 import { ERROR_STATUS } from '../apps/accounting-api/src/http/error-codes';
 import { startTestApp, type TestApp } from './support/test-app';
 import { listen } from './support/raw-http';
@@ -109,6 +110,21 @@ const urlValue = fc.oneof(
   { weight: 1, arbitrary: fc.integer().map(String) },
 );
 
+/** An image receipt whose header declares any size its format allows (docs/security.md, Receipt types). */
+const declaredImage = fc
+  .oneof(
+    fc
+      .tuple(fc.integer({ min: 1, max: 16_384 }), fc.integer({ min: 1, max: 16_384 }))
+      .map(([width, height]) => ({ contentType: 'image/webp', bytes: webpDeclaring(width, height) })),
+    fc
+      .tuple(fc.integer({ min: 1, max: 65_535 }), fc.integer({ min: 1, max: 65_535 }), fc.integer({ min: 1, max: 100 }))
+      .map(([width, height, frames]) => ({ contentType: 'image/gif', bytes: gifDeclaring(width, height, frames) })),
+    fc
+      .tuple(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 2 ** 31 - 1 }))
+      .map(([width, height]) => ({ contentType: 'image/png', bytes: pngDeclaring(width, height) })),
+  )
+  .map(({ contentType, bytes }) => ({ filename: 'r.img', contentType, dataBase64: bytes.toString('base64') }));
+
 const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: nastyString },
   { weight: 1, arbitrary: fc.integer() },
@@ -116,6 +132,7 @@ const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.boolean() },
   { weight: 1, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: declaredImage },
   {
     weight: 1,
     arbitrary: fc.record(

@@ -1,4 +1,6 @@
+import sharp from 'sharp';
 import { DataSource } from 'typeorm';
+import { gifDeclaring, pngDeclaring, webpDeclaring } from '@app/testing';
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, PDF, PEOPLE, proposalBody, repeatBody } from './support/proposals';
 
@@ -572,6 +574,53 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
         expect(await api(t, company).outbox()).toEqual([]);
       },
     );
+  });
+
+  describe('image receipts beyond the bounds (docs/api.md §4.1)', () => {
+    it.each([
+      [
+        'a WebP of 16383 × 16383 pixels in 26 bytes',
+        'image/webp',
+        webpDeclaring(16383, 16383),
+        /declares 16383 × 16383 pixels/,
+      ],
+      ['a GIF of 16000 × 16000 pixels', 'image/gif', gifDeclaring(16000, 16000), /declares 16000 × 16000 pixels/],
+      [
+        'a PNG of 100000 × 100000 pixels',
+        'image/png',
+        pngDeclaring(100_000, 100_000),
+        /declares 100000 × 100000 pixels/,
+      ],
+      ['a GIF of 500 frames', 'image/gif', gifDeclaring(10, 10, 500), /has 500 pages or frames, more than 20/],
+    ])(
+      'refuses %s with validation_failed on receipt.dataBase64, storing nothing',
+      async (_label, contentType, bytes, why) => {
+        const company = await t.newCompany('img');
+        const receipt = { filename: 'r.img', contentType, dataBase64: bytes.toString('base64') };
+
+        const res = await api(t, company).submit(proposalBody({ receipt }));
+
+        expectProblem(res, 400, 'validation_failed');
+        expect(res.body.errors).toEqual([{ field: 'receipt.dataBase64', message: expect.stringMatching(why) }]);
+        const db = t.app.get(DataSource);
+        const stored = async (table: string) =>
+          Number((await db.query(`SELECT count(*) AS n FROM ${table} WHERE company_id = $1`, [company]))[0].n);
+        expect({ proposals: await stored('proposals'), receipts: await stored('receipts') }).toEqual({
+          proposals: 0,
+          receipts: 0,
+        });
+        expect(await api(t, company).outbox()).toEqual([]);
+      },
+    );
+
+    it('takes an ordinary photo of a receipt', async () => {
+      const photo = await sharp({ create: { width: 1200, height: 1600, channels: 3, background: '#eee' } })
+        .webp()
+        .toBuffer();
+      const receipt = { filename: 'r.webp', contentType: 'image/webp', dataBase64: photo.toString('base64') };
+
+      expect((await as.submit(proposalBody({ receipt }))).status).toBe(201);
+    });
   });
 
   describe('Idempotency-Key (docs/api.md §1)', () => {

@@ -32,6 +32,7 @@ import {
 } from '@app/domain';
 import { ApplicationOptions } from '../application.options';
 import { IdempotencyConflict, IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
+import { imageReceiptProblem, isImageReceiptType } from '../receipts/image-header';
 import { PdfCheck } from '../receipts/pdf-check';
 import { decodeReceipt, type DecodedReceipt } from '../receipts/receipt-upload';
 import { originOf, type Caller } from '../shared/caller';
@@ -210,7 +211,8 @@ export class SubmitProposalHandler {
   /**
    * Every problem of the content at once (the domain's rules), the receipt file and the reference.
    * The HTTP layer has checked the request's shape; the rules of the content live here. A PDF
-   * receipt must also parse as one (PdfCheck), before anything is stored.
+   * receipt must also parse as one (PdfCheck), and an image's header must read and declare no more
+   * than MAX_RECEIPT_PIXELS and MAX_RECEIPT_PAGES, before anything is stored.
    */
   private async validate(submission: ProposalSubmission, today: AccountingDate) {
     const errors = new FieldErrorCollector();
@@ -220,6 +222,10 @@ export class SubmitProposalHandler {
       const problem = await this.pdf.problem(receipt.bytes);
       if (problem !== undefined)
         errors.add('receipt.dataBase64', `receipt.dataBase64 is not a application/pdf file: it ${problem}`);
+    } else if (receipt && isImageReceiptType(receipt.metadata.contentType)) {
+      const problem = await imageReceiptProblem(receipt.bytes);
+      if (problem !== undefined)
+        errors.add('receipt.dataBase64', `receipt.dataBase64 is refused: the image ${problem}`);
     }
     const details = errors.check(() =>
       parseExpenseDetails({ ...submission, receipt: receipt?.metadata ?? null }, today),

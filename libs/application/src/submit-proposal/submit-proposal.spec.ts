@@ -7,7 +7,7 @@ import {
   UnknownAccountCode,
   UnknownVatRate,
 } from '@app/domain';
-import { aPattern, TEST_COMPANY } from '@app/testing';
+import { aPattern, gifDeclaring, TEST_COMPANY, webpDeclaring } from '@app/testing';
 import { ApplicationOptions } from '../application.options';
 import { IdempotencyConflict } from '../idempotency/idempotent-execution';
 import {
@@ -318,6 +318,35 @@ describe('SubmitProposal', () => {
       expect(world.receipts.size).toBe(0);
       expect(world.proposals.all()).toEqual([]);
       expect(world.events.all()).toEqual([]);
+    });
+
+    it.each([
+      ['a WebP declaring 16383 × 16383 pixels', 'image/webp', webpDeclaring(16383, 16383), /declares 16383 × 16383/],
+      ['a GIF of 16000 × 16000 pixels', 'image/gif', gifDeclaring(16000, 16000), /declares 16000 × 16000/],
+      ['a GIF of 200 frames', 'image/gif', gifDeclaring(10, 10, 200), /has 200 pages or frames/],
+    ])('is refused, storing nothing, when it is %s', async (_label, contentType, bytes, problem) => {
+      const receipt = { filename: 'r.img', contentType, dataBase64: bytes.toString('base64') };
+      const outcome = world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ receipt }) });
+
+      await expect(outcome).rejects.toMatchObject({
+        fieldErrors: [{ field: 'receipt.dataBase64', message: expect.stringMatching(problem) }],
+      });
+      expect(world.receipts.size).toBe(0);
+      expect(world.proposals.all()).toEqual([]);
+      expect(world.events.all()).toEqual([]);
+    });
+
+    it('reads the header only of an image of an accepted type: an SVG is refused for its type alone', async () => {
+      const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"/>';
+      const receipt = {
+        filename: 'r.svg',
+        contentType: 'image/svg+xml',
+        dataBase64: Buffer.from(svg).toString('base64'),
+      };
+
+      expect(
+        await fieldsOf(world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ receipt }) })),
+      ).toEqual(['receipt.contentType']);
     });
 
     it('is refused over the configured limit, checked before decoding', async () => {

@@ -1,5 +1,6 @@
-import sharp from 'sharp';
+import { imageReceiptProblem } from '@app/application';
 import { ProviderError, type ProviderKind, type Receipt } from '@app/domain';
+import { convertImage } from './image-conversion';
 
 /** The file types a provider takes as a booking's attachment (from its published definition). */
 const ACCEPTED_RECEIPT_TYPES: Readonly<Record<ProviderKind, readonly string[]>> = {
@@ -42,7 +43,9 @@ function filenameFor(name: string, contentType: string): string {
  * type, else converted with sharp (libvips) — every page or frame stacked into one PNG, photos
  * (WebP) into JPEG — before anything is booked, so that a receipt the provider cannot take never
  * leaves a booking behind without its attachment. The filename's extension follows the type.
- * A file that cannot be read or converted is a permanent `ProviderError`.
+ * A file that cannot be read or converted, or whose header declares more than MAX_RECEIPT_PIXELS or
+ * MAX_RECEIPT_PAGES, is a permanent `ProviderError`; the conversion runs in a process of its own,
+ * bounded in pixels and time (`convertImage`).
  */
 export async function receiptFor(provider: ProviderKind, receipt: Receipt): Promise<Receipt> {
   const accepted = ACCEPTED_RECEIPT_TYPES[provider];
@@ -58,10 +61,14 @@ export async function receiptFor(provider: ProviderKind, receipt: Receipt): Prom
     );
   }
   const target = actual === 'image/webp' ? 'image/jpeg' : 'image/png';
+  // Judged again here: a receipt stored before the bounds were checked at intake may exceed them.
+  const problem = await imageReceiptProblem(receipt.bytes);
+  if (problem !== undefined) {
+    throw new ProviderError(provider, 'rejected', `the receipt (${actual}) is refused: the image ${problem}`);
+  }
   try {
-    const image = sharp(receipt.bytes, { pages: -1, failOn: 'error' }).rotate();
-    const bytes = target === 'image/jpeg' ? await image.jpeg({ quality: 90 }).toBuffer() : await image.png().toBuffer();
-    return { filename: filenameFor(receipt.filename, target), contentType: target, bytes: new Uint8Array(bytes) };
+    const bytes = await convertImage(receipt.bytes, target === 'image/jpeg' ? 'jpeg' : 'png');
+    return { filename: filenameFor(receipt.filename, target), contentType: target, bytes };
   } catch (error) {
     throw new ProviderError(
       provider,
