@@ -90,7 +90,7 @@ export class OAuthCallbackController {
   @Get('tripletex/token-form')
   @Public()
   @ApiOperation({
-    summary: 'Tripletex: the page where an admin pastes the employee token (the authorizeUrl points here)',
+    summary: 'Tripletex: the page where an admin pastes the employee token (the console’s Connect leads here)',
   })
   @ApiProduces('text/html')
   async tokenForm(@Query() query: RawQuery, @Req() request: Request, @Res() response: Response): Promise<void> {
