@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -106,7 +107,10 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'nb-NO' });
     const page = await context.newPage();
     await page.goto(await loginLink(who, forCompany));
-    expect(new URL(page.url()).pathname).toBe('/console/review');
+    // The link's page names whom it signs in; only its button signs in.
+    expect(new URL(page.url()).pathname).toBe('/console/login');
+    await page.getByRole('button', { name: /^Sign in as / }).click();
+    await page.waitForURL((url) => url.pathname === '/console/review');
     return { context, page };
   }
 
@@ -201,7 +205,8 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     const page = await context.newPage();
     const link = await loginLink(ACCOUNTANT);
     await page.goto(link);
-    expect(new URL(page.url()).pathname).toBe('/console/review');
+    await page.getByRole('button', { name: /^Sign in as / }).click();
+    await page.waitForURL((url) => url.pathname === '/console/review');
 
     const other = await browser.newContext();
     const second = await other.newPage();
@@ -217,6 +222,38 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     await expect(second.getByRole('alert').textContent()).resolves.toContain('expired');
     await context.close();
     await other.close();
+  });
+
+  it("refuses a sign-in posted from another site's page, leaving the link usable", async () => {
+    const link = await loginLink(ACCOUNTANT);
+    const token = new URL(link).searchParams.get('token')!;
+    // Another origin (its own port) whose page posts the attacker's link token to the console.
+    const attacker = http.createServer((_req, res) => {
+      res.setHeader('Content-Type', 'text/html');
+      res.end(
+        `<form method="post" action="${base}/console/login"><input type="hidden" name="token" value="${token}">` +
+          '<button type="submit">Win a prize</button></form>',
+      );
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+      const [posted] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/console/login')),
+        page.getByRole('button', { name: 'Win a prize' }).click(),
+      ]);
+      expect(posted.status()).toBe(403);
+      expect((await page.goto(`${base}/console/review`))?.status()).toBe(401);
+      // The link was not used: its own page still signs in.
+      await page.goto(link);
+      await page.getByRole('button', { name: /^Sign in as / }).click();
+      await page.waitForURL((url) => url.pathname === '/console/review');
+    } finally {
+      await context.close();
+      await new Promise((resolve) => attacker.close(resolve));
+    }
   });
 
   it('keeps a session of one company away from another company’s proposals', async () => {

@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, type Person } from './support/proposals';
+import { signInWithLink } from './support/console-sign-in';
 
 /**
  * The console's company page: settings and the employee mapping through the API's use cases, and
@@ -17,9 +18,8 @@ describe('web console: company page', () => {
   });
 
   async function signIn(who: Person, company = t.company): Promise<string> {
-    const url = new URL((await api(t, company).post('/v1/console/links', who)).body.url as string);
-    const res = await t.http.get(`${url.pathname}${url.search}`);
-    return (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const link = (await api(t, company).post('/v1/console/links', who)).body.url as string;
+    return (await signInWithLink(t.http, link)).cookie;
   }
 
   async function companyPage(cookie: string): Promise<{ text: string; csrf: string; csp: string }> {

@@ -2,6 +2,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 import { api, PEOPLE, proposalBody, type Person } from './support/proposals';
 import { ACCOUNTANT, MANAGER, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import type { Claims } from './support/gateway-keys';
+import { signInWithLink } from './support/console-sign-in';
 
 /** The console's patterns and checks pages: the same handlers and rules as their API routes. */
 describe('web console: patterns and checks', () => {
@@ -16,9 +17,7 @@ describe('web console: patterns and checks', () => {
   });
 
   async function signIn(who: Person): Promise<string> {
-    const url = new URL((await api(t).post('/v1/console/links', who)).body.url as string);
-    const res = await t.http.get(`${url.pathname}${url.search}`);
-    return (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    return (await signInWithLink(t.http, (await api(t).post('/v1/console/links', who)).body.url as string)).cookie;
   }
 
   const csrfOf = (page: string) => /name="_csrf" value="([^"]+)"/.exec(page)![1];
@@ -121,9 +120,7 @@ describe('web console: suggestions from the history', () => {
   async function signIn(who: Claims, forCompany = company): Promise<string> {
     const link = await t.http.post('/v1/console/links').set('Authorization', bearer(who, forCompany));
     expect(link.status).toBe(200);
-    const url = new URL(link.body.url as string);
-    const res = await t.http.get(`${url.pathname}${url.search}`);
-    return (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    return (await signInWithLink(t.http, link.body.url as string)).cookie;
   }
 
   async function page(cookie: string, path = '/console/patterns') {

@@ -4,6 +4,7 @@ import { EventSealer } from '@app/persistence';
 import { testKekSource } from '../libs/persistence/src/testing/test-keyring';
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, PEOPLE, proposalBody, type Person } from './support/proposals';
+import { signInWithLink } from './support/console-sign-in';
 
 /** The web console over HTTP: login links, the session cookie, CSRF, and review through the use cases. */
 describe('web console', () => {
@@ -24,13 +25,11 @@ describe('web console', () => {
     return res.body.url as string;
   }
 
-  /** Opens a login link; returns the session cookie ("name=value"). */
+  /** Opens a login link and signs in on its page; returns the session cookie ("name=value"). */
   async function signIn(who: Person = 'accountant', company = t.company): Promise<string> {
-    const url = new URL(await linkFor(who, company));
-    const res = await t.http.get(`${url.pathname}${url.search}`);
-    expect(res.status).toBe(303);
-    expect(res.headers.location).toBe('/console/review');
-    return (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    const { cookie, location } = await signInWithLink(t.http, await linkFor(who, company));
+    expect(location).toBe('/console/review');
+    return cookie;
   }
 
   function csrfOf(page: string): string {
@@ -50,27 +49,87 @@ describe('web console', () => {
     expectProblem(await t.http.post('/v1/console/links'), 401, 'invalid_token');
   });
 
+  /** The login link's token, and a sign-in POST of it with the given headers. */
+  const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
+  const postSignIn = (token: string, headers: Record<string, string>) =>
+    t.http.post('/console/login').set(headers).type('form').send({ token });
+  const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin' };
+
+  it('opens a link to a page naming the company and the person, which neither signs in nor uses the link', async () => {
+    const link = await linkFor('admin');
+    const url = new URL(link);
+    for (let i = 0; i < 2; i += 1) {
+      const res = await t.http.get(`${url.pathname}${url.search}`);
+      expect(res.status).toBe(200);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['content-security-policy']).toContain("form-action 'self'");
+      expect(res.headers['content-security-policy']).not.toContain('unsafe-inline');
+      expect(res.text).toContain(t.company);
+      expect(res.text).toContain(PEOPLE.admin.sub);
+      expect(res.text).toContain('<form method="post" action="/console/login">');
+      expect(res.text).toContain(`name="token" value="${tokenOf(link)}"`);
+    }
+    // The link was not used by opening its page: the page's button still signs in.
+    expect((await postSignIn(tokenOf(link), SAME_ORIGIN)).status).toBe(303);
+  });
+
+  it('signs in only on a POST from its own page: a cross-site post is refused and leaves the link unused', async () => {
+    const token = tokenOf(await linkFor('accountant'));
+    const own = new URL(t.config.publicUrl).origin;
+    const attempts: Array<Record<string, string>> = [
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { 'Sec-Fetch-Site': 'cross-site', Origin: own },
+      { Origin: 'https://attacker.example' },
+      { Origin: 'null' },
+      {},
+    ];
+    for (const headers of attempts) {
+      const refused = await postSignIn(token, headers);
+      expect({ headers, status: refused.status }).toEqual({ headers, status: 403 });
+      expect(refused.headers['set-cookie']).toBeUndefined();
+      expect(refused.text).toContain('own sign-in page');
+    }
+    // A browser without Sec-Fetch-Site that names the service's origin is let through.
+    const res = await postSignIn(token, { Origin: own });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/console/review');
+  });
+
   it('sets an HttpOnly, SameSite=Strict session cookie that lives as long as the session', async () => {
-    const url = new URL(await linkFor('accountant'));
-    const res = await t.http.get(`${url.pathname}${url.search}`);
+    const res = await postSignIn(tokenOf(await linkFor('accountant')), SAME_ORIGIN);
     const cookie = (res.headers['set-cookie'] as unknown as string[])[0];
     expect(cookie).toMatch(/^console_session=[\w-]{43}; Path=\/; Expires=.+; HttpOnly; SameSite=Strict$/);
     expect(res.headers['referrer-policy']).toBe('no-referrer');
   });
 
   it('refuses a used link and an expired one', async () => {
-    const used = new URL(await linkFor('accountant'));
-    expect((await t.http.get(`${used.pathname}${used.search}`)).status).toBe(303);
-    const again = await t.http.get(`${used.pathname}${used.search}`);
-    expect(again.status).toBe(401);
-    expect(again.text).toContain('used already');
-    expect(again.headers['set-cookie']).toBeUndefined();
+    const used = await linkFor('accountant');
+    expect((await postSignIn(tokenOf(used), SAME_ORIGIN)).status).toBe(303);
+    const usedUrl = new URL(used);
+    for (const again of [
+      await t.http.get(`${usedUrl.pathname}${usedUrl.search}`),
+      await postSignIn(tokenOf(used), SAME_ORIGIN),
+    ]) {
+      expect(again.status).toBe(401);
+      expect(again.text).toContain('used already');
+      expect(again.headers['set-cookie']).toBeUndefined();
+    }
 
-    const late = new URL(await linkFor('accountant'));
+    const late = await linkFor('accountant');
     t.clock.advance(5 * 60 * 1000);
-    const expired = await t.http.get(`${late.pathname}${late.search}`);
-    expect(expired.status).toBe(401);
-    expect(expired.text).toContain('expired');
+    const lateUrl = new URL(late);
+    for (const expired of [
+      await t.http.get(`${lateUrl.pathname}${lateUrl.search}`),
+      await postSignIn(tokenOf(late), SAME_ORIGIN),
+    ]) {
+      expect(expired.status).toBe(401);
+      expect(expired.text).toContain('expired');
+    }
+    const unknown = await postSignIn('not-a-link', SAME_ORIGIN);
+    expect(unknown.status).toBe(401);
+    expect(unknown.text).toContain('not one the service issued');
   });
 
   it('shows nothing of the console without a session', async () => {

@@ -1,7 +1,14 @@
 import { SANDBOX_FIKEN_CLIENT_SECRET, SANDBOX_TRIPLETEX_CONSUMER_TOKEN, tripletexEmployeeToken } from '@app/sandbox';
-import { ProviderConnectionRepository, ProviderTokenStore, type ProviderKind } from '@app/domain';
+import {
+  AuthorizationRequestStore,
+  ProviderConnectionRepository,
+  ProviderTokenStore,
+  type ProviderKind,
+} from '@app/domain';
+import { AuthorizationStateSigner } from '@app/application';
 import { DataSource } from 'typeorm';
 import { startOnboardingApp, type OnboardingTestApp } from './support/onboarding-app';
+import { signInWithLink } from './support/console-sign-in';
 
 const EMPLOYEE = { role: 'employee', permissions: ['solve', 'query', 'facts'] };
 const DECIMAL = /^-?\d+\.\d{2}$/;
@@ -31,11 +38,39 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
   const admin = (company: string) => `Bearer ${t.tokenFor(company)}`;
   const employee = (company: string) => `Bearer ${t.tokenFor(company, EMPLOYEE)}`;
 
-  async function startConnect(company: string, provider: ProviderKind): Promise<string> {
+  /** The API's connect answer: a one-time console login link for the admin, leading to the Connect button. */
+  async function connectLink(company: string, provider: ProviderKind): Promise<string> {
     const res = await t.http.post(`/v1/config/providers/${provider}/connect`).set('Authorization', admin(company));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ authorizeUrl: expect.any(String), expiresAt: expect.any(String) });
     return res.body.authorizeUrl as string;
+  }
+
+  /** A connection started as the admin's browser does: sign in with the API's link, press Connect. */
+  interface Started {
+    /** The provider's consent URL the console redirected to. */
+    readonly authorizeUrl: string;
+    /** The browser-binding cookie ("name=value") the console set in this browser. */
+    readonly binding: string;
+  }
+
+  async function startConnect(company: string, provider: ProviderKind): Promise<Started> {
+    const { cookie, location } = await signInWithLink(t.http, await connectLink(company, provider));
+    expect(location).toBe(`/console/company?connect=${provider}#connection-heading`);
+    const page = await t.http.get(location.split('#')[0]).set('Cookie', cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`data-connect-prompt="${provider}"`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    const started = await t.http
+      .post(`/console/company/connect/${provider}`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrf });
+    expect(started.status).toBe(303);
+    const binding = (started.headers['set-cookie'] as unknown as string[])
+      .find((c) => c.startsWith('oauth_binding='))!
+      .split(';')[0];
+    return { authorizeUrl: started.headers.location as string, binding };
   }
 
   /** Opens the provider's consent page, submits its form as a browser would, and returns where it redirects. */
@@ -65,10 +100,14 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
     return `${location.pathname}${location.search}`;
   }
 
+  /** The provider's redirect back, in the browser that started the connection. */
+  const returnTo = (callback: string, started: Started) => t.http.get(callback).set('Cookie', started.binding);
+
   async function connect(company: string, provider: ProviderKind) {
-    const callback = await submitConsent(await startConnect(company, provider), 'approve');
-    const res = await t.http.get(callback);
-    return { callback, res };
+    const started = await startConnect(company, provider);
+    const callback = await submitConsent(started.authorizeUrl, 'approve');
+    const res = await returnTo(callback, started);
+    return { callback, res, started };
   }
 
   const connection = (company: string) => t.app.get(ProviderConnectionRepository).find(company);
@@ -126,12 +165,16 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
 
     it('connects Tripletex through the token form when the admin pastes an employee token', async () => {
       const company = await newCompany();
-      const state = new URL(await startConnect(company, 'tripletex')).searchParams.get('state')!;
-      const form = await t.http.get('/v1/oauth/tripletex/token-form').query({ state });
+      const started = await startConnect(company, 'tripletex');
+      const state = new URL(started.authorizeUrl).searchParams.get('state')!;
+      // Only the browser the connection was started in is shown the form.
+      expect((await t.http.get('/v1/oauth/tripletex/token-form').query({ state })).status).toBe(400);
+      const form = await t.http.get('/v1/oauth/tripletex/token-form').query({ state }).set('Cookie', started.binding);
       expect(form.status).toBe(200);
       expect(form.text).toContain('name="code"');
       const res = await t.http
         .post('/v1/oauth/tripletex/callback')
+        .set('Cookie', started.binding)
         .type('form')
         .send({ state, code: tripletexEmployeeToken(1) });
       expect(res.status).toBe(200);
@@ -139,13 +182,68 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
         provider: 'tripletex',
         externalCompanyId: String(t.sandbox.tripletex.company(1).companyId),
       });
+      expect(
+        (await t.http.get('/v1/oauth/tripletex/token-form').query({ state }).set('Cookie', started.binding)).status,
+      ).toBe(400);
+    });
+
+    it("answers the API's connect with a one-time console link for the admin, never a consent URL", async () => {
+      const company = await newCompany();
+      const url = new URL(await connectLink(company, 'fiken'));
+      expect(`${url.origin}${url.pathname}`).toBe(new URL('/console/login', t.config.publicUrl).toString());
+      expect(url.searchParams.get('connect')).toBe('fiken');
+      expect(url.searchParams.has('state')).toBe(false);
+      // Whoever opens it is told which company and person it signs in, and nothing starts.
+      const page = await t.http.get(`${url.pathname}${url.search}`);
+      expect(page.status).toBe(200);
+      expect(page.headers['set-cookie']).toBeUndefined();
+      expect(page.text).toContain(company);
+      expect(page.text).toContain('ola@demo.no');
+      expect(page.text).toContain('to connect Fiken to this company');
+      expect(await connection(company)).toBeNull();
+    });
+
+    it('finishes a connection only in the browser that started it in the console', async () => {
+      const company = await newCompany();
+      const started = await startConnect(company, 'fiken');
+      const callback = await submitConsent(started.authorizeUrl, 'approve');
+      const other = await startConnect(await newCompany(), 'fiken');
+      for (const elsewhere of [await t.http.get(callback), await returnTo(callback, other)]) {
+        expect(elsewhere.status).toBe(400);
+        expect(elsewhere.text).toContain('started in another browser');
+      }
+      expect(await connection(company)).toBeNull();
+      expect((await returnTo(callback, started)).status).toBe(200);
+      expect(await connection(company)).toMatchObject({ provider: 'fiken', status: 'connected' });
+    });
+
+    it('refuses a validly signed state bound to no browser, and stores nothing', async () => {
+      // What the API's connect route used to hand out: a consent link that anyone could finish.
+      const company = await newCompany();
+      const now = t.clock.now();
+      const expiresAt = new Date(now.getTime() + 10 * 60 * 1000);
+      const nonce = `unbound-${company}`;
+      await t.app
+        .get(AuthorizationRequestStore)
+        .issue({ nonce, companyId: company, provider: 'tripletex', actor: 'ola@demo.no', expiresAt }, now);
+      const state = t.app
+        .get(AuthorizationStateSigner)
+        .sign({ nonce, companyId: company, provider: 'tripletex', expiresAt: expiresAt.getTime() });
       expect((await t.http.get('/v1/oauth/tripletex/token-form').query({ state })).status).toBe(400);
+      const res = await t.http
+        .post('/v1/oauth/tripletex/callback')
+        .type('form')
+        .send({ state, code: tripletexEmployeeToken(2) });
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('not started from the web console');
+      expect(await connection(company)).toBeNull();
     });
 
     it('stores nothing when the admin refuses consent', async () => {
       for (const provider of ['tripletex', 'fiken'] as const) {
         const company = await newCompany();
-        const res = await t.http.get(await submitConsent(await startConnect(company, provider), 'deny'));
+        const started = await startConnect(company, provider);
+        const res = await returnTo(await submitConsent(started.authorizeUrl, 'deny'), started);
         expect(res.status).toBe(403);
         expect(res.text).toContain('Nothing was stored');
         expect(await connection(company)).toBeNull();
@@ -155,9 +253,9 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
 
     it('refuses a replayed state and leaves the first connection as it was', async () => {
       const company = await newCompany();
-      const { callback } = await connect(company, 'fiken');
+      const { callback, started } = await connect(company, 'fiken');
       const before = await connection(company);
-      const replay = await t.http.get(callback);
+      const replay = await returnTo(callback, started);
       expect(replay.status).toBe(400);
       expect(replay.text).toContain('used already');
       expect(await connection(company)).toEqual(before);
@@ -165,9 +263,10 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
 
     it('refuses an expired state (after 10 minutes) and stores nothing', async () => {
       const company = await newCompany();
-      const callback = await submitConsent(await startConnect(company, 'tripletex'), 'approve');
+      const started = await startConnect(company, 'tripletex');
+      const callback = await submitConsent(started.authorizeUrl, 'approve');
       t.clock.advance(11 * 60 * 1000);
-      const res = await t.http.get(callback);
+      const res = await returnTo(callback, started);
       expect(res.status).toBe(400);
       expect(res.text).toContain('expired');
       expect(await connection(company)).toBeNull();
@@ -175,7 +274,8 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
 
     it('refuses a forged state, a state for another provider and a missing one', async () => {
       const company = await newCompany();
-      const callback = await submitConsent(await startConnect(company, 'fiken'), 'approve');
+      const started = await startConnect(company, 'fiken');
+      const callback = await submitConsent(started.authorizeUrl, 'approve');
       const url = new URL(callback, 'http://x');
       const state = url.searchParams.get('state')!;
       const [payload, mac] = state.split('.');
@@ -184,16 +284,16 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       ).toString('base64url');
       for (const forged of [`${payload}.${mac.slice(0, -2)}AA`, `${otherCompany}.${mac}`, 'garbage']) {
         url.searchParams.set('state', forged);
-        const res = await t.http.get(`${url.pathname}${url.search}`);
+        const res = await returnTo(`${url.pathname}${url.search}`, started);
         expect(res.status).toBe(400);
         expect(res.text).toContain('not one this service issued');
       }
       url.searchParams.set('state', state);
-      expect((await t.http.get(`/v1/oauth/tripletex/callback${url.search}`)).status).toBe(400);
-      expect((await t.http.get('/v1/oauth/fiken/callback?code=abc')).status).toBe(400);
+      expect((await returnTo(`/v1/oauth/tripletex/callback${url.search}`, started)).status).toBe(400);
+      expect((await returnTo('/v1/oauth/fiken/callback?code=abc', started)).status).toBe(400);
       expect(await connection(company)).toBeNull();
       // The genuine state was never consumed by the forgeries: it still connects.
-      expect((await t.http.get(callback)).status).toBe(200);
+      expect((await returnTo(callback, started)).status).toBe(200);
     });
 
     it('refuses unknown providers, non-admins and a callback for an unknown provider', async () => {

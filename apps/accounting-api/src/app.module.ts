@@ -41,6 +41,7 @@ import { DailyCheckModule } from './daily-check/daily-check.module';
 import { ConsoleAssetsController } from './console/console-assets.controller';
 import { ConsoleCookies } from './console/console-cookies';
 import { ConsoleLoginController } from './console/console-login.controller';
+import { ConnectController } from './onboarding/connect.controller';
 import { ConsoleSessionGuard } from './console/console-session.guard';
 import { ConsoleViewers } from './console/console-viewers';
 import { ReviewConsoleController } from './console/review.console-controller';
@@ -128,8 +129,10 @@ export class AppModule {
         EventsController,
         PatternsController,
         CompanyConfigController,
-        // The web console (docs/console.md): its way in, its static files, its pages.
+        // The web console (docs/console.md): its way in, its static files, its pages. The API's
+        // connect route answers with a console login link, so it lives beside them.
         ConsoleLoginController,
+        ConnectController,
         ConsoleAssetsController,
         ReviewConsoleController,
         CompanyConsoleController,

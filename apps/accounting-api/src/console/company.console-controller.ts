@@ -14,6 +14,7 @@ import {
   CompanyContextStore,
   formatMoney,
   invalidField,
+  isProviderKind,
   PROVIDER_KINDS,
   ValidationFailed,
   type CompanySettings,
@@ -92,6 +93,7 @@ export class CompanyConsoleController {
     @Req() request: ConsoleRequest,
     @Query('done') done: unknown,
     @Query('employee') employee: unknown,
+    @Query('connect') connect: unknown,
     @Res() response: Response,
   ): Promise<void> {
     const viewer = await this.viewers.of(request);
@@ -100,16 +102,22 @@ export class CompanyConsoleController {
         ? employeeFormOf(await this.employees.get(viewer.identity.company, employee))
         : EMPTY_EMPLOYEE_FORM;
     const notice = typeof done === 'string' ? NOTICES[done] : undefined;
-    await this.render(viewer, response, 200, form, notice);
+    const prompt = typeof connect === 'string' && isProviderKind(connect) ? connect : undefined;
+    await this.render(viewer, response, 200, form, notice, prompt);
   }
 
-  /** The page, with the employee form as given (prefilled, or sent back with its errors). */
+  /**
+   * The page, with the employee form as given (prefilled, or sent back with its errors); with
+   * `prompt`, the connection section asks to press that provider's Connect button (where the API's
+   * connect link leads). Nothing starts without that press.
+   */
   private async render(
     viewer: ConsoleViewer,
     response: Response,
     status: number,
     form: EmployeeFormState,
     notice?: string,
+    prompt?: ProviderKind,
   ): Promise<void> {
     const company = viewer.identity.company;
     const [view, settings, employees, context] = await Promise.all([
@@ -160,6 +168,15 @@ export class CompanyConsoleController {
     const body = html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
       <section aria-labelledby="connection-heading">
         <h2 id="connection-heading">Accounting system</h2>
+        ${
+          prompt
+            ? html`<p class="notice" role="status" data-connect-prompt="${prompt}">
+                To connect ${NAMES[prompt]} to ${viewer.companyName}, press
+                “${connection?.provider === prompt ? 'Reconnect' : 'Connect'} ${NAMES[prompt]}” below:
+                ${NAMES[prompt]}'s consent screen opens in this browser.
+              </p>`
+            : ''
+        }
         ${state}
         <p class="hint">
           Connecting opens the provider's consent screen in this browser; it must be finished here, within 10 minutes. A
@@ -206,8 +223,8 @@ export class CompanyConsoleController {
     @Param('provider') provider: string,
     @Res() response: Response,
   ): Promise<void> {
-    const started = await this.start.execute(request.identity!, providerParam(provider), { bindToBrowser: true });
-    this.cookies.setOAuthBinding(response, started.browserSecret!, started.expiresAt);
+    const started = await this.start.execute(request.identity!, providerParam(provider));
+    this.cookies.setOAuthBinding(response, started.browserSecret, started.expiresAt);
     response.set('Referrer-Policy', 'no-referrer').redirect(303, started.authorizeUrl);
   }
 

@@ -17,6 +17,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  */
 const FORM_PARSER: RequestHandler = urlencoded({ extended: false, limit: '16kb', parameterLimit: 50, inflate: false });
 
+/** Reads a console form's body into `request.body` (the guard's parser, also used by the sign-in form). */
+export function readConsoleForm(request: Request, response: Response): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) =>
+    FORM_PARSER(request, response, (error?: unknown) =>
+      error ? reject(error) : resolve((request.body as Record<string, unknown> | undefined) ?? {}),
+    ),
+  );
+}
+
 /** What the guard leaves on a console request. */
 export interface ConsoleRequest extends Request {
   identity?: Identity;
@@ -45,12 +54,8 @@ export class ConsoleSessionGuard implements CanActivate {
     const identity = secret ? await this.access.identityOf(secret) : null;
     if (!secret || !identity) throw new ConsoleSignInRequired();
     if (!SAFE_METHODS.has(request.method)) {
-      const response = context.switchToHttp().getResponse<Response>();
-      await new Promise<void>((resolve, reject) =>
-        FORM_PARSER(request, response, (error?: unknown) => (error ? reject(error) : resolve())),
-      );
-      const body = request.body as Record<string, unknown> | undefined;
-      if (!this.cookies.csrfMatches(secret, body?._csrf ?? request.header('x-csrf-token'))) {
+      const body = await readConsoleForm(request, context.switchToHttp().getResponse<Response>());
+      if (!this.cookies.csrfMatches(secret, body._csrf ?? request.header('x-csrf-token'))) {
         throw new ConsoleCsrfRefused();
       }
     }

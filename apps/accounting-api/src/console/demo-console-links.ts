@@ -15,7 +15,7 @@ const DEMO_PEOPLE: ReadonlyArray<{ sub: string; role: Role }> = [
  */
 export async function demoConsoleLinks(app: INestApplication, config: AppConfig): Promise<string[]> {
   const access = app.get(ConsoleAccess);
-  const lines = ['  Open the web console (each link works once, for 5 minutes):'];
+  const lines = ['  Open the web console (open a link, then press "Sign in"; each works once, for 5 minutes):'];
   for (const person of DEMO_PEOPLE) {
     const link = await access.issueLink({
       actor: person.sub,

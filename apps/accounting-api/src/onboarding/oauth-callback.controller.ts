@@ -17,6 +17,8 @@ const STATE_MESSAGES: Record<StateRejection, string> = {
   replayed: 'The link has been used already. Nothing was stored; start again from the console’s company page.',
   other_browser:
     'This link was started in another browser: a connection can only be finished in the browser of the person who started it in the console. Nothing was stored.',
+  unbound:
+    'This link was not started from the web console: a connection can only be finished in the browser of the admin who started it on the console’s company page. Nothing was stored.',
 };
 
 type RawQuery = Record<string, unknown>;
@@ -82,24 +84,25 @@ export class OAuthCallbackController {
 
   /**
    * Tripletex has no consent screen: the customer creates an employee token in Tripletex and the
-   * admin pastes it here. The form is shown only for a pending, valid state.
+   * admin pastes it here. The form is shown only for a pending, valid state, in the browser it is
+   * bound to (so no one is invited to paste a token where it could never be accepted).
    */
   @Get('tripletex/token-form')
   @Public()
   @ApiOperation({
-    summary: 'Tripletex: the page where an admin pastes the employee token (the authorizeUrl points here)',
+    summary: 'Tripletex: the page where an admin pastes the employee token (the console’s Connect leads here)',
   })
   @ApiProduces('text/html')
-  async tokenForm(@Query() query: RawQuery, @Res() response: Response): Promise<void> {
+  async tokenForm(@Query() query: RawQuery, @Req() request: Request, @Res() response: Response): Promise<void> {
     const state = text(query.state) ?? '';
-    if (!(await this.complete.isPending('tripletex', state))) {
+    if (!(await this.complete.isPending('tripletex', state, this.cookies.readOAuthBinding(request)))) {
       sendPage(
         response,
         400,
         'Tripletex was not connected',
         html`<p class="bad">
-          This link is not valid any more: it was used, it expired, or this service did not issue it. Start again from
-          the console’s company page.
+          This link is not valid in this browser: it was used, it expired, it was started in another browser, or this
+          service did not issue it. Start again from the console’s company page.
         </p>`,
       );
       return;

@@ -23,7 +23,6 @@ import { EmployeesController } from '../employees/employees.controller';
 import { GrantExchangeOptions, HttpProviderGrantExchange } from './http-provider-grant-exchange';
 import { HistoryImportOnConnect, HistoryImportStarter } from '../patterns/history-import-on-connect';
 import { OAuthCallbackController } from './oauth-callback.controller';
-import { ConnectController } from './connect.controller';
 import { stateSigningKey } from './state-secret';
 
 /** The application's credentials at the providers: the sandbox's in sandbox mode, else the configured ones. */
@@ -67,7 +66,8 @@ function providersOptions(config: AppConfig): ProvidersModuleOptions {
 }
 
 /**
- * Onboarding (connect, OAuth callback), the company context, the employee mapping and
+ * Onboarding (the OAuth callback; the API's connect route, a console link, is registered with the
+ * console in AppModule), the company context, the employee mapping and
  * conversation facts, and the live balance: their use cases, the provider adapters they call and
  * their routes. The balance route (`/v1/{provider}/balance`) is registered last.
  */
@@ -79,7 +79,6 @@ export class OnboardingModule {
       module: OnboardingModule,
       imports: [ProvidersModule.registerAsync({ useFactory: () => providersOptions(config) })],
       controllers: [
-        ConnectController,
         OAuthCallbackController,
         ContextController,
         EmployeesController,

@@ -40,6 +40,19 @@ describe('ConsoleAccess', () => {
     expect(await access.openLink(link.secret)).toEqual({ kind: 'refused', rejection: 'used' });
   });
 
+  it('names whom a link would sign in without using it', async () => {
+    const link = await access.issueLink(identity('admin'));
+    const previewed = await access.previewLink(link.secret);
+    expect(previewed).toMatchObject({
+      kind: 'valid',
+      identity: { actor: 'kari@firm.no', company: 'acme', role: 'admin' },
+    });
+    expect(await access.previewLink(link.secret)).toEqual(previewed);
+    expect((await access.openLink(link.secret)).kind).toBe('session');
+    expect(await access.previewLink(link.secret)).toEqual({ kind: 'refused', rejection: 'used' });
+    expect(await access.previewLink('not-a-link')).toEqual({ kind: 'refused', rejection: 'unknown' });
+  });
+
   it('stores digests, never the secrets', async () => {
     const link = await access.issueLink(identity());
     expect(await store.redeemLink(link.secret, clock.now())).toBe('unknown');

@@ -21,6 +21,11 @@ export interface IssuedConsoleLink {
   readonly expiresAt: Date;
 }
 
+/** Whom an unused login link would sign in, before anyone uses it. */
+export type PreviewedConsoleLink =
+  | { readonly kind: 'valid'; readonly identity: Identity }
+  | { readonly kind: 'refused'; readonly rejection: ConsoleLinkRejection };
+
 export type OpenedConsoleLink =
   | { readonly kind: 'session'; readonly secret: string; readonly expiresAt: Date; readonly identity: Identity }
   | { readonly kind: 'refused'; readonly rejection: ConsoleLinkRejection };
@@ -76,6 +81,16 @@ export class ConsoleAccess {
       expiresAt,
     });
     return { secret, expiresAt };
+  }
+
+  /**
+   * Whom a login link would sign in (company, person, role), without using it: the sign-in page
+   * names them, and only the person's own click on that page redeems the link.
+   */
+  async previewLink(linkSecret: string): Promise<PreviewedConsoleLink> {
+    const found = await this.store.findLink(consoleDigest(linkSecret), this.clock.now());
+    if (typeof found === 'string') return { kind: 'refused', rejection: found };
+    return { kind: 'valid', identity: consoleIdentity(found) };
   }
 
   /** Redeems a login link (once) and starts the session it grants. */

@@ -10,7 +10,8 @@ export interface StateClaims {
   readonly expiresAt: number;
   /**
    * The SHA-256 (hex) of the secret in the browser-binding cookie of the browser that started the
-   * connection; absent for a state handed out without a browser (the API's connect route).
+   * connection. Every state the service signs now carries one; a state without it is refused
+   * by the callback.
    */
   readonly binding?: string;
 }

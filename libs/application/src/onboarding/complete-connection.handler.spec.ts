@@ -61,6 +61,7 @@ describe('CompleteConnection', () => {
   let fetchContext: jest.Mock;
   let start: StartConnection;
   let complete: CompleteConnection;
+  let signer: AuthorizationStateSigner;
   const admin = { actor: 'kari@acme.no', company: 'acme', channel: 'web' as const, role: 'admin' as const };
 
   beforeEach(() => {
@@ -82,7 +83,7 @@ describe('CompleteConnection', () => {
       employees: [],
     }));
     const provider = { fetchContext } as unknown as AccountingProvider;
-    const signer = new AuthorizationStateSigner(randomBytes(32));
+    signer = new AuthorizationStateSigner(randomBytes(32));
     const resolver = new ProviderConnections(connections, endpoints);
     start = new StartConnection(requests, signer, endpoints, clock);
     complete = new CompleteConnection(
@@ -97,6 +98,11 @@ describe('CompleteConnection', () => {
   });
 
   const stateOf = (authorizeUrl: string) => new URL(authorizeUrl).searchParams.get('state')!;
+  /** Starts a connection; returns its state and the binding cookie of the browser it was started in. */
+  const begin = async (provider: 'fiken' | 'tripletex') => {
+    const started = await start.execute(admin, provider);
+    return { state: stateOf(started.authorizeUrl), browserSecret: started.browserSecret };
+  };
 
   it('builds the Fiken authorize URL with client id, redirect URI and state', async () => {
     const url = new URL((await start.execute(admin, 'fiken')).authorizeUrl);
@@ -112,8 +118,8 @@ describe('CompleteConnection', () => {
   });
 
   it('exchanges the Fiken code, stores the grant for the admin and fetches the context', async () => {
-    const state = stateOf((await start.execute(admin, 'fiken')).authorizeUrl);
-    const outcome = await complete.execute({ provider: 'fiken', state, code: 'the-code' });
+    const state = await begin('fiken');
+    const outcome = await complete.execute({ provider: 'fiken', ...state, code: 'the-code' });
     expect(outcome).toMatchObject({
       kind: 'connected',
       companyId: 'acme',
@@ -123,7 +129,7 @@ describe('CompleteConnection', () => {
     expect(exchange.redeemFikenCode).toHaveBeenCalledWith(
       'the-code',
       'https://accounting.example/v1/oauth/fiken/callback',
-      state,
+      state.state,
     );
     expect(connections.stored[0]).toMatchObject({
       companyId: 'acme',
@@ -139,22 +145,22 @@ describe('CompleteConnection', () => {
   });
 
   it('consumes the state once', async () => {
-    const state = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
-    expect((await complete.execute({ provider: 'tripletex', state, code: 'tok' })).kind).toBe('connected');
-    expect(await complete.execute({ provider: 'tripletex', state, code: 'tok' })).toEqual({
+    const state = await begin('tripletex');
+    expect((await complete.execute({ provider: 'tripletex', ...state, code: 'tok' })).kind).toBe('connected');
+    expect(await complete.execute({ provider: 'tripletex', ...state, code: 'tok' })).toEqual({
       kind: 'invalid_state',
       rejection: 'replayed',
     });
   });
 
   it('refuses an expired state and a state for the other provider', async () => {
-    const state = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
-    expect(await complete.execute({ provider: 'fiken', state, code: 'x' })).toEqual({
+    const state = await begin('tripletex');
+    expect(await complete.execute({ provider: 'fiken', ...state, code: 'x' })).toEqual({
       kind: 'invalid_state',
       rejection: 'forged',
     });
     clock.advance({ minutes: 10 });
-    expect(await complete.execute({ provider: 'tripletex', state, code: 'x' })).toEqual({
+    expect(await complete.execute({ provider: 'tripletex', ...state, code: 'x' })).toEqual({
       kind: 'invalid_state',
       rejection: 'expired',
     });
@@ -162,27 +168,62 @@ describe('CompleteConnection', () => {
   });
 
   it('stores nothing when consent is refused or the provider refuses the code', async () => {
-    const refused = stateOf((await start.execute(admin, 'fiken')).authorizeUrl);
-    expect((await complete.execute({ provider: 'fiken', state: refused, error: 'access_denied' })).kind).toBe(
+    const refused = await begin('fiken');
+    expect((await complete.execute({ provider: 'fiken', ...refused, error: 'access_denied' })).kind).toBe(
       'consent_refused',
     );
     exchange.redeemFikenCode.mockRejectedValueOnce(new ProviderError('fiken', 'rejected', 'invalid_grant'));
-    const badCode = stateOf((await start.execute(admin, 'fiken')).authorizeUrl);
-    expect((await complete.execute({ provider: 'fiken', state: badCode, code: 'bad' })).kind).toBe('grant_refused');
+    const badCode = await begin('fiken');
+    expect((await complete.execute({ provider: 'fiken', ...badCode, code: 'bad' })).kind).toBe('grant_refused');
     exchange.verifyTripletexEmployeeToken.mockRejectedValueOnce(new ProviderError('tripletex', 'timeout', 'slow'));
-    const slow = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
-    expect((await complete.execute({ provider: 'tripletex', state: slow, code: 'tok' })).kind).toBe('provider_failed');
+    const slow = await begin('tripletex');
+    expect((await complete.execute({ provider: 'tripletex', ...slow, code: 'tok' })).kind).toBe('provider_failed');
     expect(connections.stored).toEqual([]);
   });
 
   it('keeps the connection when only the context pre-fetch fails', async () => {
     fetchContext.mockRejectedValueOnce(new ProviderError('tripletex', 'unavailable', 'down'));
-    const state = stateOf((await start.execute(admin, 'tripletex')).authorizeUrl);
-    expect(await complete.execute({ provider: 'tripletex', state, code: 'tok' })).toMatchObject({
+    const state = await begin('tripletex');
+    expect(await complete.execute({ provider: 'tripletex', ...state, code: 'tok' })).toMatchObject({
       kind: 'connected',
       context: null,
       contextError: 'down',
     });
     expect(connections.stored).toHaveLength(1);
+  });
+
+  it('refuses a state in a browser without its binding cookie, without using it up', async () => {
+    const started = await begin('tripletex');
+    for (const browserSecret of [undefined, 'another-browsers-cookie']) {
+      expect(
+        await complete.execute({ provider: 'tripletex', state: started.state, browserSecret, code: 'tok' }),
+      ).toEqual({ kind: 'invalid_state', rejection: 'other_browser' });
+      expect(await complete.isPending('tripletex', started.state, browserSecret)).toBe(false);
+    }
+    expect(await complete.isPending('tripletex', started.state, started.browserSecret)).toBe(true);
+    expect((await complete.execute({ provider: 'tripletex', ...started, code: 'tok' })).kind).toBe('connected');
+  });
+
+  it('refuses a validly signed state that is bound to no browser, and stores nothing', async () => {
+    // What the API's connect route used to hand out: a consent link anyone could finish.
+    const nonce = 'unbound-nonce';
+    const expiresAt = new Date(clock.now().getTime() + 60_000);
+    await requests.issue(
+      { nonce, companyId: 'acme', provider: 'fiken', actor: 'kari@acme.no', expiresAt },
+      clock.now(),
+    );
+    const state = signer.sign({ nonce, companyId: 'acme', provider: 'fiken', expiresAt: expiresAt.getTime() });
+
+    expect(await complete.execute({ provider: 'fiken', state, code: 'the-code' })).toEqual({
+      kind: 'invalid_state',
+      rejection: 'unbound',
+    });
+    expect(await complete.execute({ provider: 'fiken', state, browserSecret: 'any', code: 'the-code' })).toEqual({
+      kind: 'invalid_state',
+      rejection: 'unbound',
+    });
+    expect(await complete.isPending('fiken', state, undefined)).toBe(false);
+    expect(exchange.redeemFikenCode).not.toHaveBeenCalled();
+    expect(connections.stored).toEqual([]);
   });
 });

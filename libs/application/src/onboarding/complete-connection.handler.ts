@@ -66,11 +66,15 @@ export class CompleteConnection {
     private readonly clock: Clock,
   ) {}
 
-  /** Whether a state may still complete (for the Tripletex token form, before the callback consumes it). */
-  async isPending(provider: ProviderKind, state: string): Promise<boolean> {
+  /**
+   * Whether a state may still complete in this browser (for the Tripletex token form, before the
+   * callback consumes it): signed, pending, and bound to `browserSecret`.
+   */
+  async isPending(provider: ProviderKind, state: string, browserSecret: string | undefined): Promise<boolean> {
     const claims = this.signer.verify(state);
     const now = this.clock.now();
     if (!claims || claims.provider !== provider || claims.expiresAt <= now.getTime()) return false;
+    if (claims.binding === undefined || !this.boundHere(claims.binding, browserSecret)) return false;
     return this.requests.isPending(claims.nonce, now);
   }
 
@@ -131,11 +135,12 @@ export class CompleteConnection {
   ): Promise<{ request: AuthorizationRequest } | { rejection: StateRejection }> {
     const claims = callback.state ? this.signer.verify(callback.state) : null;
     if (!claims || claims.provider !== callback.provider) return { rejection: 'forged' };
+    // A state without a browser binding finishes nowhere: whoever opens its link would connect
+    // their own ledger into the company that started it.
+    if (claims.binding === undefined) return { rejection: 'unbound' };
     // Checked before the request is consumed: a forwarded link opened elsewhere leaves the
     // admin's own browser able to finish.
-    if (claims.binding !== undefined && !this.boundHere(claims.binding, callback.browserSecret)) {
-      return { rejection: 'other_browser' };
-    }
+    if (!this.boundHere(claims.binding, callback.browserSecret)) return { rejection: 'other_browser' };
     const request = await this.requests.consume(claims.nonce);
     if (!request) return { rejection: 'replayed' };
     if (request.companyId !== claims.companyId || request.provider !== claims.provider) return { rejection: 'forged' };

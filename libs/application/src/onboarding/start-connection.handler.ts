@@ -10,11 +10,11 @@ export interface StartedConnection {
   readonly authorizeUrl: string;
   readonly expiresAt: Date;
   /**
-   * With `bindToBrowser`: the secret for the browser-binding cookie the caller must set in the
-   * browser it hands the URL to (HttpOnly, SameSite=Lax, until `expiresAt`). The callback refuses
-   * the state in any browser without it.
+   * The secret for the browser-binding cookie the caller must set in the browser it sends to
+   * `authorizeUrl` (HttpOnly, SameSite=Lax, until `expiresAt`). The callback refuses the state in
+   * any browser without it.
    */
-  readonly browserSecret?: string;
+  readonly browserSecret: string;
 }
 
 /** What a browser-binding secret is checked against (the state carries only this digest). */
@@ -24,7 +24,10 @@ export function browserBindingOf(secret: string): string {
 
 /**
  * Onboarding step 1–2: an admin asks to connect a provider. Remembers the request (single use,
- * 10 minutes) and returns the consent URL carrying its signed `state`.
+ * 10 minutes) and returns the consent URL carrying its signed `state`, bound to the browser that
+ * gets `browserSecret` as a cookie. Every state is bound: a consent URL opened by anyone else (a
+ * forwarded link) can never finish, so a connection always ends in the browser that started it —
+ * the web console's, signed in as an admin of the company.
  */
 @Injectable()
 export class StartConnection {
@@ -35,22 +38,18 @@ export class StartConnection {
     private readonly clock: Clock,
   ) {}
 
-  async execute(
-    caller: Caller,
-    provider: ProviderKind,
-    options: { bindToBrowser?: boolean } = {},
-  ): Promise<StartedConnection> {
+  async execute(caller: Caller, provider: ProviderKind): Promise<StartedConnection> {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + AUTHORIZATION_STATE_TTL_MS);
     const nonce = randomBytes(24).toString('base64url');
     await this.requests.issue({ nonce, companyId: caller.company, provider, actor: caller.actor, expiresAt }, now);
-    const browserSecret = options.bindToBrowser ? randomBytes(32).toString('base64url') : undefined;
+    const browserSecret = randomBytes(32).toString('base64url');
     const state = this.signer.sign({
       nonce,
       companyId: caller.company,
       provider,
       expiresAt: expiresAt.getTime(),
-      ...(browserSecret === undefined ? {} : { binding: browserBindingOf(browserSecret) }),
+      binding: browserBindingOf(browserSecret),
     });
     return { authorizeUrl: this.authorizeUrl(provider, state), expiresAt, browserSecret };
   }

@@ -18,4 +18,4 @@ export interface AuthorizationRequest {
 }
 
 /** Why a callback's state was not accepted; nothing is stored in any of these cases. */
-export type StateRejection = 'forged' | 'expired' | 'replayed' | 'other_browser';
+export type StateRejection = 'forged' | 'expired' | 'replayed' | 'other_browser' | 'unbound';

@@ -14,6 +14,9 @@ export abstract class ConsoleSessionStore {
    */
   abstract redeemLink(digest: string, now: Date): Promise<ConsoleGrant | ConsoleLinkRejection>;
 
+  /** The link as `redeemLink` would find it, without using it (the sign-in page shows whom it opens). */
+  abstract findLink(digest: string, now: Date): Promise<ConsoleGrant | ConsoleLinkRejection>;
+
   abstract startSession(session: ConsoleGrant): Promise<void>;
 
   /** The session, while it has neither expired nor been ended. */

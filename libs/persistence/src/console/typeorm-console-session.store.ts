@@ -74,6 +74,18 @@ export class TypeOrmConsoleSessionStore extends ConsoleSessionStore {
     return found.used_at ? 'used' : 'expired';
   }
 
+  async findLink(digest: string, now: Date): Promise<ConsoleGrant | ConsoleLinkRejection> {
+    const [row] = await select<GrantRow>(
+      this.manager,
+      `SELECT ${COLUMNS}, used_at FROM console_links WHERE digest = $1`,
+      [digest],
+    );
+    if (!row) return 'unknown';
+    if (row.used_at) return 'used';
+    if (new Date(row.expires_at).getTime() <= now.getTime()) return 'expired';
+    return toGrant(row) ?? 'unknown';
+  }
+
   async startSession(session: ConsoleGrant): Promise<void> {
     await this.manager.query('DELETE FROM console_sessions WHERE expires_at < $1', [session.createdAt]);
     await this.manager.query(

@@ -50,6 +50,18 @@ export function describeConsoleSessionStoreContract(
       expect(await store.redeemLink(randomUUID(), now)).toBe('unknown');
     });
 
+    it('finds an unused link without using it, and tells a used, expired or unknown one apart', async () => {
+      const link = grant(company);
+      await store.saveLink(link);
+
+      expect(await store.findLink(link.digest, later(1000))).toEqual(link);
+      expect(await store.findLink(link.digest, later(1000))).toEqual(link);
+      expect(await store.findLink(link.digest, link.expiresAt)).toBe('expired');
+      expect(await store.findLink(randomUUID(), now)).toBe('unknown');
+      expect(await store.redeemLink(link.digest, later(2000))).toEqual(link);
+      expect(await store.findLink(link.digest, later(3000))).toBe('used');
+    });
+
     it('lets exactly one of two concurrent openings of a link through', async () => {
       const link = grant(company);
       await store.saveLink(link);

@@ -18,6 +18,14 @@ export class InMemoryConsoleSessionStore extends ConsoleSessionStore {
     return entry.link;
   }
 
+  async findLink(digest: string, now: Date): Promise<ConsoleGrant | ConsoleLinkRejection> {
+    const entry = this.links.get(digest);
+    if (!entry) return 'unknown';
+    if (entry.usedAt) return 'used';
+    if (entry.link.expiresAt.getTime() <= now.getTime()) return 'expired';
+    return entry.link;
+  }
+
   async startSession(session: ConsoleGrant): Promise<void> {
     this.sessions.set(session.digest, session);
   }
