@@ -154,6 +154,35 @@ describe('PdfCheck', () => {
     });
   });
 
+  describe('hashes the pages’ content', () => {
+    const contentOf = async (bytes: Uint8Array) => {
+      const verdict = await check.examine(bytes);
+      if ('problem' in verdict) throw new Error(verdict.problem);
+      return verdict.contentSha256;
+    };
+
+    it('the same for the same pages in other bytes: trailing whitespace, a file saved again with object streams', async () => {
+      const original = receiptPdf({ note: 'receipt 17' });
+      const resaved = await (await PDFDocument.load(original)).save({ useObjectStreams: true });
+      const content = await contentOf(original);
+
+      expect(content).toMatch(/^[0-9a-f]{64}$/);
+      expect(Buffer.from(resaved).equals(original)).toBe(false);
+      expect(await contentOf(resaved)).toBe(content);
+      expect(await contentOf(Buffer.concat([original, latin1('\r\n')]))).toBe(content);
+    });
+
+    it('another for other content, none for pages that draw nothing', async () => {
+      const empty = await PDFDocument.create();
+      empty.addPage();
+
+      expect(await contentOf(receiptPdf({ note: 'receipt 18' }))).not.toBe(
+        await contentOf(receiptPdf({ note: 'receipt 17' })),
+      );
+      expect(await contentOf(await empty.save())).toBeNull();
+    });
+  });
+
   it('judges the frame without parsing: a valid frame around nothing passes it', () => {
     expect(pdfFrameProblem(framed(''))).toBeUndefined();
     expect(pdfFrameProblem(receiptPdf())).toBeUndefined();
