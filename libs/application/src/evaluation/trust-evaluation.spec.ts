@@ -376,15 +376,36 @@ describe('trust evaluation', () => {
       if (proposal.status === 'PROPOSED')
         await subscription.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id });
     }
+    // The same subscription with a photo of each month's receipt, all printed from one template:
+    // near pictures, a month apart.
+    const photographed = await aWorld();
+    let photosFlagged = 0;
+    let photosAutoApproved = 0;
+    for (let month = 0; month < 12; month++) {
+      const date = new Date(Date.UTC(2025, 11 + month, 15)).toISOString().slice(0, 10);
+      const photo = upload(await receiptImage({ seed: 77, variant: month }), 'image/png');
+      const { proposal } = await submitted(
+        photographed,
+        expense('SPOTIFY AB *P2B9C1X', 119, '6800', '25', date, { receipt: photo }),
+        EMPLOYEE,
+      );
+      if (proposal.reasons.some((r) => r.startsWith('possible duplicate'))) photosFlagged++;
+      if (proposal.status === 'APPROVED') photosAutoApproved++;
+      if (proposal.status === 'PROPOSED')
+        await photographed.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id });
+    }
     figures.push(
       `  repeats caught of ${repeats} each: exact ${caught.exact}; same receipt in other bytes + 0.01 ${caught.otherBytes}; ` +
         `date ±2 days ${caught.twoDaysOff}; in EUR with amountNok ${caught.inEuro}`,
       `  monthly subscription flagged as duplicate: ${flagged}/12; auto-approved: ${autoApproved}/12`,
+      `  the same with photos of one template: flagged ${photosFlagged}/12; auto-approved: ${photosAutoApproved}/12`,
     );
     expect(caught).toEqual({ exact: repeats, otherBytes: repeats, twoDaysOff: repeats, inEuro: repeats });
     expect(flagged).toBe(0);
     // Every month but the first, reviewed because the merchant was new.
     expect(autoApproved).toBe(11);
+    expect(photosFlagged).toBe(0);
+    expect(photosAutoApproved).toBe(11);
   });
 });
 

@@ -579,7 +579,7 @@ describe('SubmitProposal', () => {
       expect(nextMonth.proposal).toMatchObject({ status: 'APPROVED', autoApproved: true });
     });
 
-    it('holds the same receipt in other bytes: an image with two bytes appended, a PDF saved again, whatever the amount and date', async () => {
+    it('holds the same receipt in other bytes: an image with two bytes appended (dated within three days), a PDF saved again (at any date), whatever the amount and merchant', async () => {
       const png = await receiptImage({ seed: 3 });
       const pdf = receiptPdf({ note: 'the Oslo taxi' });
       const image = (bytes: Buffer) => ({
@@ -598,7 +598,8 @@ describe('SubmitProposal', () => {
       const again = await submitted(
         world,
         aSubmission({
-          date: '2026-10-01',
+          merchant: 'Another Name AS',
+          date: '2026-11-22',
           amount: '119.01',
           receipt: image(Buffer.concat([png, Buffer.from('\n\n')])),
         }),

@@ -140,11 +140,11 @@ describe('findPossibleDuplicates', () => {
     const other = { amount: 1, date: '2026-01-01', merchant: 'Other', receiptSha256: 'b'.repeat(64) };
 
     it.each([
-      ['an image within 4 bits', 'phash:00ff00ff00ff00f0'],
-      ['the same image', image],
-    ])('finds %s whatever the amount, date and merchant', (_label, fingerprint) => {
+      ['the same image', image, '2026-10-20'],
+      ['an image within 4 bits (re-encoded)', 'phash:00ff00ff00ff00f0', '2026-10-23'],
+    ])('finds %s dated within three days, whatever the amount and merchant', (_label, fingerprint, date) => {
       expect(
-        findPossibleDuplicates(probe({ ...other, receiptFingerprint: fingerprint }), [
+        findPossibleDuplicates(probe({ ...other, date, receiptFingerprint: fingerprint }), [
           earlier({ receiptFingerprint: image }),
         ]),
       ).toEqual([
@@ -158,7 +158,15 @@ describe('findPossibleDuplicates', () => {
       ]);
     });
 
-    it('finds a PDF of the same content', () => {
+    it('does not take the same picture a month later for the same receipt (a subscription’s, printed from one template)', () => {
+      expect(
+        findPossibleDuplicates(probe({ date: '2026-11-20', receiptFingerprint: image }), [
+          earlier({ receiptFingerprint: image, receipt: null }),
+        ]),
+      ).toEqual([]);
+    });
+
+    it('finds a PDF of the same content whatever the amount, date and merchant', () => {
       const pdf = `pdf:${'c'.repeat(64)}`;
       expect(
         findPossibleDuplicates(probe({ ...other, receiptFingerprint: pdf }), [earlier({ receiptFingerprint: pdf })]),

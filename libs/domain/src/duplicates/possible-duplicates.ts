@@ -4,7 +4,7 @@ import { routeFor } from '../confidence/route';
 import type { Proposal } from '../proposal/proposal';
 import type { AccountingDate } from '../values/accounting-date';
 import { formatMoney, type MinorUnits } from '../values/money';
-import { sameReceipt, type ReceiptFingerprint } from './receipt-fingerprint';
+import { isPdfFingerprint, sameReceipt, type ReceiptFingerprint } from './receipt-fingerprint';
 
 /**
  * Two records whose dates are at most this many days apart can be the same purchase: a card
@@ -82,8 +82,9 @@ export function duplicateAmountRange(nok: MinorUnits): { min: MinorUnits; max: M
 /**
  * The earlier records `probe` may repeat:
  *
- * - a proposal with the same receipt: identical bytes (SHA-256), or the same receipt in other
- *   bytes (its fingerprint: the same image, the same PDF content), whatever its amount and date;
+ * - a proposal with the same receipt: identical bytes (SHA-256) or a PDF of the same content,
+ *   whatever its amount and date; an image of the same picture (its perceptual hash) dated at most
+ *   DUPLICATE_DATE_TOLERANCE_DAYS away, whatever its amount (sameReceiptContent);
  * - a proposal or provider booking of the same purchase: the same merchant (normalised:
  *   `SPOTIFY AB *P2B9C1X` is Spotify), a NOK amount (`amountNok` for another currency, so a
  *   purchase sent once in NOK and once in EUR is one) within duplicateAmountRange, and a date at
@@ -114,9 +115,7 @@ export function findPossibleDuplicates(
     const ground: DuplicateGround | null =
       probe.receiptSha256 !== null && earlier.receipt?.sha256 === probe.receiptSha256
         ? 'same_receipt'
-        : probe.receiptFingerprint !== null &&
-            earlier.receiptFingerprint !== null &&
-            sameReceipt(earlier.receiptFingerprint, probe.receiptFingerprint)
+        : sameReceiptContent(probe, earlier)
           ? 'same_receipt_content'
           : samePurchase(earlier.merchant, nokAmountOf(earlier), earlier.date)
             ? 'same_purchase'
@@ -172,6 +171,19 @@ export function duplicateLookbackStart(now: Date): Date {
  */
 export function duplicateDateWindow(date: AccountingDate): { from: AccountingDate; to: AccountingDate } {
   return { from: shiftDays(date, -DUPLICATE_DATE_TOLERANCE_DAYS), to: shiftDays(date, DUPLICATE_DATE_TOLERANCE_DAYS) };
+}
+
+/**
+ * Whether the earlier proposal's receipt is the probe's in other bytes: a PDF of the same content
+ * whatever the dates, an image within RECEIPT_IMAGE_HASH_MAX_DISTANCE (the same pixels with other
+ * bytes, re-encoded, resized) dated at most DUPLICATE_DATE_TOLERANCE_DAYS apart. The dates bound
+ * the images because photos of two receipts printed from one template (a subscription's, another
+ * month) can have the same perceptual hash; an identical file is found by its SHA-256 at any date.
+ */
+function sameReceiptContent(probe: DuplicateProbe, earlier: Proposal): boolean {
+  const [a, b] = [probe.receiptFingerprint, earlier.receiptFingerprint];
+  if (a === null || b === null || !sameReceipt(a, b)) return false;
+  return isPdfFingerprint(a) || daysApart(probe.date, earlier.date) <= DUPLICATE_DATE_TOLERANCE_DAYS;
 }
 
 const SAME_PURCHASE = `same merchant, NOK amount within ${DUPLICATE_AMOUNT_TOLERANCE_PER_MILLE / 10} % and a date within ${DUPLICATE_DATE_TOLERANCE_DAYS} days`;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   imageFingerprint,
   imageHashDistance,
+  isPdfFingerprint,
   pdfFingerprint,
   RECEIPT_IMAGE_HASH_MAX_DISTANCE,
   sameReceipt,
@@ -40,5 +41,7 @@ describe('receipt fingerprints', () => {
     expect(sameReceipt(`pdf:${'a'.repeat(64)}`, `pdf:${'a'.repeat(64)}`)).toBe(true);
     expect(sameReceipt(`pdf:${'a'.repeat(64)}`, `pdf:${'a'.repeat(63)}b`)).toBe(false);
     expect(sameReceipt('phash:00000000000000ff', `pdf:${'0'.repeat(64)}`)).toBe(false);
+    expect(isPdfFingerprint(`pdf:${'a'.repeat(64)}`)).toBe(true);
+    expect(isPdfFingerprint('phash:00000000000000ff')).toBe(false);
   });
 });

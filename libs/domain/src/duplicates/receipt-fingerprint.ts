@@ -4,16 +4,17 @@
  * bytes by the application (docs/trust.md "Duplicates") and stored with the proposal:
  *
  * - an image: `phash:` and the 16 hex digits of the 64-bit perceptual hash (DCT) of its pixels;
- *   two images are the same receipt when at most RECEIPT_IMAGE_HASH_MAX_DISTANCE bits differ;
+ *   two images are the same picture when at most RECEIPT_IMAGE_HASH_MAX_DISTANCE bits differ (the
+ *   duplicate rules also ask for close dates: two receipts of one template can hash alike);
  * - a PDF: `pdf:` and the hex SHA-256 of its pages' decoded content, normalised; equal or not.
  */
 export type ReceiptFingerprint = string;
 
 /**
  * How many of the 64 bits of two images' perceptual hashes may differ for them to be the same
- * receipt. Re-encoding or a few changed bytes move a pHash by 0–2 bits; unrelated photos differ by
- * about half of them. Four is tight, so that two different receipts of one shop's layout are
- * rarely taken for one another.
+ * picture. Appended bytes move a pHash by nothing, re-encoding or resizing by 0–3 bits; unrelated
+ * photos differ by about half of them. Photos of two receipts printed from one template can come
+ * as close, so the duplicate rules ask for close dates as well (possible-duplicates.ts).
  */
 export const RECEIPT_IMAGE_HASH_MAX_DISTANCE = 4;
 
@@ -31,6 +32,11 @@ export function pdfFingerprint(contentSha256: string): ReceiptFingerprint {
   const fingerprint = `pdf:${contentSha256}`;
   if (!PDF.test(fingerprint)) throw new RangeError('a PDF fingerprint is a hex SHA-256');
   return fingerprint;
+}
+
+/** Whether `fingerprint` is a PDF's. */
+export function isPdfFingerprint(fingerprint: ReceiptFingerprint): boolean {
+  return PDF.test(fingerprint);
 }
 
 /** Whether two fingerprints are of the same receipt: equal, or two images' hashes close enough. */
