@@ -74,9 +74,10 @@ export type PdfVerdict =
   | { readonly problem: string }
   | {
       /**
-       * Hex SHA-256 of its pages' decoded content streams, whitespace runs made one space: the
-       * same for the same pages in other bytes (metadata, ids, layout of the file). Null for pages
-       * that draw nothing (or content the parser cannot decode).
+       * Hex SHA-256 of its pages' decoded content streams (whitespace runs made one space) and of
+       * the streams of the pictures and forms they draw, as stored: the same for the same pages in
+       * other bytes (metadata, ids, layout of the file). Null for pages that draw nothing (or
+       * content the parser cannot decode).
        */
       readonly contentSha256: string | null;
     };
@@ -105,6 +106,19 @@ function contentSha256(document) {
         const text = Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1').replace(/[\\0\\t\\n\\f\\r ]+/g, ' ').trim();
         if (text !== '') drawn = true;
         hash.update(text).update('\\n');
+      }
+      // What the page draws by name (a scan's picture, a form): its stream as stored, so that two
+      // scanned receipts drawn by the same operators are told apart by their pictures.
+      const resources = page.node.Resources();
+      const xobjects = resources instanceof PDFDict ? resources.lookup(PDFName.of('XObject')) : undefined;
+      if (xobjects instanceof PDFDict) {
+        const named = xobjects.entries().map(([name, ref]) => [name.asString(), document.context.lookup(ref)]);
+        named.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        for (const [name, object] of named) {
+          if (!(object instanceof PDFRawStream)) continue;
+          drawn = true;
+          hash.update(name).update(object.contents).update('\\n');
+        }
       }
       hash.update('\\f');
     }
