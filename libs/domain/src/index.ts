@@ -53,3 +53,4 @@ export * from './ports/provider-grant-exchange.port';
 export * from './ports/provider-token-store.port';
 export * from './console/console-session';
 export * from './ports/console-session-store.port';
+export * from './duplicates/receipt-fingerprint';

@@ -41,3 +41,4 @@ export * from './in-memory/in-memory-employee-mapping-repository';
 export * from './fakes/fake-provider-grant-exchange';
 export * from './mothers/receipt-pdf.mother';
 export * from './mothers/image-bomb.mother';
+export * from './mothers/receipt-image.mother';

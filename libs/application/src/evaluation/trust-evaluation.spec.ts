@@ -6,7 +6,7 @@ import {
   type ProviderConnectionRecord,
   type ProviderConnectionRepository,
 } from '@app/domain';
-import { receiptPdf, TEST_COMPANY } from '@app/testing';
+import { receiptImage, receiptPdf, TEST_COMPANY } from '@app/testing';
 import { ImportBookingHistoryHandler } from '../history-suggestions/history-suggestions.handlers';
 import { ProviderConnections } from '../onboarding/provider-connections';
 import { ProviderEndpoints } from '../onboarding/provider-endpoints';
@@ -101,8 +101,15 @@ const accountOf = (merchant: Merchant, n: number): string =>
   typeof merchant.account === 'string' ? merchant.account : merchant.account[n % merchant.account.length];
 
 let receipts = 0;
-/** A submission with a receipt of its own (another purchase, not a duplicate). */
-function expense(merchant: string, kroner: number, accountCode: string, vatRate: string, date: string) {
+/** A submission with a receipt of its own (another purchase, not a duplicate), unless `overrides` gives one. */
+function expense(
+  merchant: string,
+  kroner: number,
+  accountCode: string,
+  vatRate: string,
+  date: string,
+  overrides: Record<string, unknown> = {},
+) {
   const bytes = receiptPdf({ note: `receipt ${++receipts}` });
   return aSubmission({
     merchant,
@@ -112,8 +119,16 @@ function expense(merchant: string, kroner: number, accountCode: string, vatRate:
     date,
     description: null,
     receipt: { filename: 'r.pdf', contentType: 'application/pdf', dataBase64: bytes.toString('base64') },
+    ...overrides,
   });
 }
+
+/** A receipt upload of `bytes`. */
+const upload = (bytes: Uint8Array, contentType: string) => ({
+  filename: contentType === 'application/pdf' ? 'r.pdf' : 'r.png',
+  contentType,
+  dataBase64: Buffer.from(bytes).toString('base64'),
+});
 
 const day = (start: string, offset: number) =>
   new Date(Date.parse(`${start}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
@@ -167,9 +182,9 @@ describe('trust evaluation', () => {
     const missed: string[] = [];
     const unsafe: { label: string; auto: boolean }[] = [];
     for (const merchant of MERCHANTS) {
-      // Three days apart: a constant price on two adjacent days would rightly look like a duplicate.
+      // Four days apart: a constant price within three days would rightly look like a duplicate.
       let n = 0;
-      const date = () => day('2025-12-01', 3 * n++);
+      const date = () => day('2025-12-01', 4 * n++);
       for (const name of merchant.names) {
         for (let i = 0; i < 5; i++) {
           const kroner = kronerOf(merchant, next);
@@ -306,31 +321,49 @@ describe('trust evaluation', () => {
     expect(withHistory[0]).toBeGreaterThan(without[0]);
   });
 
-  it('catches every exact repeat and never flags a monthly subscription', async () => {
+  it('catches every repeat — exact, in other bytes with 0.01 more, two days off, in EUR — and never flags a monthly subscription', async () => {
     const world = await aWorld();
     const next = random(5);
-    let caught = 0;
     const repeats = 40;
+    const caught = { exact: 0, otherBytes: 0, twoDaysOff: 0, inEuro: 0 };
+    const heldAsDuplicate = (proposal: { status: string; reasons: readonly string[] }, ground = 'possible duplicate') =>
+      proposal.status === 'PROPOSED' &&
+      proposal.reasons.some((r) => r.startsWith('possible duplicate') && r.includes(ground));
     for (let i = 0; i < repeats; i++) {
       const merchant = MERCHANTS[i % MERCHANTS.length];
-      const submission = expense(
-        merchant.names[0],
-        kronerOf(merchant, next),
-        accountOf(merchant, 0),
-        merchant.vat,
-        day('2026-06-01', i),
-      );
+      const kroner = kronerOf(merchant, next);
+      const date = day('2026-06-01', i);
+      // Half of the receipts are photos, half PDFs.
+      const bytes = i % 2 === 0 ? await receiptImage({ seed: 100 + i }) : receiptPdf({ note: `repeat ${i}` });
+      const contentType = i % 2 === 0 ? 'image/png' : 'application/pdf';
+      const submission = expense(merchant.names[0], kroner, accountOf(merchant, 0), merchant.vat, date, {
+        receipt: upload(bytes, contentType),
+      });
       await submitAndReview(world, submission);
-      const again = await submitted(world, submission, EMPLOYEE);
-      if (
-        again.proposal.status === 'PROPOSED' &&
-        again.proposal.reasons.some((r) => r.startsWith('possible duplicate'))
-      ) {
-        caught++;
+      const variants = {
+        exact: submission,
+        // The same receipt with two bytes appended (a PDF takes trailing whitespace), and 0.01 more.
+        otherBytes: expense(merchant.names[0], kroner + 0.01, accountOf(merchant, 0), merchant.vat, date, {
+          receipt: upload(Buffer.concat([bytes, Buffer.from('\r\n')]), contentType),
+        }),
+        // Another receipt (a second photo of it), dated two days off.
+        twoDaysOff: expense(merchant.names[0], kroner, accountOf(merchant, 0), merchant.vat, day(date, i % 2 ? 2 : -2)),
+        // Another receipt, in EUR with the NOK amount paid.
+        inEuro: expense(merchant.names[0], Math.round(kroner * 8.6) / 100, accountOf(merchant, 0), merchant.vat, date, {
+          currency: 'EUR',
+          amountNok: kroner.toFixed(2),
+        }),
+      };
+      for (const [variant, again] of Object.entries(variants) as [keyof typeof caught, typeof submission][]) {
+        const { proposal } = await submitted(world, again, EMPLOYEE);
+        if (heldAsDuplicate(proposal, variant === 'otherBytes' ? 'the same receipt' : 'possible duplicate')) {
+          caught[variant]++;
+        }
       }
     }
     const subscription = await aWorld();
     let flagged = 0;
+    let autoApproved = 0;
     for (let month = 0; month < 12; month++) {
       const date = new Date(Date.UTC(2025, 11 + month, 15)).toISOString().slice(0, 10);
       const { proposal } = await submitted(
@@ -339,15 +372,40 @@ describe('trust evaluation', () => {
         EMPLOYEE,
       );
       if (proposal.reasons.some((r) => r.startsWith('possible duplicate'))) flagged++;
+      if (proposal.status === 'APPROVED') autoApproved++;
       if (proposal.status === 'PROPOSED')
         await subscription.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id });
     }
+    // The same subscription with a photo of each month's receipt, all printed from one template:
+    // near pictures, a month apart.
+    const photographed = await aWorld();
+    let photosFlagged = 0;
+    let photosAutoApproved = 0;
+    for (let month = 0; month < 12; month++) {
+      const date = new Date(Date.UTC(2025, 11 + month, 15)).toISOString().slice(0, 10);
+      const photo = upload(await receiptImage({ seed: 77, variant: month }), 'image/png');
+      const { proposal } = await submitted(
+        photographed,
+        expense('SPOTIFY AB *P2B9C1X', 119, '6800', '25', date, { receipt: photo }),
+        EMPLOYEE,
+      );
+      if (proposal.reasons.some((r) => r.startsWith('possible duplicate'))) photosFlagged++;
+      if (proposal.status === 'APPROVED') photosAutoApproved++;
+      if (proposal.status === 'PROPOSED')
+        await photographed.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id });
+    }
     figures.push(
-      `  exact repeats caught: ${caught}/${repeats}`,
-      `  monthly subscription flagged as duplicate: ${flagged}/12`,
+      `  repeats caught of ${repeats} each: exact ${caught.exact}; same receipt in other bytes + 0.01 ${caught.otherBytes}; ` +
+        `date ±2 days ${caught.twoDaysOff}; in EUR with amountNok ${caught.inEuro}`,
+      `  monthly subscription flagged as duplicate: ${flagged}/12; auto-approved: ${autoApproved}/12`,
+      `  the same with photos of one template: flagged ${photosFlagged}/12; auto-approved: ${photosAutoApproved}/12`,
     );
-    expect(caught).toBe(repeats);
+    expect(caught).toEqual({ exact: repeats, otherBytes: repeats, twoDaysOff: repeats, inEuro: repeats });
     expect(flagged).toBe(0);
+    // Every month but the first, reviewed because the merchant was new.
+    expect(autoApproved).toBe(11);
+    expect(photosFlagged).toBe(0);
+    expect(photosAutoApproved).toBe(11);
   });
 });
 

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
-import { PDFDocument } from '@cantoo/pdf-lib';
-import { receiptPdf } from '@app/testing';
+import { PDFDocument, PDFName, PDFRawStream } from '@cantoo/pdf-lib';
+import { receiptImage, receiptPdf } from '@app/testing';
 import { PDF_MAX_OBJECTS, PdfCheck, pdfFrameProblem } from './pdf-check';
 
 const latin1 = (text: string) => Buffer.from(text, 'latin1');
@@ -151,6 +151,63 @@ describe('PdfCheck', () => {
       await expect(check.problem(framed(`${CATALOG}x${'1'.repeat(256 * 1024)}`))).resolves.toBe(
         'does not parse as a PDF within the limits of time and memory',
       );
+    });
+  });
+
+  describe('hashes the pages’ content', () => {
+    const contentOf = async (bytes: Uint8Array) => {
+      const verdict = await check.examine(bytes);
+      if ('problem' in verdict) throw new Error(verdict.problem);
+      return verdict.contentSha256;
+    };
+
+    it('the same for the same pages in other bytes: trailing whitespace, a file saved again with object streams', async () => {
+      const original = receiptPdf({ note: 'receipt 17' });
+      const resaved = await (await PDFDocument.load(original)).save({ useObjectStreams: true });
+      const content = await contentOf(original);
+
+      expect(content).toMatch(/^[0-9a-f]{64}$/);
+      expect(Buffer.from(resaved).equals(original)).toBe(false);
+      expect(await contentOf(resaved)).toBe(content);
+      expect(await contentOf(Buffer.concat([original, latin1('\r\n')]))).toBe(content);
+    });
+
+    it('another for a scan of another receipt drawn by the same operators (its picture differs)', async () => {
+      const scan = async (seed: number) => {
+        const document = await PDFDocument.create();
+        const image = await document.embedPng(await receiptImage({ seed }));
+        document.addPage([240, 480]).drawImage(image, { x: 0, y: 0 });
+        return document;
+      };
+      const first = await scan(1);
+      const bytes = await first.save();
+      // The second receipt's picture in place of the first's: the same page content, names and all.
+      const other = await scan(2);
+      await other.save(); // embeds its picture
+      const picture = (document: PDFDocument) =>
+        document.context
+          .enumerateIndirectObjects()
+          .find(
+            ([, object]) =>
+              object instanceof PDFRawStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'),
+          )!;
+      const [ref] = picture(first);
+      const [, replacement] = picture(other) as [unknown, PDFRawStream];
+      first.context.assign(ref, PDFRawStream.of(replacement.dict, replacement.contents));
+      const secondScan = await first.save();
+
+      expect(await contentOf(secondScan)).not.toBe(await contentOf(bytes));
+      expect(await contentOf(Buffer.concat([bytes, latin1('\n')]))).toBe(await contentOf(bytes));
+    });
+
+    it('another for other content, none for pages that draw nothing', async () => {
+      const empty = await PDFDocument.create();
+      empty.addPage();
+
+      expect(await contentOf(receiptPdf({ note: 'receipt 18' }))).not.toBe(
+        await contentOf(receiptPdf({ note: 'receipt 17' })),
+      );
+      expect(await contentOf(await empty.save())).toBeNull();
     });
   });
 

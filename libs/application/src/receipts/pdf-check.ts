@@ -65,19 +65,68 @@ export function pdfFrameProblem(bytes: Uint8Array): string | undefined {
 const OVERRUN = 'overrun';
 
 /** What the parser thread answers for one file. */
-type ParseReport = { readonly objects: number; readonly pages: number } | { readonly error: string };
+type ParseReport =
+  | { readonly objects: number; readonly pages: number; readonly contentSha256: string | null }
+  | { readonly error: string };
+
+/** What PdfCheck says of a file: why it is no PDF receipt, or the hash of its page content. */
+export type PdfVerdict =
+  | { readonly problem: string }
+  | {
+      /**
+       * Hex SHA-256 of its pages' decoded content streams (whitespace runs made one space) and of
+       * the streams of the pictures and forms they draw, as stored: the same for the same pages in
+       * other bytes (metadata, ids, layout of the file). Null for pages that draw nothing (or
+       * content the parser cannot decode).
+       */
+      readonly contentSha256: string | null;
+    };
 
 /**
  * The parser thread's program (CommonJS). It loads each file with @cantoo/pdf-lib, which reads
  * every object of the file, those of object streams included, and answers how many objects and
- * pages it found, or that the file does not parse. The library's warnings about malformed input
- * are the input's, not the service's, and are silenced.
+ * pages it found and the hash of its pages' content (PdfVerdict), or that the file does not parse.
+ * The library's warnings about malformed input are the input's, not the service's, and are silenced.
  */
 const PARSER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { PDFDocument, PDFDict, PDFName, ParseSpeeds } = require(workerData.library);
+const { createHash } = require('node:crypto');
+const { PDFDocument, PDFDict, PDFName, PDFArray, PDFRawStream, ParseSpeeds, decodePDFRawStream } = require(workerData.library);
 console.warn = () => {};
 console.log = () => {};
+function contentSha256(document) {
+  try {
+    const hash = createHash('sha256');
+    let drawn = false;
+    for (const page of document.getPages()) {
+      const contents = page.node.Contents();
+      const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => document.context.lookup(ref)) : [contents];
+      for (const stream of streams) {
+        if (!(stream instanceof PDFRawStream)) continue;
+        const text = Buffer.from(decodePDFRawStream(stream).decode()).toString('latin1').replace(/[\\0\\t\\n\\f\\r ]+/g, ' ').trim();
+        if (text !== '') drawn = true;
+        hash.update(text).update('\\n');
+      }
+      // What the page draws by name (a scan's picture, a form): its stream as stored, so that two
+      // scanned receipts drawn by the same operators are told apart by their pictures.
+      const resources = page.node.Resources();
+      const xobjects = resources instanceof PDFDict ? resources.lookup(PDFName.of('XObject')) : undefined;
+      if (xobjects instanceof PDFDict) {
+        const named = xobjects.entries().map(([name, ref]) => [name.asString(), document.context.lookup(ref)]);
+        named.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        for (const [name, object] of named) {
+          if (!(object instanceof PDFRawStream)) continue;
+          drawn = true;
+          hash.update(name).update(object.contents).update('\\n');
+        }
+      }
+      hash.update('\\f');
+    }
+    return drawn ? hash.digest('hex') : null;
+  } catch {
+    return null;
+  }
+}
 parentPort.on('message', async (bytes) => {
   try {
     const document = await PDFDocument.load(bytes, {
@@ -93,7 +142,8 @@ parentPort.on('message', async (bytes) => {
       catalog.lookup(PDFName.of('Type')) === PDFName.of('Catalog') &&
       catalog.lookup(PDFName.of('Pages')) instanceof PDFDict;
     const objects = context.enumerateIndirectObjects().length;
-    parentPort.postMessage({ objects, pages: hasPageTree ? document.getPageCount() : 0 });
+    const pages = hasPageTree ? document.getPageCount() : 0;
+    parentPort.postMessage({ objects, pages, contentSha256: pages > 0 ? contentSha256(document) : null });
   } catch (error) {
     parentPort.postMessage({ error: error instanceof Error ? error.name : typeof error });
   }
@@ -119,19 +169,28 @@ export class PdfCheck implements OnModuleDestroy {
 
   /** Why `bytes` is not a PDF receipt the service takes, or undefined when it is one. */
   async problem(bytes: Uint8Array): Promise<string | undefined> {
+    const verdict = await this.examine(bytes);
+    return 'problem' in verdict ? verdict.problem : undefined;
+  }
+
+  /** Why `bytes` is not a PDF receipt the service takes, or the hash of its page content. */
+  async examine(bytes: Uint8Array): Promise<PdfVerdict> {
     const frame = pdfFrameProblem(bytes);
-    if (frame !== undefined) return frame;
+    if (frame !== undefined) return { problem: frame };
     const parsed = this.queue.then(() => this.parse(bytes));
     this.queue = parsed.catch(() => undefined);
     const report = await parsed;
     if ('error' in report) {
-      return report.error === OVERRUN
-        ? 'does not parse as a PDF within the limits of time and memory'
-        : 'does not parse as a PDF';
+      return {
+        problem:
+          report.error === OVERRUN
+            ? 'does not parse as a PDF within the limits of time and memory'
+            : 'does not parse as a PDF',
+      };
     }
-    if (report.objects > PDF_MAX_OBJECTS) return `has more than ${PDF_MAX_OBJECTS} objects`;
-    if (report.pages < 1) return 'has no page tree with a page';
-    return undefined;
+    if (report.objects > PDF_MAX_OBJECTS) return { problem: `has more than ${PDF_MAX_OBJECTS} objects` };
+    if (report.pages < 1) return { problem: 'has no page tree with a page' };
+    return { contentSha256: report.contentSha256 };
   }
 
   async onModuleDestroy(): Promise<void> {

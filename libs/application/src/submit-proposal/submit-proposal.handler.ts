@@ -5,11 +5,14 @@ import {
   CompanyContextStore,
   CompanySettingsStore,
   ConfidenceEngine,
+  duplicateAmountRange,
   duplicateDateWindow,
   duplicateLookbackStart,
   findPossibleDuplicates,
   holdOutsideOpenPeriod,
   holdPossibleDuplicates,
+  nokAmountOf,
+  pdfFingerprint,
   FieldErrorCollector,
   invalidField,
   normalizeMerchant,
@@ -29,11 +32,13 @@ import {
   type OutboundMessage,
   type Pattern,
   type ProposalEvent,
+  type ReceiptFingerprint,
 } from '@app/domain';
 import { ApplicationOptions } from '../application.options';
 import { IdempotencyConflict, IdempotentExecution, type IdempotentOutcome } from '../idempotency/idempotent-execution';
 import { imageReceiptProblem, isImageReceiptType } from '../receipts/image-header';
 import { PdfCheck } from '../receipts/pdf-check';
+import { imageReceiptFingerprint } from '../receipts/receipt-fingerprint';
 import { decodeReceipt, type DecodedReceipt } from '../receipts/receipt-upload';
 import { originOf, type Caller } from '../shared/caller';
 import { assertMayRead } from '../shared/proposal-access';
@@ -58,6 +63,8 @@ interface Submission {
   readonly caller: Caller;
   readonly details: ExpenseDetails;
   readonly receipt: DecodedReceipt | null;
+  /** The receipt's fingerprint, to recognise the same receipt in other bytes. */
+  readonly receiptFingerprint: ReceiptFingerprint | null;
   readonly resubmissionOf: string | null;
   readonly context: CompanyContext | null;
   readonly executionDelayMinutes: number;
@@ -108,7 +115,7 @@ export class SubmitProposalHandler {
       this.settings.get(caller.company),
       this.contexts.get(caller.company),
       this.patterns.findCandidates(caller.company, normalizeMerchant(validated.details.merchant)),
-      this.findDuplicates(caller.company, validated.details),
+      this.findDuplicates(caller.company, validated.details, validated.receiptFingerprint),
     ]);
     const stored: Submission = {
       caller,
@@ -140,7 +147,7 @@ export class SubmitProposalHandler {
 
   /** What the submission stores, and the view of it the caller gets back. */
   private async prepare(submission: Submission): Promise<{ view: ProposalView; write: SubmissionWrite }> {
-    const { caller, details, receipt, resubmissionOf, context } = submission;
+    const { caller, details, receipt, receiptFingerprint, resubmissionOf, context } = submission;
     if (context) assertInChart(context, details);
     const previous = resubmissionOf ? await this.proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
@@ -160,7 +167,7 @@ export class SubmitProposalHandler {
       submission.openPeriodStart,
     );
     const submitted = submitProposal(
-      { companyId: caller.company, origin, details, assessment, resubmissionOf: previous },
+      { companyId: caller.company, origin, details, assessment, resubmissionOf: previous, receiptFingerprint },
       this.ctx,
     );
     let proposal = submitted.proposal;
@@ -189,43 +196,57 @@ export class SubmitProposalHandler {
 
   /**
    * The earlier records this expense may repeat (findPossibleDuplicates): the company's proposals of
-   * the lookback that were not rejected, with the same receipt or amount around the date, and the
-   * provider's bookings the history import read with that amount around the date.
+   * the lookback that were not rejected, with the same receipt (bytes or fingerprint) or a NOK
+   * amount close to this one's around the date, and the provider's bookings the history import
+   * read (in NOK) with such an amount around the date.
    */
-  private async findDuplicates(companyId: string, details: ExpenseDetails): Promise<DuplicateMatch[]> {
+  private async findDuplicates(
+    companyId: string,
+    details: ExpenseDetails,
+    receiptFingerprint: ReceiptFingerprint | null,
+  ): Promise<DuplicateMatch[]> {
     const window = duplicateDateWindow(details.date);
+    const amounts = duplicateAmountRange(nokAmountOf(details));
+    const receiptSha256 = details.receipt?.sha256 ?? null;
     const [earlier, booked] = await Promise.all([
       this.proposals.findDuplicateCandidates(companyId, {
-        receiptSha256: details.receipt?.sha256 ?? null,
-        amount: details.amount,
+        receiptSha256,
+        receiptFingerprint,
+        amountMin: amounts.min,
+        amountMax: amounts.max,
         dateFrom: window.from,
         dateTo: window.to,
         submittedSince: duplicateLookbackStart(this.ctx.clock.now()),
       }),
-      // The provider's books are in NOK: only a NOK expense can match one of their bookings.
-      details.currency === 'NOK' ? this.history.findNear(companyId, details.amount, window.from, window.to) : [],
+      this.history.findNear(companyId, amounts.min, amounts.max, window.from, window.to),
     ]);
-    return findPossibleDuplicates({ ...details, receiptSha256: details.receipt?.sha256 ?? null }, earlier, booked);
+    return findPossibleDuplicates({ ...details, receiptSha256, receiptFingerprint }, earlier, booked);
   }
 
   /**
    * Every problem of the content at once (the domain's rules), the receipt file and the reference.
    * The HTTP layer has checked the request's shape; the rules of the content live here. A PDF
    * receipt must also parse as one (PdfCheck), and an image's header must read and declare no more
-   * than MAX_RECEIPT_PIXELS and MAX_RECEIPT_PAGES, before anything is stored.
+   * than MAX_RECEIPT_PIXELS and MAX_RECEIPT_PAGES, before anything is stored. The receipt's
+   * fingerprint is computed here too: a PDF's from the same parse, an image's by sharp-phash.
    */
   private async validate(submission: ProposalSubmission, today: AccountingDate) {
     const errors = new FieldErrorCollector();
     const upload = submission.receipt;
     const receipt = upload ? errors.check(() => decodeReceipt(upload, this.options.receiptMaxBytes)) : undefined;
+    let receiptFingerprint: ReceiptFingerprint | null = null;
     if (receipt?.metadata.contentType === 'application/pdf') {
-      const problem = await this.pdf.problem(receipt.bytes);
-      if (problem !== undefined)
-        errors.add('receipt.dataBase64', `receipt.dataBase64 is not a application/pdf file: it ${problem}`);
+      const verdict = await this.pdf.examine(receipt.bytes);
+      if ('problem' in verdict) {
+        errors.add('receipt.dataBase64', `receipt.dataBase64 is not a application/pdf file: it ${verdict.problem}`);
+      } else if (verdict.contentSha256 !== null) {
+        receiptFingerprint = pdfFingerprint(verdict.contentSha256);
+      }
     } else if (receipt && isImageReceiptType(receipt.metadata.contentType)) {
       const problem = await imageReceiptProblem(receipt.bytes);
       if (problem !== undefined)
         errors.add('receipt.dataBase64', `receipt.dataBase64 is refused: the image ${problem}`);
+      else receiptFingerprint = await imageReceiptFingerprint(receipt.bytes);
     }
     const details = errors.check(() =>
       parseExpenseDetails({ ...submission, receipt: receipt?.metadata ?? null }, today),
@@ -240,6 +261,11 @@ export class SubmitProposalHandler {
     });
     errors.throwIfAny('the proposal is invalid');
     // throwIfAny returned: every check passed and produced its value.
-    return { details: details as ExpenseDetails, receipt: receipt ?? null, resubmissionOf: resubmissionOf ?? null };
+    return {
+      details: details as ExpenseDetails,
+      receipt: receipt ?? null,
+      receiptFingerprint,
+      resubmissionOf: resubmissionOf ?? null,
+    };
   }
 }

@@ -7,7 +7,8 @@ import {
   UnknownAccountCode,
   UnknownVatRate,
 } from '@app/domain';
-import { aPattern, gifDeclaring, TEST_COMPANY, webpDeclaring } from '@app/testing';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { aPattern, gifDeclaring, receiptImage, receiptPdf, TEST_COMPANY, webpDeclaring } from '@app/testing';
 import { ApplicationOptions } from '../application.options';
 import { IdempotencyConflict } from '../idempotency/idempotent-execution';
 import {
@@ -632,6 +633,60 @@ describe('SubmitProposal', () => {
 
       expect(corrected.proposal.reasons.join(' ')).not.toMatch(/duplicate/);
       expect(nextMonth.proposal).toMatchObject({ status: 'APPROVED', autoApproved: true });
+    });
+
+    it('holds the same receipt in other bytes: an image with two bytes appended (dated within three days), a PDF saved again (at any date), whatever the amount and merchant', async () => {
+      const png = await receiptImage({ seed: 3 });
+      const pdf = receiptPdf({ note: 'the Oslo taxi' });
+      const image = (bytes: Buffer) => ({
+        filename: 'r.png',
+        contentType: 'image/png',
+        dataBase64: bytes.toString('base64'),
+      });
+      const document = (bytes: Uint8Array) => ({
+        filename: 'r.pdf',
+        contentType: 'application/pdf',
+        dataBase64: Buffer.from(bytes).toString('base64'),
+      });
+      const first = await submitted(world, aSubmission({ receipt: image(png) }));
+      const firstPdf = await submitted(world, aSubmission({ date: '2026-09-01', receipt: document(pdf) }));
+
+      const again = await submitted(
+        world,
+        aSubmission({
+          merchant: 'Another Name AS',
+          date: '2026-11-22',
+          amount: '119.01',
+          receipt: image(Buffer.concat([png, Buffer.from('\n\n')])),
+        }),
+      );
+      const resaved = await (await PDFDocument.load(pdf)).save({ useObjectStreams: true });
+      const againPdf = await submitted(
+        world,
+        aSubmission({ date: '2026-07-01', amount: '1.00', receipt: document(resaved) }),
+      );
+
+      expect(again.proposal.status).toBe('PROPOSED');
+      expect(again.proposal.reasons.join(' ')).toContain(
+        `possible duplicate of proposal ${first.proposal.id} (Spotify AB, NOK 119.00, 2026-11-20, APPROVED): the same receipt (the same image or PDF content in another file)`,
+      );
+      expect(againPdf.proposal.status).toBe('PROPOSED');
+      expect(againPdf.proposal.reasons.join(' ')).toContain(`possible duplicate of proposal ${firstPdf.proposal.id}`);
+    });
+
+    it('holds the same purchase two days later, and sent again in EUR with its NOK amount', async () => {
+      const first = await submitted(world, aSubmission());
+
+      const later = await submitted(world, aRepeatSubmission(1, { date: '2026-11-22' }));
+      const inEuro = await submitted(
+        world,
+        aRepeatSubmission(2, { date: '2026-11-20', currency: 'EUR', amount: '10.20', amountNok: '119.00' }),
+      );
+
+      for (const held of [later, inEuro]) {
+        expect(held.proposal.status).toBe('PROPOSED');
+        expect(held.proposal.reasons.join(' ')).toContain(`possible duplicate of proposal ${first.proposal.id}`);
+      }
     });
 
     it('only looks at the last 12 months and at the own company', async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { ConfidenceAssessment } from '../confidence/confidence-engine';
 import type { Proposal } from '../proposal/proposal';
 import {
+  duplicateAmountRange,
   duplicateDateWindow,
   duplicateLookbackStart,
   findPossibleDuplicates,
@@ -48,6 +49,7 @@ function earlier(overrides: Partial<Proposal> = {}): Proposal {
     rejectionReason: null,
     booking: { provider: 'tripletex', bookingId: '7001' },
     lastExecutionError: null,
+    receiptFingerprint: null,
     ...overrides,
   };
 }
@@ -56,8 +58,10 @@ const probe = (overrides: Partial<DuplicateProbe> = {}): DuplicateProbe => ({
   merchant: 'Spotify AB',
   amount: 11900,
   currency: 'NOK',
+  amountNok: null,
   date: '2026-10-20',
   receiptSha256: null,
+  receiptFingerprint: null,
   ...overrides,
 });
 
@@ -91,21 +95,96 @@ describe('findPossibleDuplicates', () => {
     ['the same day', '2026-10-20'],
     ['a day later', '2026-10-21'],
     ['a day earlier', '2026-10-19'],
+    ['two days later', '2026-10-22'],
+    ['three days earlier', '2026-10-17'],
   ])('finds the same merchant and amount %s', (_label, date) => {
     expect(findPossibleDuplicates(probe({ date, merchant: 'SPOTIFY AB *X9Y8' }), [earlier({ receipt: null })])).toEqual(
-      [expect.objectContaining({ id: 'p-1', ground: 'same_merchant_amount_date' })],
+      [expect.objectContaining({ id: 'p-1', ground: 'same_purchase' })],
     );
   });
 
   it.each([
-    ['two days apart', { date: '2026-10-22' }],
-    ['another amount', { amount: 11901 }],
-    ['another currency', { currency: 'SEK' }],
+    ['0.01 more', { amount: 11901 }],
+    ['0.5 % less', { amount: 11841 }],
+    ['in EUR with the same amountNok', { currency: 'EUR', amount: 1020, amountNok: 11900 }],
+    ['in EUR with amountNok 0.01 off', { currency: 'EUR', amount: 1020, amountNok: 11899 }],
+  ])('finds the same purchase %s', (_label, overrides) => {
+    expect(findPossibleDuplicates(probe(overrides), [earlier({ receipt: null })])).toEqual([
+      expect.objectContaining({ id: 'p-1', ground: 'same_purchase' }),
+    ]);
+  });
+
+  it('finds a NOK purchase that repeats an earlier one sent in EUR, naming its NOK amount', () => {
+    const [match] = findPossibleDuplicates(probe({ date: '2026-10-22' }), [
+      earlier({ receipt: null, currency: 'EUR', amount: 1020, amountNok: 11900, booking: null, status: 'APPROVED' }),
+    ]);
+
+    expect(match.reason).toBe(
+      'possible duplicate of proposal p-1 (Spotify AB, EUR 10.20 (NOK 119.00), 2026-10-20, APPROVED): the same merchant, NOK amount within 0.5 % and a date within 3 days',
+    );
+  });
+
+  it.each([
+    ['four days apart', { date: '2026-10-24' }],
+    ['another amount (1 % more)', { amount: 12019 }],
+    ['another currency whose NOK amount differs', { currency: 'SEK', amountNok: 11300 }],
     ['another merchant (Uber Eats is not Uber)', { merchant: 'Uber Eats' }],
   ])('does not flag %s', (_label, overrides) => {
     const uber = earlier({ merchant: 'Uber', receipt: null });
     const spotify = earlier({ id: 'p-2', receipt: null });
     expect(findPossibleDuplicates(probe(overrides), ['merchant' in overrides ? uber : spotify])).toEqual([]);
+  });
+
+  describe('the same receipt in other bytes (its fingerprint)', () => {
+    const image = 'phash:00ff00ff00ff00ff';
+    const other = { amount: 1, date: '2026-01-01', merchant: 'Other', receiptSha256: 'b'.repeat(64) };
+
+    it.each([
+      ['the same image', image, '2026-10-20'],
+      ['an image within 4 bits (re-encoded)', 'phash:00ff00ff00ff00f0', '2026-10-23'],
+    ])('finds %s dated within three days, whatever the amount and merchant', (_label, fingerprint, date) => {
+      expect(
+        findPossibleDuplicates(probe({ ...other, date, receiptFingerprint: fingerprint }), [
+          earlier({ receiptFingerprint: image }),
+        ]),
+      ).toEqual([
+        {
+          source: 'proposal',
+          id: 'p-1',
+          ground: 'same_receipt_content',
+          reason:
+            'possible duplicate of proposal p-1 (Spotify AB, NOK 119.00, 2026-10-20, EXECUTED, booked as tripletex 7001): the same receipt (the same image or PDF content in another file)',
+        },
+      ]);
+    });
+
+    it('does not take the same picture a month later for the same receipt (a subscription’s, printed from one template)', () => {
+      expect(
+        findPossibleDuplicates(probe({ date: '2026-11-20', receiptFingerprint: image }), [
+          earlier({ receiptFingerprint: image, receipt: null }),
+        ]),
+      ).toEqual([]);
+    });
+
+    it('finds a PDF of the same content whatever the amount, date and merchant', () => {
+      const pdf = `pdf:${'c'.repeat(64)}`;
+      expect(
+        findPossibleDuplicates(probe({ ...other, receiptFingerprint: pdf }), [earlier({ receiptFingerprint: pdf })]),
+      ).toEqual([expect.objectContaining({ ground: 'same_receipt_content' })]);
+    });
+
+    it.each([
+      ['an image 5 bits away', 'phash:00ff00ff00ff00e0'],
+      ['a PDF of other content', `pdf:${'d'.repeat(64)}`],
+      ['no fingerprint', null],
+    ])('does not flag %s', (_label, fingerprint) => {
+      expect(
+        findPossibleDuplicates(probe({ ...other, receiptFingerprint: fingerprint }), [
+          earlier({ receiptFingerprint: image }),
+          earlier({ id: 'p-2', receiptFingerprint: `pdf:${'c'.repeat(64)}` }),
+        ]),
+      ).toEqual([]);
+    });
   });
 
   it('ignores a rejected proposal', () => {
@@ -118,11 +197,16 @@ describe('findPossibleDuplicates', () => {
     expect(match).toEqual({
       source: 'booking',
       id: '5512',
-      ground: 'same_merchant_amount_date',
+      ground: 'same_purchase',
       reason:
-        'possible duplicate of tripletex voucher 5512 already in the books (SPOTIFY AB *P2B9C1X, NOK 119.00, 2026-10-21): same merchant, amount and date within a day',
+        'possible duplicate of tripletex voucher 5512 already in the books (SPOTIFY AB *P2B9C1X, NOK 119.00, 2026-10-21): same merchant, NOK amount within 0.5 % and a date within 3 days',
     });
-    expect(findPossibleDuplicates(probe({ currency: 'EUR' }), [], [booking()])).toEqual([]);
+    expect(findPossibleDuplicates(probe({ currency: 'EUR', amount: 1020, amountNok: 11900 }), [], [booking()])).toEqual(
+      [expect.objectContaining({ id: '5512' })],
+    );
+    expect(
+      findPossibleDuplicates(probe({ currency: 'EUR', amount: 11900, amountNok: 139000 }), [], [booking()]),
+    ).toEqual([]);
   });
 
   it('lists the same receipt first, then by id', () => {
@@ -180,15 +264,33 @@ describe('holdPossibleDuplicates', () => {
     expect(holdPossibleDuplicates(assessment, [])).toBe(assessment);
     const low = { ...assessment, score: 0.2, route: 'review_required' as const };
     expect(
-      holdPossibleDuplicates(low, [{ source: 'booking', id: 'x', ground: 'same_merchant_amount_date', reason: 'r' }])
-        .score,
+      holdPossibleDuplicates(low, [{ source: 'booking', id: 'x', ground: 'same_purchase', reason: 'r' }]).score,
     ).toBe(0.2);
   });
 });
 
 describe('duplicate windows', () => {
-  it('spans a day each side, across a month end', () => {
-    expect(duplicateDateWindow('2026-03-01')).toEqual({ from: '2026-02-28', to: '2026-03-02' });
+  it('spans three days each side, across a month end', () => {
+    expect(duplicateDateWindow('2026-03-01')).toEqual({ from: '2026-02-26', to: '2026-03-04' });
+  });
+
+  it('never leaves the four-digit years, whatever the date', () => {
+    expect(duplicateDateWindow('9999-12-31')).toEqual({ from: '9999-12-28', to: '9999-12-31' });
+    expect(duplicateDateWindow('9999-12-30')).toEqual({ from: '9999-12-27', to: '9999-12-31' });
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }),
+        (day) => {
+          const { from, to } = duplicateDateWindow(day.toISOString().slice(0, 10));
+          return /^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to) && from <= to;
+        },
+      ),
+    );
+  });
+
+  it('takes NOK amounts within 0.5 %, at least 5 øre each way', () => {
+    expect(duplicateAmountRange(11900)).toEqual({ min: 11841, max: 11959 });
+    expect(duplicateAmountRange(100)).toEqual({ min: 95, max: 105 });
   });
 
   it('looks 12 months back', () => {

@@ -4,9 +4,21 @@ import { routeFor } from '../confidence/route';
 import type { Proposal } from '../proposal/proposal';
 import type { AccountingDate } from '../values/accounting-date';
 import { formatMoney, type MinorUnits } from '../values/money';
+import { isPdfFingerprint, sameReceipt, type ReceiptFingerprint } from './receipt-fingerprint';
 
-/** Two records whose dates are at most this many days apart can be the same purchase. */
-export const DUPLICATE_DATE_TOLERANCE_DAYS = 1;
+/**
+ * Two records whose dates are at most this many days apart can be the same purchase: a card
+ * purchase is dated on the receipt the day it was made and on the statement the day it posted,
+ * one to three days later over a weekend. A monthly bill is ~30 days from the last one.
+ */
+export const DUPLICATE_DATE_TOLERANCE_DAYS = 3;
+/**
+ * Two NOK amounts this close can be the same purchase: 0.5 % of the amount, at least
+ * DUPLICATE_AMOUNT_MIN_SLACK øre. A typo of a few øre or a conversion rounded another way is the
+ * same purchase; two different purchases of one merchant within the days rarely come this close.
+ */
+export const DUPLICATE_AMOUNT_TOLERANCE_PER_MILLE = 5;
+export const DUPLICATE_AMOUNT_MIN_SLACK: MinorUnits = 5;
 /** How far back the company's proposals are searched for an earlier copy, in months. */
 export const DUPLICATE_LOOKBACK_MONTHS = 12;
 /**
@@ -20,9 +32,13 @@ export interface DuplicateProbe {
   readonly merchant: string;
   readonly amount: MinorUnits;
   readonly currency: string;
+  /** The NOK amount paid, for another currency (null for NOK). */
+  readonly amountNok: MinorUnits | null;
   readonly date: AccountingDate;
   /** Hex SHA-256 of the receipt's bytes, when it has one. */
   readonly receiptSha256: string | null;
+  /** The receipt's fingerprint (receipt-fingerprint.ts), when it has one that could be computed. */
+  readonly receiptFingerprint: ReceiptFingerprint | null;
 }
 
 /** A booking read from the provider's books (history import): what can match a new proposal. */
@@ -38,7 +54,7 @@ export interface EarlierBooking {
   readonly date: AccountingDate;
 }
 
-export type DuplicateGround = 'same_receipt' | 'same_merchant_amount_date';
+export type DuplicateGround = 'same_receipt' | 'same_receipt_content' | 'same_purchase';
 
 /** One earlier record the proposal may repeat, with the reason a reviewer reads. */
 export interface DuplicateMatch {
@@ -49,12 +65,33 @@ export interface DuplicateMatch {
   readonly reason: string;
 }
 
+/** What the books paid in NOK: `amountNok` for another currency, else the amount. */
+export function nokAmountOf(record: {
+  readonly amount: MinorUnits;
+  readonly amountNok: MinorUnits | null;
+}): MinorUnits {
+  return record.amountNok ?? record.amount;
+}
+
+/** The NOK amounts that can be the same purchase as `nok`, as an inclusive range. */
+export function duplicateAmountRange(nok: MinorUnits): { min: MinorUnits; max: MinorUnits } {
+  const slack = Math.max(DUPLICATE_AMOUNT_MIN_SLACK, Math.floor((nok * DUPLICATE_AMOUNT_TOLERANCE_PER_MILLE) / 1000));
+  return { min: Math.max(0, nok - slack), max: nok + slack };
+}
+
 /**
- * The earlier records `probe` may repeat: a proposal of the company that was not rejected with the
- * very same receipt (identical bytes), or a proposal or provider booking with the same merchant
- * (normalised: `SPOTIFY AB *P2B9C1X` is Spotify), the same amount and currency, and a date at most
- * DUPLICATE_DATE_TOLERANCE_DAYS away. A monthly subscription — same merchant and amount a month
- * apart — is not one. Sorted: same receipt first, then by id, so the reasons are stable.
+ * The earlier records `probe` may repeat:
+ *
+ * - a proposal with the same receipt: identical bytes (SHA-256) or a PDF of the same content,
+ *   whatever its amount and date; an image of the same picture (its perceptual hash) dated at most
+ *   DUPLICATE_DATE_TOLERANCE_DAYS away, whatever its amount (sameReceiptContent);
+ * - a proposal or provider booking of the same purchase: the same merchant (normalised:
+ *   `SPOTIFY AB *P2B9C1X` is Spotify), a NOK amount (`amountNok` for another currency, so a
+ *   purchase sent once in NOK and once in EUR is one) within duplicateAmountRange, and a date at
+ *   most DUPLICATE_DATE_TOLERANCE_DAYS away.
+ *
+ * A monthly subscription — same merchant and price a month apart, another receipt — is none.
+ * Sorted: same receipt first, then by id, so the reasons are stable.
  *
  * The caller has narrowed `proposals` to the company and the lookback; rejected ones are ignored
  * here too, since a rejected proposal books nothing and its correction is expected.
@@ -65,42 +102,40 @@ export function findPossibleDuplicates(
   bookings: readonly EarlierBooking[] = [],
 ): DuplicateMatch[] {
   const key = normalizeMerchant(probe.merchant);
+  const amounts = duplicateAmountRange(nokAmountOf(probe));
+  const samePurchase = (merchant: string, nok: MinorUnits, date: AccountingDate) =>
+    key !== '' &&
+    normalizeMerchant(merchant) === key &&
+    nok >= amounts.min &&
+    nok <= amounts.max &&
+    daysApart(date, probe.date) <= DUPLICATE_DATE_TOLERANCE_DAYS;
   const matches: DuplicateMatch[] = [];
   for (const earlier of proposals) {
     if (earlier.status === 'REJECTED') continue;
-    const sameReceipt = probe.receiptSha256 !== null && earlier.receipt?.sha256 === probe.receiptSha256;
-    const samePurchase =
-      key !== '' &&
-      normalizeMerchant(earlier.merchant) === key &&
-      earlier.amount === probe.amount &&
-      earlier.currency === probe.currency &&
-      daysApart(earlier.date, probe.date) <= DUPLICATE_DATE_TOLERANCE_DAYS;
-    if (!sameReceipt && !samePurchase) continue;
-    const ground: DuplicateGround = sameReceipt ? 'same_receipt' : 'same_merchant_amount_date';
+    const ground: DuplicateGround | null =
+      probe.receiptSha256 !== null && earlier.receipt?.sha256 === probe.receiptSha256
+        ? 'same_receipt'
+        : sameReceiptContent(probe, earlier)
+          ? 'same_receipt_content'
+          : samePurchase(earlier.merchant, nokAmountOf(earlier), earlier.date)
+            ? 'same_purchase'
+            : null;
+    if (ground === null) continue;
     matches.push({ source: 'proposal', id: earlier.id, ground, reason: proposalReason(earlier, ground) });
   }
   for (const booking of bookings) {
-    const samePurchase =
-      key !== '' &&
-      probe.currency === 'NOK' &&
-      normalizeMerchant(booking.merchant) === key &&
-      booking.amount === probe.amount &&
-      daysApart(booking.date, probe.date) <= DUPLICATE_DATE_TOLERANCE_DAYS;
-    if (!samePurchase) continue;
+    if (!samePurchase(booking.merchant, booking.amount, booking.date)) continue;
     matches.push({
       source: 'booking',
       id: booking.bookingId,
-      ground: 'same_merchant_amount_date',
+      ground: 'same_purchase',
       reason:
         `possible duplicate of ${booking.provider} ${booking.kind} ${booking.bookingId} already in the books ` +
-        `(${booking.merchant}, NOK ${formatMoney(booking.amount)}, ${booking.date}): same merchant, amount and date within a day`,
+        `(${booking.merchant}, NOK ${formatMoney(booking.amount)}, ${booking.date}): ${SAME_PURCHASE}`,
     });
   }
-  return matches.sort(
-    (a, b) =>
-      Number(b.ground === 'same_receipt') - Number(a.ground === 'same_receipt') ||
-      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
+  const receiptFirst = (match: DuplicateMatch) => Number(match.ground !== 'same_purchase');
+  return matches.sort((a, b) => receiptFirst(b) - receiptFirst(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
@@ -129,20 +164,42 @@ export function duplicateLookbackStart(now: Date): Date {
   return start;
 }
 
-/** The dates within DUPLICATE_DATE_TOLERANCE_DAYS of `date`, as an inclusive range. */
+/**
+ * The dates within DUPLICATE_DATE_TOLERANCE_DAYS of `date`, as an inclusive range that stays
+ * within the four-digit years an accounting date has (so within the dates PostgreSQL takes):
+ * 9999-12-31's window ends on that day.
+ */
 export function duplicateDateWindow(date: AccountingDate): { from: AccountingDate; to: AccountingDate } {
   return { from: shiftDays(date, -DUPLICATE_DATE_TOLERANCE_DAYS), to: shiftDays(date, DUPLICATE_DATE_TOLERANCE_DAYS) };
 }
 
+/**
+ * Whether the earlier proposal's receipt is the probe's in other bytes: a PDF of the same content
+ * whatever the dates, an image within RECEIPT_IMAGE_HASH_MAX_DISTANCE (the same pixels with other
+ * bytes, re-encoded, resized) dated at most DUPLICATE_DATE_TOLERANCE_DAYS apart. The dates bound
+ * the images because photos of two receipts printed from one template (a subscription's, another
+ * month) can have the same perceptual hash; an identical file is found by its SHA-256 at any date.
+ */
+function sameReceiptContent(probe: DuplicateProbe, earlier: Proposal): boolean {
+  const [a, b] = [probe.receiptFingerprint, earlier.receiptFingerprint];
+  if (a === null || b === null || !sameReceipt(a, b)) return false;
+  return isPdfFingerprint(a) || daysApart(probe.date, earlier.date) <= DUPLICATE_DATE_TOLERANCE_DAYS;
+}
+
+const SAME_PURCHASE = `same merchant, NOK amount within ${DUPLICATE_AMOUNT_TOLERANCE_PER_MILLE / 10} % and a date within ${DUPLICATE_DATE_TOLERANCE_DAYS} days`;
+
+const GROUNDS: Readonly<Record<DuplicateGround, string>> = {
+  same_receipt: 'the same receipt (identical file)',
+  same_receipt_content: 'the same receipt (the same image or PDF content in another file)',
+  same_purchase: `the ${SAME_PURCHASE}`,
+};
+
 function proposalReason(earlier: Proposal, ground: DuplicateGround): string {
-  const what =
-    ground === 'same_receipt'
-      ? 'the same receipt (identical file)'
-      : 'the same merchant, amount and a date within a day';
   const booked = earlier.booking ? `, booked as ${earlier.booking.provider} ${earlier.booking.bookingId}` : '';
+  const nok = earlier.amountNok === null ? '' : ` (NOK ${formatMoney(earlier.amountNok)})`;
   return (
     `possible duplicate of proposal ${earlier.id} (${earlier.merchant}, ${earlier.currency} ` +
-    `${formatMoney(earlier.amount)}, ${earlier.date}, ${earlier.status}${booked}): ${what}`
+    `${formatMoney(earlier.amount)}${nok}, ${earlier.date}, ${earlier.status}${booked}): ${GROUNDS[ground]}`
   );
 }
 
@@ -152,6 +209,12 @@ function daysApart(a: AccountingDate, b: AccountingDate): number {
   return Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / DAY_MS;
 }
 
+/** The first and last instants of the four-digit years. */
+const FIRST_DAY_MS = Date.parse('0001-01-01T00:00:00Z');
+const LAST_DAY_MS = Date.parse('9999-12-31T00:00:00Z');
+
+/** `date` moved by `days`, kept within the four-digit years. */
 function shiftDays(date: AccountingDate, days: number): AccountingDate {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+  const shifted = Date.parse(`${date}T00:00:00Z`) + days * DAY_MS;
+  return new Date(Math.min(LAST_DAY_MS, Math.max(FIRST_DAY_MS, shifted))).toISOString().slice(0, 10);
 }

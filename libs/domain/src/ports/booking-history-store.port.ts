@@ -42,10 +42,11 @@ export abstract class BookingHistoryStore {
   /** Every booking dated on or after `from`, oldest first: what suggestions are derived from. */
   abstract bookingsSince(companyId: string, from: AccountingDate): Promise<HistoricalBooking[]>;
 
-  /** Bookings of exactly `amount` dated in [from, to]: a new proposal's possible duplicates. */
+  /** Bookings of an amount in [amountMin, amountMax] dated in [from, to]: a new proposal's possible duplicates. */
   abstract findNear(
     companyId: string,
-    amount: MinorUnits,
+    amountMin: MinorUnits,
+    amountMax: MinorUnits,
     from: AccountingDate,
     to: AccountingDate,
   ): Promise<HistoricalBooking[]>;

@@ -1,3 +1,4 @@
+import type { ReceiptFingerprint } from '../duplicates/receipt-fingerprint';
 import { Proposal } from '../proposal/proposal';
 import { ProposalStatus } from '../proposal/proposal-status';
 import { Page, PageRequest } from '../shared/page';
@@ -8,8 +9,11 @@ import { MinorUnits } from '../values/money';
 export interface DuplicateCandidateQuery {
   /** Proposals with a receipt of this SHA-256, whatever their amount or date. */
   readonly receiptSha256: string | null;
-  /** …or with this amount (in their own currency) and a date in [dateFrom, dateTo]. */
-  readonly amount: MinorUnits;
+  /** …or with a receipt whose fingerprint is the same receipt's (`sameReceipt`), whatever their amount or date. */
+  readonly receiptFingerprint: ReceiptFingerprint | null;
+  /** …or with a NOK amount (`nokAmountOf`: amountNok for another currency) in [amountMin, amountMax] and a date in [dateFrom, dateTo]. */
+  readonly amountMin: MinorUnits;
+  readonly amountMax: MinorUnits;
   readonly dateFrom: AccountingDate;
   readonly dateTo: AccountingDate;
   /** Only proposals submitted at or after this instant. */
@@ -39,8 +43,8 @@ export abstract class ProposalRepository {
 
   /**
    * The company's proposals that were not rejected, submitted since `query.submittedSince`, that
-   * have the receipt `query.receiptSha256` or the amount `query.amount` with a date in the range:
-   * newest submission first, at most DUPLICATE_CANDIDATE_LIMIT.
+   * have the receipt `query.receiptSha256`, the same receipt by fingerprint, or a NOK amount and a
+   * date in the ranges: newest submission first, at most DUPLICATE_CANDIDATE_LIMIT.
    */
   abstract findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]>;
 

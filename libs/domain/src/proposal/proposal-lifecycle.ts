@@ -9,6 +9,7 @@ import { formatMoney } from '../values/money';
 import { FieldErrorCollector, invalidField } from '../values/field-errors';
 import { parseAccountCode } from '../values/account-code';
 import { parseVatRate } from '../values/vat-rate';
+import type { ReceiptFingerprint } from '../duplicates/receipt-fingerprint';
 import { ExpenseDetails } from './expense-details';
 import { Corrections, Proposal } from './proposal';
 import {
@@ -33,6 +34,8 @@ export interface SubmitProposalInput {
   readonly assessment: Pick<ConfidenceAssessment, 'score' | 'route' | 'reasons'>;
   /** The REJECTED proposal this one corrects (read by the caller within the same company). */
   readonly resubmissionOf?: Proposal | null;
+  /** The fingerprint of the receipt's bytes (Proposal.receiptFingerprint), when there is one. */
+  readonly receiptFingerprint?: ReceiptFingerprint | null;
 }
 
 /**
@@ -85,6 +88,7 @@ export function submitProposal(input: SubmitProposalInput, ctx: DomainContext): 
     rejectionReason: null,
     booking: null,
     lastExecutionError: null,
+    receiptFingerprint: details.receipt ? (input.receiptFingerprint ?? null) : null,
   };
   const event = proposalEvent(proposal, 'Proposed', origin, [], now, ctx, {
     merchantKey: proposal.merchantKey,

@@ -1,5 +1,6 @@
 import type { Channel } from '../identity/identity';
 import { Route } from '../confidence/route';
+import type { ReceiptFingerprint } from '../duplicates/receipt-fingerprint';
 import { ExpenseDetails } from './expense-details';
 import { ProposalStatus } from './proposal-status';
 
@@ -54,4 +55,10 @@ export interface Proposal extends ExpenseDetails {
   readonly booking: Booking | null;
   /** The last permanent execution failure, cleared by a successful execution. */
   readonly lastExecutionError: string | null;
+  /**
+   * The receipt's fingerprint (duplicates/receipt-fingerprint.ts), computed from its bytes at
+   * intake to recognise the same receipt in other bytes; null without a receipt or when it could
+   * not be computed. Not part of the Proposed event: it is derived from the stored bytes.
+   */
+  readonly receiptFingerprint: ReceiptFingerprint | null;
 }

@@ -147,13 +147,19 @@ export class TypeOrmBookingHistoryStore extends BookingHistoryStore {
     return rows.map(bookingOf);
   }
 
-  async findNear(companyId: string, amount: number, from: string, to: string): Promise<HistoricalBooking[]> {
+  async findNear(
+    companyId: string,
+    amountMin: number,
+    amountMax: number,
+    from: string,
+    to: string,
+  ): Promise<HistoricalBooking[]> {
     const rows = await select<BookingRecord>(
       this.manager,
       `SELECT ${BOOKING_SELECT} FROM provider_bookings
-        WHERE company_id = $1 AND amount = $2 AND booking_date BETWEEN $3 AND $4
-        ORDER BY booking_date, provider, booking_id LIMIT $5`,
-      [companyId, amount, from, to, NEAR_BOOKINGS_LIMIT],
+        WHERE company_id = $1 AND amount BETWEEN $2 AND $3 AND booking_date BETWEEN $4 AND $5
+        ORDER BY booking_date, provider, booking_id LIMIT $6`,
+      [companyId, amountMin, amountMax, from, to, NEAR_BOOKINGS_LIMIT],
     );
     return rows.map(bookingOf);
   }

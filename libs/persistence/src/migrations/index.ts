@@ -22,6 +22,7 @@ import { CreateRateLimits1763830000004 } from './1763830000004-create-rate-limit
 import { AddProposalAmountNok1763840000001 } from './1763840000001-add-proposal-amount-nok';
 import { KeyEventChain1764153700001 } from './1764153700001-key-event-chain';
 import { DuplicateReceipts1764180000001 } from './1764180000001-duplicate-receipts';
+import { ReceiptFingerprints1764250000001 } from './1764250000001-receipt-fingerprints';
 import { CreateProposalHeads1764190000001 } from './1764190000001-create-proposal-heads';
 import { IndexEventsByTimeAndPosition1764190000002 } from './1764190000002-index-events-by-time-and-position';
 import { CompanyDeletedAt1764200000001 } from './1764200000001-company-deleted-at';
@@ -62,5 +63,6 @@ export const MIGRATIONS = [
   CreateCompanyDeletions1764220000001,
   BookingHistory1764230000001,
   PatternCandidatesExactFirst1764245000001,
+  ReceiptFingerprints1764250000001,
   DailyCheckRunCounts1764255000001,
 ];

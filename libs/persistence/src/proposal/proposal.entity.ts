@@ -36,6 +36,7 @@ export interface ProposalRow {
   bookingId: string | null;
   lastExecutionError: string | null;
   amountNok: string | null;
+  receiptFingerprint: string | null;
 }
 
 export const ProposalEntity = new EntitySchema<ProposalRow>({
@@ -76,5 +77,6 @@ export const ProposalEntity = new EntitySchema<ProposalRow>({
     bookingId: { type: 'text', name: 'booking_id', nullable: true },
     lastExecutionError: { type: 'text', name: 'last_execution_error', nullable: true },
     amountNok: { type: 'bigint', name: 'amount_nok', nullable: true },
+    receiptFingerprint: { type: 'text', name: 'receipt_fingerprint', nullable: true },
   },
 });

@@ -46,6 +46,7 @@ export const PROPOSAL_COLUMN_NAMES = [
   'booking_id',
   'last_execution_error',
   'amount_nok',
+  'receipt_fingerprint',
 ] as const;
 
 /** SELECT list: the date as `YYYY-MM-DD` text (node-pg would turn a `date` into a local-time Date). */
@@ -91,6 +92,7 @@ export function proposalFromRecord(row: ProposalRecord): Proposal {
     booking: bookingId === null ? null : { provider: row.booking_provider as string, bookingId },
     lastExecutionError: row.last_execution_error as string | null,
     amountNok: row.amount_nok === null || row.amount_nok === undefined ? null : toNumber(row.amount_nok),
+    receiptFingerprint: (row.receipt_fingerprint as string | null | undefined) ?? null,
   };
 }
 
@@ -133,5 +135,6 @@ export function proposalParameters(p: Proposal): unknown[] {
     p.booking?.bookingId ?? null,
     p.lastExecutionError,
     p.amountNok,
+    p.receiptFingerprint,
   ];
 }

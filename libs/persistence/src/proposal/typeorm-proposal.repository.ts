@@ -7,6 +7,7 @@ import {
   Proposal,
   ProposalRepository,
   ProposalStatus,
+  RECEIPT_IMAGE_HASH_MAX_DISTANCE,
   type DuplicateCandidateQuery,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
@@ -93,21 +94,35 @@ export class TypeOrmProposalRepository extends ProposalRepository {
   }
 
   async findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]> {
-    // Two indexed probes (proposals_duplicate_amount_idx, proposals_duplicate_receipt_idx).
+    // Indexed probes (proposals_duplicate_nok_amount_idx, proposals_duplicate_receipt_idx,
+    // proposals_duplicate_fingerprint_idx). An image's near fingerprints are the company's image
+    // fingerprints within RECEIPT_IMAGE_HASH_MAX_DISTANCE bits (sameReceipt); the CASE keeps the
+    // hex cast to image fingerprints.
+    const image = query.receiptFingerprint?.startsWith('phash:') ? query.receiptFingerprint : null;
     const rows = await select<ProposalRecord>(
       this.manager,
       `SELECT ${PROPOSAL_SELECT} FROM proposals
         WHERE company_id = $1 AND status <> 'REJECTED' AND submitted_at >= $2
-          AND ((amount = $3 AND accounting_date BETWEEN $4 AND $5)
-               OR ($6::text IS NOT NULL AND receipt->>'sha256' = $6::text))
-        ORDER BY submitted_at DESC, id DESC LIMIT $7`,
+          AND ((COALESCE(amount_nok, amount) BETWEEN $3 AND $4 AND accounting_date BETWEEN $5 AND $6)
+               OR ($7::text IS NOT NULL AND receipt->>'sha256' = $7::text)
+               OR ($8::text IS NOT NULL AND receipt_fingerprint = $8::text)
+               OR ($9::text IS NOT NULL AND receipt_fingerprint LIKE 'phash:%'
+                   AND CASE WHEN receipt_fingerprint LIKE 'phash:%'
+                            THEN bit_count(('x' || substr(receipt_fingerprint, 7))::bit(64)
+                                           # ('x' || substr($9::text, 7))::bit(64))
+                       END <= $10))
+        ORDER BY submitted_at DESC, id DESC LIMIT $11`,
       [
         companyId,
         query.submittedSince,
-        query.amount,
+        query.amountMin,
+        query.amountMax,
         query.dateFrom,
         query.dateTo,
         query.receiptSha256,
+        query.receiptFingerprint,
+        image,
+        RECEIPT_IMAGE_HASH_MAX_DISTANCE,
         DUPLICATE_CANDIDATE_LIMIT,
       ],
     );

@@ -63,18 +63,22 @@ export function describeBookingHistoryStoreContract(
       expect(await store.findImport(otherCompany)).toBeNull();
     });
 
-    it('reads bookings from a date, and those of an amount around a date', async () => {
+    it('reads bookings from a date, and those of an amount range around a date', async () => {
       await store.savePage(
         [
           booking({ bookingId: 'a', date: '2026-10-01' }),
           booking({ bookingId: 'b', date: '2026-10-03' }),
           booking({ bookingId: 'c', date: '2026-10-02', amount: 100 }),
+          booking({ bookingId: 'd', date: '2026-10-02', amount: 64901 }),
+          booking({ bookingId: 'e', date: '2026-10-02', amount: 64903 }),
         ],
         importOf(company),
       );
 
-      expect((await store.bookingsSince(company, '2026-10-02')).map((b) => b.bookingId)).toEqual(['c', 'b']);
-      expect((await store.findNear(company, 64900, '2026-09-30', '2026-10-02')).map((b) => b.bookingId)).toEqual(['a']);
+      expect((await store.bookingsSince(company, '2026-10-02')).map((b) => b.bookingId)).toEqual(['c', 'd', 'e', 'b']);
+      expect((await store.findNear(company, 64899, 64901, '2026-09-30', '2026-10-02')).map((b) => b.bookingId)).toEqual(
+        ['a', 'd'],
+      );
     });
 
     it('keeps the end of an import', async () => {

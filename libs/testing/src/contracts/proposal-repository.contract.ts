@@ -122,7 +122,7 @@ export function describeProposalRepositoryContract(
       expect(second.nextCursor).toBeNull();
     });
 
-    it('finds the duplicate candidates: same receipt, or same amount within the dates, not rejected, recent', async () => {
+    it('finds the duplicate candidates: same receipt, or a NOK amount within the range and dates, not rejected, recent', async () => {
       const receipt = (sha256: string) => ({ filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 1, sha256 });
       const base = { amount: 11900, date: '2026-11-20', submittedAt: new Date(T0) };
       const sameAmountNextDay = proposalOf(company, { ...base, date: '2026-11-21', receipt: receipt('1'.repeat(64)) });
@@ -134,23 +134,75 @@ export function describeProposalRepositoryContract(
       });
       const rejected = proposalOf(company, { ...base, status: 'REJECTED', receipt: receipt('f'.repeat(64)) });
       const tooOld = proposalOf(company, { ...base, submittedAt: new Date(T0 - 400 * 86_400_000) });
-      const otherAmount = proposalOf(company, { ...base, amount: 11901, receipt: null });
+      const withinRange = proposalOf(company, { ...base, amount: 11901, receipt: null });
+      const otherAmount = proposalOf(company, { ...base, amount: 11960, receipt: null });
+      const inEuro = proposalOf(company, { ...base, amount: 1020, currency: 'EUR', amountNok: 11899, receipt: null });
+      const euroOfAnotherNokAmount = proposalOf(company, {
+        ...base,
+        amount: 11900,
+        currency: 'EUR',
+        amountNok: 139_000,
+        receipt: null,
+      });
       const monthLater = proposalOf(company, { ...base, date: '2026-12-20', receipt: null });
       const elsewhere = proposalOf(otherCompany, { ...base, receipt: receipt('f'.repeat(64)) });
-      for (const p of [sameAmountNextDay, sameReceipt, rejected, tooOld, otherAmount, monthLater, elsewhere]) {
+      for (const p of [
+        sameAmountNextDay,
+        sameReceipt,
+        rejected,
+        tooOld,
+        withinRange,
+        otherAmount,
+        inEuro,
+        euroOfAnotherNokAmount,
+        monthLater,
+        elsewhere,
+      ]) {
         await repository.insert(p);
       }
 
       const found = await repository.findDuplicateCandidates(company, {
         receiptSha256: 'f'.repeat(64),
-        amount: 11900,
+        receiptFingerprint: null,
+        amountMin: 11895,
+        amountMax: 11905,
         dateFrom: '2026-11-19',
         dateTo: '2026-11-21',
         submittedSince: new Date(T0 - 365 * 86_400_000),
       });
 
-      expect(found.map((p) => p.id).sort()).toEqual([sameAmountNextDay.id, sameReceipt.id].sort());
+      expect(found.map((p) => p.id).sort()).toEqual(
+        [sameAmountNextDay.id, sameReceipt.id, withinRange.id, inEuro.id].sort(),
+      );
       expect(found.find((p) => p.id === sameReceipt.id)).toEqual(sameReceipt);
+      expect(found.find((p) => p.id === inEuro.id)).toEqual(inEuro);
+    });
+
+    it('finds the same receipt by fingerprint: a PDF’s equal, an image’s within a few bits, whatever the amount and date', async () => {
+      const receipt = { filename: 'r', contentType: 'image/png', sizeBytes: 1, sha256: '2'.repeat(64) };
+      const far = { amount: 777, date: '2025-12-24', submittedAt: new Date(T0), receipt };
+      const image = 'phash:00ff00ff00ff00ff';
+      const nearImage = proposalOf(company, { ...far, receiptFingerprint: 'phash:00ff00ff00ff00f0' }); // 4 bits
+      const otherImage = proposalOf(company, { ...far, receiptFingerprint: 'phash:00ff00ff00ff00e0' }); // 5 bits
+      const samePdf = proposalOf(company, { ...far, receiptFingerprint: `pdf:${'a'.repeat(64)}` });
+      const otherPdf = proposalOf(company, { ...far, receiptFingerprint: `pdf:${'b'.repeat(64)}` });
+      const rejectedImage = proposalOf(company, { ...far, status: 'REJECTED', receiptFingerprint: image });
+      const elsewhere = proposalOf(otherCompany, { ...far, receiptFingerprint: image });
+      for (const p of [nearImage, otherImage, samePdf, otherPdf, rejectedImage, elsewhere]) await repository.insert(p);
+      const query = (receiptFingerprint: string | null) =>
+        repository.findDuplicateCandidates(company, {
+          receiptSha256: 'e'.repeat(64),
+          receiptFingerprint,
+          amountMin: 11895,
+          amountMax: 11905,
+          dateFrom: '2026-11-19',
+          dateTo: '2026-11-21',
+          submittedSince: new Date(T0 - 365 * 86_400_000),
+        });
+
+      expect((await query(image)).map((p) => p.id)).toEqual([nearImage.id]);
+      expect(await query(`pdf:${'a'.repeat(64)}`)).toEqual([samePdf]);
+      expect(await query(null)).toEqual([]);
     });
 
     it('lists approved proposals whose execution is due', async () => {

@@ -28,9 +28,15 @@ export class InMemoryBookingHistoryStore extends BookingHistoryStore {
     return this.of(companyId).filter((b) => b.date >= from);
   }
 
-  async findNear(companyId: string, amount: number, from: string, to: string): Promise<HistoricalBooking[]> {
+  async findNear(
+    companyId: string,
+    amountMin: number,
+    amountMax: number,
+    from: string,
+    to: string,
+  ): Promise<HistoricalBooking[]> {
     return this.of(companyId)
-      .filter((b) => b.amount === amount && b.date >= from && b.date <= to)
+      .filter((b) => b.amount >= amountMin && b.amount <= amountMax && b.date >= from && b.date <= to)
       .slice(0, NEAR_BOOKINGS_LIMIT);
   }
 

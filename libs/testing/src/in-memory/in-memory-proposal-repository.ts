@@ -6,6 +6,8 @@ import {
   Proposal,
   ProposalRepository,
   ProposalStatus,
+  nokAmountOf,
+  sameReceipt,
   type DuplicateCandidateQuery,
 } from '@app/domain';
 import { assertLimit, pageAfter } from './cursor';
@@ -54,8 +56,14 @@ export class InMemoryProposalRepository extends ProposalRepository implements Sn
           p.companyId === companyId &&
           p.status !== 'REJECTED' &&
           p.submittedAt.getTime() >= query.submittedSince.getTime() &&
-          ((p.amount === query.amount && p.date >= query.dateFrom && p.date <= query.dateTo) ||
-            (query.receiptSha256 !== null && p.receipt?.sha256 === query.receiptSha256)),
+          ((nokAmountOf(p) >= query.amountMin &&
+            nokAmountOf(p) <= query.amountMax &&
+            p.date >= query.dateFrom &&
+            p.date <= query.dateTo) ||
+            (query.receiptSha256 !== null && p.receipt?.sha256 === query.receiptSha256) ||
+            (query.receiptFingerprint !== null &&
+              p.receiptFingerprint !== null &&
+              sameReceipt(p.receiptFingerprint, query.receiptFingerprint))),
       )
       .sort((a, b) => b.submittedAt.getTime() - a.submittedAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .slice(0, DUPLICATE_CANDIDATE_LIMIT)
