@@ -655,7 +655,7 @@ describe('SubmitProposal', () => {
         world,
         aSubmission({
           merchant: 'Another Name AS',
-          date: '2026-11-22',
+          date: '2026-11-18',
           amount: '119.01',
           receipt: image(Buffer.concat([png, Buffer.from('\n\n')])),
         }),
@@ -674,10 +674,10 @@ describe('SubmitProposal', () => {
       expect(againPdf.proposal.reasons.join(' ')).toContain(`possible duplicate of proposal ${firstPdf.proposal.id}`);
     });
 
-    it('holds the same purchase two days later, and sent again in EUR with its NOK amount', async () => {
+    it('holds the same purchase dated two days apart, and sent again in EUR with its NOK amount', async () => {
       const first = await submitted(world, aSubmission());
 
-      const later = await submitted(world, aRepeatSubmission(1, { date: '2026-11-22' }));
+      const later = await submitted(world, aRepeatSubmission(1, { date: '2026-11-18' }));
       const inEuro = await submitted(
         world,
         aRepeatSubmission(2, { date: '2026-11-20', currency: 'EUR', amount: '10.20', amountNok: '119.00' }),

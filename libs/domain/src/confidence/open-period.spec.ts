@@ -38,7 +38,7 @@ describe('holdOutsideOpenPeriod', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 100 }),
-        fc.date({ min: new Date('1900-01-01'), max: new Date('2024-12-31') }),
+        fc.date({ min: new Date('1900-01-01'), max: new Date('2024-12-31'), noInvalidDate: true }),
         (hundredths, at) => {
           const score = hundredths / 100;
           const held = holdOutsideOpenPeriod({ ...assessment, score }, at.toISOString().slice(0, 10), '2025-01-01');
