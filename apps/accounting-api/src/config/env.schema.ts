@@ -242,6 +242,10 @@ function productionProblems(env: Env, present: ReadonlySet<string>): string[] {
   };
   required('DATABASE_URL', 'the embedded database is for development');
   required('GATEWAY_JWKS', "the gateway's public keys, a file or an https URL (dev keys are for development)");
+  required(
+    'GATEWAY_AUDIENCE',
+    "this service's name in the tokens' aud claim; without it a token the gateway minted for another service is accepted",
+  );
   if (env.GATEWAY_JWKS !== undefined) {
     if (/^http:\/\//i.test(env.GATEWAY_JWKS)) {
       problems.push('GATEWAY_JWKS must be an https URL or a file when NODE_ENV=production (not http)');
