@@ -92,6 +92,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ EVENT_SEAL_INTERVAL_MS: 'soon' })).toThrow(/EVENT_SEAL_INTERVAL_MS/);
   });
 
+  it('caps connections per client address below the connections of the instance', () => {
+    expect(loadConfig({})).toMatchObject({ httpMaxConnections: 1000, httpMaxConnectionsPerAddress: 100 });
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '999' }).httpMaxConnectionsPerAddress).toBe(999);
+    expect(problemsOf({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '1000' })).toEqual([
+      'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be less than HTTP_MAX_CONNECTIONS',
+    ]);
+    expect(problemsOf({ HTTP_MAX_CONNECTIONS: '50' })).toEqual([
+      'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be less than HTTP_MAX_CONNECTIONS',
+    ]);
+  });
+
   it('does not seed the demo company on real PostgreSQL unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).seedDemoCompany).toBe(false);
   });
