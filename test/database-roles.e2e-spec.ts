@@ -20,6 +20,23 @@ import { productionSecretsEnv } from './support/production-env';
 import { makeKey, writeJwks } from './support/gateway-keys';
 
 /**
+ * The first set-up as docs/operations.md ("Database roles") gives it: the variables its bash block
+ * exports and the CLI commands it runs, in order (`npm run cli -- db migrate` → ['db', 'migrate']).
+ */
+function firstSetUpCommands(): { variables: string[]; commands: string[][] } {
+  const doc = fs.readFileSync(path.join(__dirname, '../docs/operations.md'), 'utf8');
+  const block = /\*\*First set-up\*\*[\s\S]*?```bash\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+  const lines = block.split('\n').map((line) => line.replace(/#.*$/, '').trim());
+  return {
+    variables: lines.flatMap((line) => /^export (\w+)=/.exec(line)?.[1] ?? []),
+    commands: lines.flatMap((line) => {
+      const args = /^npm run cli -- (.+)$/.exec(line)?.[1];
+      return args === undefined ? [] : [args.split(/\s+/)];
+    }),
+  };
+}
+
+/**
  * Two roles on real PostgreSQL: the schema's owner runs the migrations, the service runs as a role
  * that may only read and append to the audit trail, and production refuses to start as any role
  * that could rewrite it. A database and two roles of their own, with a random suffix (others run
@@ -104,12 +121,16 @@ maybe('database roles: the owner migrates, the service may only read and append 
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('migrates as the owner (db migrate), then creates the application role and its grants (db grant-app-role), idempotently', async () => {
-    expect((await cli({ DATABASE_URL: ownerUrl, MIGRATION_DATABASE_URL: ownerUrl }, 'db', 'migrate'))[0]).toMatch(
-      /^ran \d+ migration\(s\)/,
-    );
-    const [created] = await cli({}, 'db', 'grant-app-role');
-    expect(created).toMatch(new RegExp(`^created the role ${appRole}; granted: read and append on events`));
+  it('sets up an empty database with the commands of docs/operations.md, in their order: db migrate, then db grant-app-role (idempotently)', async () => {
+    const { variables, commands } = firstSetUpCommands();
+    expect(variables).toEqual(['MIGRATION_DATABASE_URL', 'DATABASE_URL']);
+    expect(commands).toEqual([
+      ['db', 'migrate'],
+      ['db', 'grant-app-role'],
+    ]);
+    const [migrated, created] = [await cli({}, ...commands[0]!), await cli({}, ...commands[1]!)];
+    expect(migrated[0]).toMatch(/^ran \d+ migration\(s\)/);
+    expect(created[0]).toMatch(new RegExp(`^created the role ${appRole}; granted: read and append on events`));
     const [again] = await cli({}, 'db', 'grant-app-role');
     expect(again).toMatch(new RegExp(`^the role ${appRole} exists \\(its password is left as it is\\)`));
 

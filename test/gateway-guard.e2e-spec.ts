@@ -149,6 +149,8 @@ describe('the gateway token guard (docs/api.md §2)', () => {
     const cases: Array<[string, Record<string, unknown>]> = [
       ['a wrong iss', { iss: 'evil-gateway' }],
       ['a missing iss', { iss: undefined }],
+      ['an aud of another service', { aud: 'billing-api' }],
+      ['a missing aud', { aud: undefined }],
       ['a missing sub', { sub: undefined }],
       ['a sub that is not an email', { sub: 'ola' }],
       ['a missing company_id', { company_id: undefined }],
@@ -166,6 +168,10 @@ describe('the gateway token guard (docs/api.md §2)', () => {
     ];
     it.each(cases)('refuses %s with invalid_token', async (_label, overrides) => {
       expectProblem(await whoami(t.token(overrides)), 401, 'invalid_token');
+    });
+
+    it('accepts an aud that lists this service among others', async () => {
+      expect((await whoami(t.token({ aud: ['billing-api', 'accounting-api'] }))).status).toBe(200);
     });
 
     it('refuses exp − iat over 3600 s with invalid_token', async () => {

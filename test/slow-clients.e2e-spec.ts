@@ -1,3 +1,4 @@
+import * as http from 'node:http';
 import * as net from 'node:net';
 import type { Server } from 'node:http';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -86,5 +87,58 @@ describe('slow clients', () => {
     expect(server.headersTimeout).toBe(1000);
     expect(server.keepAliveTimeout).toBe(500);
     expect(server.maxConnections).toBe(1000);
+  });
+});
+
+/** Opens a connection from `localAddress` and resolves once it is established (it sends nothing). */
+function idleConnection(port: number, localAddress: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress });
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** GET /health/live over a new connection from `localAddress`: the status, or 'closed' when the server hung up. */
+function live(port: number, localAddress: string): Promise<number | 'closed'> {
+  return new Promise((resolve) => {
+    const request = http.get({ host: '127.0.0.1', port, localAddress, path: '/health/live', agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    request.on('error', () => resolve('closed'));
+  });
+}
+
+describe('connections per client address', () => {
+  let t: TestApp;
+  let port: number;
+  const idle: net.Socket[] = [];
+
+  // The whole of 127/8 is loopback on Linux: 127.0.0.1 and 127.0.0.2 are two clients.
+  beforeAll(async () => {
+    t = await startTestApp({ env: { HTTP_MAX_CONNECTIONS: '5', HTTP_MAX_CONNECTIONS_PER_ADDRESS: '3' } });
+    port = await listen(t.app.getHttpServer() as Server);
+  });
+  afterAll(async () => {
+    for (const socket of idle) socket.destroy();
+    await t.close();
+  });
+
+  it('closes a connection beyond the cap of its address, while other addresses and /health/live are answered', async () => {
+    for (let i = 0; i < 3; i++) idle.push(await idleConnection(port, '127.0.0.1'));
+    expect(await live(port, '127.0.0.1')).toBe('closed');
+    expect(await live(port, '127.0.0.2')).toBe(200);
+    expect(await live(port, '127.0.0.2')).toBe(200);
+  });
+
+  it('answers the address again once its connections close', async () => {
+    for (const socket of idle.splice(0)) socket.destroy();
+    let status: number | 'closed' = 'closed';
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = await live(port, '127.0.0.1');
+    }
+    expect(status).toBe(200);
   });
 });

@@ -50,10 +50,14 @@ export interface Claims {
   [claim: string]: unknown;
 }
 
+/** The `aud` of the test tokens: the GATEWAY_AUDIENCE the test services run with. */
+export const TEST_AUDIENCE = 'accounting-api';
+
 export function validClaims(company: string, now: Date, overrides: Claims = {}): Claims {
   const iat = Math.floor(now.getTime() / 1000);
   return {
     iss: 'agent-gateway',
+    aud: TEST_AUDIENCE,
     sub: 'ola@demo.no',
     company_id: company,
     channel: 'slack',

@@ -14,7 +14,7 @@ import { configureApp } from '../../apps/accounting-api/src/bootstrap';
 import { loadConfig, type AppConfig } from '../../apps/accounting-api/src/config/app-config';
 import { productionSecretsEnv } from './production-env';
 import { ManualClock } from './manual-clock';
-import { makeKey, sign, validClaims, writeJwks, type Claims, type TestKey } from './gateway-keys';
+import { makeKey, sign, TEST_AUDIENCE, validClaims, writeJwks, type Claims, type TestKey } from './gateway-keys';
 
 export interface TestApp {
   app: NestExpressApplication;
@@ -64,6 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATABASE_URL: process.env.DATABASE_URL,
     DATA_DIR: dataDir,
     GATEWAY_JWKS: jwksFile,
+    GATEWAY_AUDIENCE: TEST_AUDIENCE,
     LOG_LEVEL: 'silent',
     ...BACKGROUND_JOBS_OFF,
     SEED_DEMO_COMPANY: 'false',

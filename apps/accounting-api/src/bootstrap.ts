@@ -11,6 +11,7 @@ import { requestId, requireJsonBodies } from './http/middleware';
 import { refuseControlCharactersInUrl, refuseEncodedBodies } from './http/request-body';
 import { createValidationPipe } from './http/validation';
 import { mountOpenApi } from './http/openapi';
+import { limitConnectionsPerAddress } from './http/connections-per-address';
 import { HttpMetrics } from './metrics/http-metrics';
 import { DemoConnections } from './sandbox/demo-connections';
 
@@ -71,7 +72,10 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
 /**
  * A client must send its whole request within HTTP_REQUEST_TIMEOUT_MS and its headers within
  * HTTP_HEADERS_TIMEOUT_MS, however slowly it trickles them; an idle keep-alive connection closes
- * after HTTP_KEEP_ALIVE_TIMEOUT_MS; beyond HTTP_MAX_CONNECTIONS new connections are dropped.
+ * after HTTP_KEEP_ALIVE_TIMEOUT_MS; beyond HTTP_MAX_CONNECTIONS new connections are dropped, and
+ * beyond HTTP_MAX_CONNECTIONS_PER_ADDRESS those of one client address. The latter is below the
+ * former (env.schema.ts), so one client holding all it may still leaves room for the others and for
+ * the orchestrator's `/health/live`.
  * Node checks the first two on an interval, set here so that a timeout is enforced within about
  * half its length rather than within Node's default 30 s.
  */
@@ -80,6 +84,7 @@ function limitSlowClients(server: Server, config: AppConfig): void {
   server.headersTimeout = config.httpHeadersTimeoutMs;
   server.keepAliveTimeout = config.httpKeepAliveTimeoutMs;
   server.maxConnections = config.httpMaxConnections;
+  limitConnectionsPerAddress(server, config.httpMaxConnectionsPerAddress);
   // Read when the server starts listening (Node's `connectionsCheckingInterval` server option).
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(
     50,

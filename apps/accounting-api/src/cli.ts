@@ -330,10 +330,13 @@ export function buildCli(
     .description('run pending migrations (under the advisory lock), as MIGRATION_DATABASE_URL’s role when it is set')
     .action(async () => {
       const cfg = config();
-      await withDatabase(cfg, async (database) => {
-        const ran = await migrate(cfg, database);
-        out(ran.length ? `ran ${ran.length} migration(s): ${ran.join(', ')}` : 'the database is up to date');
-      });
+      // With the owner's URL it connects as the owner only: on a new database the application's
+      // role does not exist yet (`db grant-app-role`, run next, creates it).
+      const ran =
+        cfg.migrationDatabaseUrl === undefined
+          ? await withDatabase(cfg, (database) => runMigrations(database.dataSource))
+          : await migrateAsOwner(cfg.migrationDatabaseUrl, cfg.databaseUrl);
+      out(ran.length ? `ran ${ran.length} migration(s): ${ran.join(', ')}` : 'the database is up to date');
     });
   db.command('grant-app-role')
     .description(

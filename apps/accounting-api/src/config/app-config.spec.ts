@@ -28,6 +28,7 @@ function production(changes: Record<string, string | undefined> = {}): Record<st
     NODE_ENV: 'production',
     DATABASE_URL: 'postgres://app@h/db',
     GATEWAY_JWKS: jwksFile,
+    GATEWAY_AUDIENCE: 'accounting-api',
     KEK_SOURCE: `local:${keyringFile}`,
     STATE_SECRET: 's'.repeat(32),
     WEBHOOK_SIGNING_KEY: 'w'.repeat(32),
@@ -91,6 +92,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ EVENT_SEAL_INTERVAL_MS: 'soon' })).toThrow(/EVENT_SEAL_INTERVAL_MS/);
   });
 
+  it('caps connections per client address below the connections of the instance', () => {
+    expect(loadConfig({})).toMatchObject({ httpMaxConnections: 1000, httpMaxConnectionsPerAddress: 100 });
+    expect(loadConfig({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '999' }).httpMaxConnectionsPerAddress).toBe(999);
+    expect(problemsOf({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '1000' })).toEqual([
+      'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be less than HTTP_MAX_CONNECTIONS',
+    ]);
+    expect(problemsOf({ HTTP_MAX_CONNECTIONS: '50' })).toEqual([
+      'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be less than HTTP_MAX_CONNECTIONS',
+    ]);
+  });
+
   it('does not seed the demo company on real PostgreSQL unless asked', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).seedDemoCompany).toBe(false);
   });
@@ -115,6 +127,7 @@ describe('configuration', () => {
       for (const missing of [
         /^DATABASE_URL is required/,
         /^GATEWAY_JWKS is required/,
+        /^GATEWAY_AUDIENCE is required/,
         /^KEK_SOURCE is required/,
         /^STATE_SECRET is required/,
         /^WEBHOOK_SIGNING_KEY is required/,
@@ -122,10 +135,10 @@ describe('configuration', () => {
       ]) {
         expect(problems).toContainEqual(expect.stringMatching(missing));
       }
-      expect(problems).toHaveLength(6);
+      expect(problems).toHaveLength(7);
     });
 
-    it.each(['DATABASE_URL', 'GATEWAY_JWKS', 'KEK_SOURCE', 'STATE_SECRET', 'WEBHOOK_SIGNING_KEY'])(
+    it.each(['DATABASE_URL', 'GATEWAY_JWKS', 'GATEWAY_AUDIENCE', 'KEK_SOURCE', 'STATE_SECRET', 'WEBHOOK_SIGNING_KEY'])(
       'refuses to start without %s',
       (key) => {
         expect(problemsOf(production({ [key]: undefined }))).toEqual([

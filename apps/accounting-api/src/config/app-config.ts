@@ -86,6 +86,8 @@ export class AppConfig {
   httpHeadersTimeoutMs!: number;
   httpKeepAliveTimeoutMs!: number;
   httpMaxConnections!: number;
+  /** Open connections one client address may hold (below httpMaxConnections). */
+  httpMaxConnectionsPerAddress!: number;
   receiptMaxBytes!: number;
   /** How often the event sealer chains new events into the hash chain; 0 = not in this instance. */
   eventSealIntervalMs!: number;
@@ -177,6 +179,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.httpHeadersTimeoutMs = env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000;
   config.httpKeepAliveTimeoutMs = env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 5_000;
   config.httpMaxConnections = env.HTTP_MAX_CONNECTIONS ?? 1_000;
+  config.httpMaxConnectionsPerAddress = env.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? 100;
   config.receiptMaxBytes = env.RECEIPT_MAX_BYTES ?? 7 * 1024 * 1024;
   // Background jobs are on by default, and off under jest (NODE_ENV=test), where tests drive them.
   config.eventSealIntervalMs = env.EVENT_SEAL_INTERVAL_MS ?? (underJest ? 0 : 1000);

@@ -123,6 +123,7 @@ const envSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: int(100, 600_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000),
   HTTP_MAX_CONNECTIONS: int(1, 1_000_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: int(1, 1_000_000),
   RECEIPT_MAX_BYTES: int(1024, 100 * 1024 * 1024),
   EVENT_SEAL_INTERVAL_MS: int(0, 3_600_000),
   IDEMPOTENCY_PURGE_INTERVAL_MS: int(0, 86_400_000),
@@ -212,6 +213,11 @@ function combinationProblems(env: Env): string[] {
   if ((env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000) > (env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000)) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
+  // One client address must not be able to take every connection: the others, and the orchestrator's
+  // liveness probe, need room.
+  if ((env.HTTP_MAX_CONNECTIONS_PER_ADDRESS ?? 100) >= (env.HTTP_MAX_CONNECTIONS ?? 1_000)) {
+    problems.push('HTTP_MAX_CONNECTIONS_PER_ADDRESS must be less than HTTP_MAX_CONNECTIONS');
+  }
   // The proposal submission must be able to carry the largest receipt (base64) and its other fields.
   const receiptBodyBytes = Math.ceil((env.RECEIPT_MAX_BYTES ?? 7 * 1024 * 1024) / 3) * 4 + 64 * 1024;
   if ((env.BODY_LIMIT_BYTES ?? 10 * 1024 * 1024) < receiptBodyBytes) {
@@ -242,6 +248,10 @@ function productionProblems(env: Env, present: ReadonlySet<string>): string[] {
   };
   required('DATABASE_URL', 'the embedded database is for development');
   required('GATEWAY_JWKS', "the gateway's public keys, a file or an https URL (dev keys are for development)");
+  required(
+    'GATEWAY_AUDIENCE',
+    "this service's name in the tokens' aud claim; without it a token the gateway minted for another service is accepted",
+  );
   if (env.GATEWAY_JWKS !== undefined) {
     if (/^http:\/\//i.test(env.GATEWAY_JWKS)) {
       problems.push('GATEWAY_JWKS must be an https URL or a file when NODE_ENV=production (not http)');

@@ -22,6 +22,7 @@ function run(
 const EVERY_PRODUCTION_REQUIREMENT = [
   'DATABASE_URL is required when NODE_ENV=production',
   'GATEWAY_JWKS is required when NODE_ENV=production',
+  'GATEWAY_AUDIENCE is required when NODE_ENV=production',
   'KEK_SOURCE is required when NODE_ENV=production',
   'STATE_SECRET is required when NODE_ENV=production',
   'WEBHOOK_SIGNING_KEY is required when NODE_ENV=production',

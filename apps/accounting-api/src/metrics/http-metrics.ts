@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { NextFunction, Request, Response } from 'express';
+import { routeTemplate } from '../http/route-template';
 
 /**
  * The service's Prometheus registry: process metrics, the event loop's busy time, and HTTP requests
@@ -44,11 +45,7 @@ export class HttpMetrics {
   readonly middleware = (request: Request, response: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
     response.on('finish', () => {
-      const routePath = request.route?.path === undefined ? undefined : String(request.route.path);
-      // Nest answers unknown paths from a catch-all '{/*splat}' route: label those 'unmatched' so
-      // scanners cannot blow up the label set.
-      const route =
-        routePath === undefined || routePath.includes('*splat') ? 'unmatched' : `${request.baseUrl}${routePath}`;
+      const route = routeTemplate(request);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       this.requests.inc({ method: request.method, route, status: String(response.statusCode) });
       this.duration.observe({ method: request.method, route }, seconds);

@@ -51,3 +51,31 @@ describe('log format', () => {
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT must be json or pretty/);
   });
 });
+
+describe('logged requests', () => {
+  const pinoHttp = loggerParams(loadConfig({ NODE_ENV: 'test' })).pinoHttp as {
+    serializers: { req: (req: object) => object };
+    customSuccessObject: (req: object, res: object, fields: object) => object;
+  };
+
+  it('name no path: the request is its id and method, the completion line adds the route template', () => {
+    const request = {
+      id: 'r-1',
+      method: 'GET',
+      url: '/v1/config/employees/kari%40demo.no?x=1',
+      baseUrl: '',
+      route: { path: '/v1/config/employees/:userId' },
+    };
+    expect(pinoHttp.serializers.req(request)).toEqual({ id: 'r-1', method: 'GET' });
+    expect(pinoHttp.customSuccessObject(request, {}, { responseTime: 3 })).toEqual({
+      responseTime: 3,
+      route: '/v1/config/employees/:userId',
+    });
+  });
+
+  it("log a request that matched no route (Nest's catch-all) as unmatched", () => {
+    const request = { method: 'GET', url: '/v1/x/kari%40demo.no', baseUrl: '', route: { path: '{/*splat}' } };
+    expect(pinoHttp.customSuccessObject(request, {}, {})).toEqual({ route: 'unmatched' });
+    expect(pinoHttp.customSuccessObject({ ...request, route: undefined }, {}, {})).toEqual({ route: 'unmatched' });
+  });
+});

@@ -1,6 +1,8 @@
 import type { Params } from 'nestjs-pino';
 import { stdSerializers } from 'pino';
+import type { Request } from 'express';
 import type { AppConfig } from '../config/app-config';
+import { routeTemplate } from '../http/route-template';
 
 /**
  * Paths pino removes from every log line: credentials in headers, and any field that could hold a
@@ -62,15 +64,21 @@ export function loggerParams(config: AppConfig): Params {
       // The request id was set by our first middleware; pino-http reuses it.
       genReqId: (request) => (request as { id?: string }).id ?? 'unknown',
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      // Never log bodies or query strings: they may hold receipts, and query strings may hold codes.
+      // Never log bodies, query strings or paths: bodies may hold receipts, query strings codes, and
+      // paths an employee's user id. The completion line names the route template instead
+      // (`/v1/config/employees/:userId`, or `unmatched`), known only once routing has run.
       serializers: {
         err: serializeError,
-        req: (req: { id?: string; method?: string; url?: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url?.split('?')[0],
-        }),
+        req: (req: { id?: string; method?: string }) => ({ id: req.id, method: req.method }),
       },
+      customSuccessObject: (request, _response, fields: object) => ({
+        ...fields,
+        route: routeTemplate(request as Request),
+      }),
+      customErrorObject: (request, _response, _error, fields: object) => ({
+        ...fields,
+        route: routeTemplate(request as Request),
+      }),
       customLogLevel: (_request, response, error) =>
         error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
       autoLogging: { ignore: (request) => request.url === '/health' || request.url === '/metrics' },
