@@ -20,15 +20,12 @@ import { productionSecretsEnv } from './support/production-env';
 import { makeKey, writeJwks } from './support/gateway-keys';
 
 /**
- * Two roles on real PostgreSQL: the schema's owner runs the migrations, the service runs as a role
+ * Two roles on PostgreSQL: the schema's owner runs the migrations, the service runs as a role
  * that may only read and append to the audit trail, and production refuses to start as any role
  * that could rewrite it. A database and two roles of their own, with a random suffix (others run
- * suites on the same server), dropped afterwards. PGlite has no roles: skipped there.
+ * suites on the same server), dropped afterwards.
  */
-const realPostgres = process.env.TEST_DATABASE_KIND === 'postgresql';
-const maybe = realPostgres ? describe : describe.skip;
-
-maybe('database roles: the owner migrates, the service may only read and append to the audit trail', () => {
+describe('database roles: the owner migrates, the service may only read and append to the audit trail', () => {
   const suffix = randomBytes(4).toString('hex');
   const ownerRole = `acct_roles_owner_${suffix}`;
   const appRole = `acct_roles_app_${suffix}`;

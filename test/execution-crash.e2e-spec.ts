@@ -3,7 +3,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Request, Response, NextFunction } from 'express';
 import {
   hostSandbox,
-  pgliteJobsEnv,
   sandboxEnv,
   startJobsApp,
   type HostedSandbox,
@@ -86,7 +85,6 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
       EXECUTOR_RETRY_BASE_MS: '100',
       EXECUTOR_RETRY_MAX_MS: '500',
       EXECUTOR_CONCURRENCY: '2',
-      ...pgliteJobsEnv(),
       DAILY_CHECK_ENABLED: 'false',
       // The executor alone: a sealer killed mid-transaction is not what this test is about.
       EVENT_SEAL_INTERVAL_MS: '0',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@app/domain';
 import { aChainEvent } from '@app/testing';
 import type { Database } from '../database/database';
-import { createCompany, isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
+import { createCompany, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { testEventChainKeys } from '../testing/test-keyring';
 import type { EventChainKeys } from './event-chain-keys';
 import { verifyChain } from './event-chain-verifier';
@@ -163,7 +163,7 @@ describe('EventSealer and the chain verifier', () => {
       expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({ ok: true, eventsChecked: 2 });
     });
 
-    (isRealPostgres() ? it : it.skip)(
+    it(
       'seals both of two concurrent transactions when the one holding the lower position commits last (two connections)',
       async () => {
         await sealer.sealPending(); // the low-water mark is in use from now on
@@ -198,7 +198,7 @@ describe('EventSealer and the chain verifier', () => {
       },
     );
 
-    (isRealPostgres() ? it : it.skip)(
+    it(
       'lets an append of a company proceed while another transaction of the same company is still open (two connections)',
       async () => {
         const open = database.dataSource.createQueryRunner();
@@ -217,7 +217,7 @@ describe('EventSealer and the chain verifier', () => {
       },
     );
 
-    (isRealPostgres() ? it : it.skip)(
+    it(
       'makes two sealers in different instances, racing with appends, build one unbroken chain',
       async () => {
         const sealers = [

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyConflict, DomainEvent, ValidationFailed, type EventQuery } from '@app/domain';
 import { aChainEvent, describeEventStoreContract } from '@app/testing';
 import type { Database } from '../database/database';
-import { createCompany, isRealPostgres, openTestDatabase } from '../testing/test-database';
+import { createCompany, openTestDatabase } from '../testing/test-database';
 import { testEventChainKeys } from '../testing/test-keyring';
 import { verifyChain } from './event-chain-verifier';
 import { canonicalJson } from './event-hash';
@@ -102,7 +102,7 @@ describe('TypeOrmEventStore', () => {
       expect((await store.readChain(company, first.correlationId)).map((e) => e.sequence)).toEqual([1, 2]);
     });
 
-    (isRealPostgres() ? it : it.skip)(
+    it(
       'makes a second transaction at the same position wait for the first, then fail with ConcurrencyConflict (two connections)',
       async () => {
         const chain = randomUUID();

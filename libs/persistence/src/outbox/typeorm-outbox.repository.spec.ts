@@ -1,5 +1,5 @@
 import { aNewOutboxMessage, describeOutboxRepositoryContract } from '@app/testing';
-import { isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
+import { openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { TypeOrmOutboxRepository } from './typeorm-outbox.repository';
 
 // The contract's cases use fixed ids and claim every due row of the table, so they run in a
@@ -58,7 +58,7 @@ describe('TypeOrmOutboxRepository', () => {
     ]);
   });
 
-  (isRealPostgres() ? it : it.skip)(
+  it(
     'skips rows another open claim holds: two claims in open transactions get disjoint rows without waiting (two connections)',
     async () => {
       const repository = await emptyRepository();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyConflict, Proposal } from '@app/domain';
 import { aProposal, describeProposalRepositoryContract } from '@app/testing';
 import type { Database } from '../database/database';
-import { createCompany, isRealPostgres, openTestDatabase } from '../testing/test-database';
+import { createCompany, openTestDatabase } from '../testing/test-database';
 import { TypeOrmProposalRepository } from './typeorm-proposal.repository';
 
 let database: Database;
@@ -61,7 +61,7 @@ describe('TypeOrmProposalRepository', () => {
     expect(found?.amount).toBe(999_999_999_99);
   });
 
-  (isRealPostgres() ? it : it.skip)(
+  it(
     'lets exactly one of two updates in open transactions win (two connections)',
     async () => {
       const proposal = proposalOf(company);
