@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
+import { Client, type ClientConfig } from 'pg';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
 import { EventStore } from '@app/domain';
@@ -64,6 +65,41 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
 
   it('refuses a second process opening the same DATA_DIR while the lock is live', async () => {
     await expect(Database.open({ dataDir, role: 'service' })).rejects.toBeInstanceOf(DataDirLocked);
+  });
+
+  it('lets in only the password kept in DATA_DIR/pg-password (0600), on 127.0.0.1 alone', async () => {
+    const { port } = readLiveLock(dataDir)!;
+    const passwordFile = path.join(dataDir, 'pg-password');
+    expect((fs.statSync(passwordFile).mode & 0o777).toString(8)).toBe('600');
+    const password = fs.readFileSync(passwordFile, 'utf8').trim();
+    const connect = async (options: ClientConfig): Promise<string> => {
+      const client = new Client({
+        port,
+        user: 'postgres',
+        database: 'postgres',
+        connectionTimeoutMillis: 5_000,
+        ...options,
+      });
+      try {
+        await client.connect();
+        return 'connected';
+      } catch (error) {
+        return (error as Error).message;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    };
+    expect(await connect({ host: '127.0.0.1', password })).toBe('connected');
+    expect(await connect({ host: '127.0.0.1', password: 'not-the-password' })).toMatch(
+      /password authentication failed/,
+    );
+    expect(await connect({ host: '127.0.0.1', password: '' })).not.toBe('connected');
+    // No unix socket (the default directory) and no other address of this host.
+    expect(await connect({ host: '/tmp', password })).toMatch(/ENOENT|ECONNREFUSED/);
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .find((address) => address?.family === 'IPv4' && !address.internal);
+    if (external) expect(await connect({ host: external.address, password })).toMatch(/ECONNREFUSED/);
   });
 
   it("lets the CLI work through the running service's server", async () => {
