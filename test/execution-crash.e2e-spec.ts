@@ -1,13 +1,7 @@
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Request, Response, NextFunction } from 'express';
-import {
-  hostSandbox,
-  sandboxEnv,
-  startJobsApp,
-  type HostedSandbox,
-  type JobsApp,
-} from './support/jobs-app';
+import { hostSandbox, sandboxEnv, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 import { productionSecretsEnv } from './support/production-env';
 import { readableReference } from '@app/providers';

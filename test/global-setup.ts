@@ -55,7 +55,11 @@ export default async function globalSetup(): Promise<void> {
   admin.pathname = '/postgres';
   const templateUrl = new URL(url);
   templateUrl.pathname = `/${template}`;
-  await onServer(admin.toString(), `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`, `CREATE DATABASE "${template}"`);
+  await onServer(
+    admin.toString(),
+    `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`,
+    `CREATE DATABASE "${template}"`,
+  );
   globalThis.__TEST_TEMPLATE__ = { url: admin.toString(), name: template };
   await migrate(templateUrl.toString());
   if (globalThis.__EMBEDDED_PG__) {

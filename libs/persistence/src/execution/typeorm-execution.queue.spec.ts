@@ -64,27 +64,24 @@ describe('TypeOrmExecutionQueue', () => {
     ['an execution row', 'proposal_executions WHERE proposal_id = $1'],
     ['a proposal row (a reject in progress)', 'proposals WHERE id = $1'],
   ] as const) {
-    it(
-      `skips ${what} another transaction holds locked and takes the next due one, without waiting`,
-      async () => {
-        const queue = new TypeOrmExecutionQueue(isolated.database.dataSource);
-        const company = await createCompany(isolated.database);
-        const oldest = await approved(company, 2);
-        const next = await approved(company, 1);
-        expect(await queue.claimDue(T0, 0, lease, 'enqueue only')).toEqual([]);
-        const holder = isolated.database.dataSource.createQueryRunner();
-        await holder.connect();
-        await holder.startTransaction();
-        try {
-          await holder.query(`SELECT 1 FROM ${table} FOR UPDATE`, [oldest]);
+    it(`skips ${what} another transaction holds locked and takes the next due one, without waiting`, async () => {
+      const queue = new TypeOrmExecutionQueue(isolated.database.dataSource);
+      const company = await createCompany(isolated.database);
+      const oldest = await approved(company, 2);
+      const next = await approved(company, 1);
+      expect(await queue.claimDue(T0, 0, lease, 'enqueue only')).toEqual([]);
+      const holder = isolated.database.dataSource.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      try {
+        await holder.query(`SELECT 1 FROM ${table} FOR UPDATE`, [oldest]);
 
-          expect((await queue.claimDue(T0, 1, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([next]);
-        } finally {
-          await holder.rollbackTransaction();
-          await holder.release();
-        }
-        expect((await queue.claimDue(T0, 1, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([oldest]);
-      },
-    );
+        expect((await queue.claimDue(T0, 1, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([next]);
+      } finally {
+        await holder.rollbackTransaction();
+        await holder.release();
+      }
+      expect((await queue.claimDue(T0, 1, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([oldest]);
+    });
   }
 });
