@@ -183,6 +183,18 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
     expect((await http.get('/health')).status).toBe(200);
   });
 
+  it('refuses a DATA_DIR whose pgdata it did not create (no pg-password), saying what to do', async () => {
+    const old = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-emb-old-'));
+    try {
+      fs.mkdirSync(path.join(old, 'pgdata'));
+      fs.writeFileSync(path.join(old, 'pgdata', 'PG_VERSION'), '17\n');
+      await expect(Database.open({ dataDir: old, role: 'service' })).rejects.toThrow(/move it aside and start afresh/);
+      expect(readLiveLock(old)).toBeNull();
+    } finally {
+      fs.rmSync(old, { recursive: true, force: true });
+    }
+  });
+
   it('refuses to mint tokens or rotate keys when a real gateway JWKS is configured', async () => {
     const real = loadConfig({
       DATA_DIR: dataDir,

@@ -139,9 +139,11 @@ export interface EmbeddedPostgresOptions {
  */
 export class EmbeddedPostgres {
   private cluster?: Cluster;
+  /** Whether the server runs (a server that failed to start has exited already). */
+  private running = false;
   private lock?: ServiceLock;
   /** Stops the server when the process exits without `stop` (process.exit, a fatal error). */
-  private readonly stopOnExit = () => void this.cluster?.stop();
+  private readonly stopOnExit = () => void (this.running && this.cluster?.stop());
   private readonly log: string[] = [];
 
   constructor(
@@ -159,6 +161,12 @@ export class EmbeddedPostgres {
       const EmbeddedPostgresClass = await loadEmbeddedPostgres();
       const pgdata = path.join(this.dataDir, 'pgdata');
       const fresh = !fs.existsSync(path.join(pgdata, 'PG_VERSION'));
+      if (!fresh && !fs.existsSync(passwordPath(this.dataDir))) {
+        throw new Error(
+          `${pgdata} holds no cluster of this embedded PostgreSQL (no ${passwordPath(this.dataDir)}; ` +
+            'a DATA_DIR of the earlier PGlite default?): move it aside and start afresh',
+        );
+      }
       // initdb reads the first password from a file the package writes under the temp directory
       // for as long as initdb runs: that one is thrown away, the real one is set right after.
       const password = fresh ? randomBytes(24).toString('base64url') : readPassword(this.dataDir);
@@ -187,6 +195,7 @@ export class EmbeddedPostgres {
       await this.cluster.start().catch(() => {
         throw new Error(`embedded PostgreSQL did not start:\n${this.log.slice(-20).join('')}`);
       });
+      this.running = true;
       if (fresh) await this.setPassword(port, initialPassword, password);
       return { host: HOST, port, username: SUPERUSER, password, database: 'postgres' };
     } catch (error) {
@@ -196,7 +205,8 @@ export class EmbeddedPostgres {
   }
 
   async stop(): Promise<void> {
-    await this.cluster?.stop().catch(() => undefined);
+    if (this.running) await this.cluster?.stop().catch(() => undefined);
+    this.running = false;
     this.cluster = undefined;
     process.off('exit', this.stopOnExit);
     if (this.lock) {
