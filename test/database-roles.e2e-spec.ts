@@ -37,19 +37,17 @@ function firstSetUpCommands(): { variables: string[]; commands: string[][] } {
 }
 
 /**
- * Two roles on real PostgreSQL: the schema's owner runs the migrations, the service runs as a role
+ * Two roles on PostgreSQL: the schema's owner runs the migrations, the service runs as a role
  * that may only read and append to the audit trail, and production refuses to start as any role
  * that could rewrite it. A database and two roles of their own, with a random suffix (others run
- * suites on the same server), dropped afterwards. PGlite has no roles: skipped there.
+ * suites on the same server), dropped afterwards.
  */
-const realPostgres = process.env.TEST_DATABASE_KIND === 'postgresql';
-const maybe = realPostgres ? describe : describe.skip;
-
-maybe('database roles: the owner migrates, the service may only read and append to the audit trail', () => {
+describe('database roles: the owner migrates, the service may only read and append to the audit trail', () => {
   const suffix = randomBytes(4).toString('hex');
   const ownerRole = `acct_roles_owner_${suffix}`;
   const appRole = `acct_roles_app_${suffix}`;
   const appPassword = `pw-${randomBytes(8).toString('hex')}`;
+  const ownerPassword = `pw-${randomBytes(8).toString('hex')}`;
   const databaseName = `acct_roles_${suffix}_test`;
   const admin = () => new Client({ connectionString: process.env.DATABASE_URL });
   let ownerUrl: string;
@@ -107,10 +105,10 @@ maybe('database roles: the owner migrates, the service may only read and append 
     jwksFile = path.join(dataDir, 'gateway-jwks.json');
     writeJwks(jwksFile, [makeKey('roles-key')]);
     // The owner may create the application's role, as a DBA's migration role typically may.
-    await adminQuery(`CREATE ROLE ${ownerRole} LOGIN CREATEROLE`);
+    await adminQuery(`CREATE ROLE ${ownerRole} LOGIN CREATEROLE PASSWORD '${ownerPassword}'`);
     await adminQuery(`CREATE DATABASE ${databaseName} OWNER ${ownerRole}`);
     await adminQuery(`REVOKE ALL ON DATABASE ${databaseName} FROM PUBLIC`);
-    ownerUrl = urlFor(ownerRole);
+    ownerUrl = urlFor(ownerRole, ownerPassword);
     appUrl = urlFor(appRole, appPassword);
   });
 

@@ -10,10 +10,9 @@ import { proposalBody } from './support/proposals';
 
 /**
  * The embedded default under two clients, as a developer runs it: the service in a process of its
- * own (`npm start`'s main, on PGlite under DATA_DIR), proposals with receipts streaming in over
- * HTTP, and beside it the CLI — `company create`, `company list`, `checks run` — in a loop,
- * through the service's socket. A receipt's Bind message arrives in many chunks, the window in
- * which another connection's messages used to be slipped in between it and its Parse.
+ * own (`npm start`'s main, on the embedded PostgreSQL under DATA_DIR), proposals with receipts
+ * streaming in over HTTP, and beside it the CLI — `company create`, `company list`, `checks run` —
+ * in a loop, connected to the service's server.
  */
 const ITERATIONS = 25;
 const SUBMITTERS = 3;

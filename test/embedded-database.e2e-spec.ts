@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
+import { Client, type ClientConfig } from 'pg';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
 import { EventStore } from '@app/domain';
@@ -12,9 +13,9 @@ import { buildCli } from '../apps/accounting-api/src/cli';
 import { loadConfig, type AppConfig } from '../apps/accounting-api/src/config/app-config';
 
 /**
- * The embedded default: no DATABASE_URL, PGlite under DATA_DIR served on a local socket, the
- * directory held by a lock, the CLI going through the running service's socket. These tests
- * always use PGlite, whatever database the rest of the suite runs on.
+ * The embedded default: no DATABASE_URL, a PostgreSQL server of its own under DATA_DIR on a
+ * local port, the directory held by a lock, the CLI connecting to the running service's server.
+ * These tests always start their own, whatever database the rest of the suite runs on.
  */
 describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
   let dataDir: string;
@@ -66,7 +67,42 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
     await expect(Database.open({ dataDir, role: 'service' })).rejects.toBeInstanceOf(DataDirLocked);
   });
 
-  it("lets the CLI work through the running service's socket", async () => {
+  it('lets in only the password kept in DATA_DIR/pg-password (0600), on 127.0.0.1 alone', async () => {
+    const { port } = readLiveLock(dataDir)!;
+    const passwordFile = path.join(dataDir, 'pg-password');
+    expect((fs.statSync(passwordFile).mode & 0o777).toString(8)).toBe('600');
+    const password = fs.readFileSync(passwordFile, 'utf8').trim();
+    const connect = async (options: ClientConfig): Promise<string> => {
+      const client = new Client({
+        port,
+        user: 'postgres',
+        database: 'postgres',
+        connectionTimeoutMillis: 5_000,
+        ...options,
+      });
+      try {
+        await client.connect();
+        return 'connected';
+      } catch (error) {
+        return (error as Error).message;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    };
+    expect(await connect({ host: '127.0.0.1', password })).toBe('connected');
+    expect(await connect({ host: '127.0.0.1', password: 'not-the-password' })).toMatch(
+      /password authentication failed/,
+    );
+    expect(await connect({ host: '127.0.0.1', password: '' })).not.toBe('connected');
+    // No unix socket (the default directory) and no other address of this host.
+    expect(await connect({ host: '/tmp', password })).toMatch(/ENOENT|ECONNREFUSED/);
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .find((address) => address?.family === 'IPv4' && !address.internal);
+    if (external) expect(await connect({ host: external.address, password })).toMatch(/ECONNREFUSED/);
+  });
+
+  it("lets the CLI work through the running service's server", async () => {
     expect(await cli('company', 'create', 'acme', '--name', 'Acme AS')).toEqual(['created company acme (Acme AS)']);
     const listed = await cli('company', 'list', '--json');
     expect(JSON.parse(listed[0]!).map((c: { id: string }) => c.id)).toEqual(['acme', 'demo', 'demo-fiken']);
@@ -135,8 +171,7 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
       JSON.stringify({
         pid: 2 ** 22 + 12345,
         hostname: os.hostname(),
-        socketDir: dataDir,
-        port: 5432,
+        port: 1,
         startedAt: '2026-01-01T00:00:00Z',
       }),
     );
@@ -146,6 +181,18 @@ describe('embedded PostgreSQL under DATA_DIR, and the CLI', () => {
     expect(readLiveLock(dataDir)).toBeNull(); // the CLI released the directory again
     const http = await start();
     expect((await http.get('/health')).status).toBe(200);
+  });
+
+  it('refuses a DATA_DIR whose pgdata it did not create (no pg-password), saying what to do', async () => {
+    const old = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-emb-old-'));
+    try {
+      fs.mkdirSync(path.join(old, 'pgdata'));
+      fs.writeFileSync(path.join(old, 'pgdata', 'PG_VERSION'), '17\n');
+      await expect(Database.open({ dataDir: old, role: 'service' })).rejects.toThrow(/move it aside and start afresh/);
+      expect(readLiveLock(old)).toBeNull();
+    } finally {
+      fs.rmSync(old, { recursive: true, force: true });
+    }
   });
 
   it('refuses to mint tokens or rotate keys when a real gateway JWKS is configured', async () => {

@@ -1,14 +1,7 @@
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Request, Response, NextFunction } from 'express';
-import {
-  hostSandbox,
-  pgliteJobsEnv,
-  sandboxEnv,
-  startJobsApp,
-  type HostedSandbox,
-  type JobsApp,
-} from './support/jobs-app';
+import { hostSandbox, sandboxEnv, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 import { productionSecretsEnv } from './support/production-env';
 import { readableReference } from '@app/providers';
@@ -86,7 +79,6 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
       EXECUTOR_RETRY_BASE_MS: '100',
       EXECUTOR_RETRY_MAX_MS: '500',
       EXECUTOR_CONCURRENCY: '2',
-      ...pgliteJobsEnv(),
       DAILY_CHECK_ENABLED: 'false',
       // The executor alone: a sealer killed mid-transaction is not what this test is about.
       EVENT_SEAL_INTERVAL_MS: '0',

@@ -3,11 +3,10 @@ import { hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './s
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 import { readableReference } from '@app/providers';
 
-const onPostgres = process.env.TEST_DATABASE_KIND === 'postgresql';
 const PROPOSALS = 80;
 
-/** SKIP LOCKED is PostgreSQL's: PGlite serves one connection at a time, so this runs on real PostgreSQL only. */
-(onPostgres ? describe : describe.skip)('two executor instances on real PostgreSQL', () => {
+/** Two instances claim from one queue (SKIP LOCKED): each proposal is executed once. */
+describe('two executor instances on PostgreSQL', () => {
   let hosted: HostedSandbox;
   let a: JobsApp;
   let b: JobsApp;

@@ -1,25 +1,74 @@
 // Relative imports, and the aliases registered by hand: jest's moduleNameMapper does not apply to
 // globalSetup, and the migrations reach @app/domain (the merchant key function).
 import './support/module-aliases';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from 'pg';
 import { Database } from '../libs/persistence/src/database/database';
-import { assertTestDatabase, startEphemeralPostgres, type EphemeralPostgres } from './support/test-database';
+import { EmbeddedPostgres } from '../libs/persistence/src/database/embedded-postgres';
+import { assertTestDatabase } from './support/test-database';
 
 declare global {
-  var __EPHEMERAL_PG__: EphemeralPostgres | undefined;
+  var __EMBEDDED_PG__: { server: EmbeddedPostgres; dataDir: string } | undefined;
+  var __TEST_TEMPLATE__: { url: string; name: string } | undefined;
 }
 
-/** Once per run: choose the database, migrate it, and hand its URL to every test file. */
-export default async function globalSetup(): Promise<void> {
-  let url = process.env.DATABASE_URL;
-  if (url) {
-    assertTestDatabase(url);
-    process.env.TEST_DATABASE_KIND = 'postgresql';
-  } else {
-    globalThis.__EPHEMERAL_PG__ = await startEphemeralPostgres();
-    url = globalThis.__EPHEMERAL_PG__.url;
-    process.env.DATABASE_URL = url;
-    process.env.TEST_DATABASE_KIND = 'pglite';
+async function onServer(url: string, ...statements: string[]): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const sql of statements) await client.query(sql);
+  } finally {
+    await client.end();
   }
+}
+
+async function migrate(url: string): Promise<void> {
   const db = await Database.open({ url, dataDir: '/nonexistent', role: 'client', poolSize: 2, runMigrations: true });
   await db.close();
 }
+
+/**
+ * Once per run: choose the database server (DATABASE_URL's, else an embedded PostgreSQL in a
+ * temporary directory, stopped and removed by the teardown), migrate a template database that
+ * isolated databases are copied from (TEST_TEMPLATE_DATABASE), make sure the shared test database
+ * is migrated, and hand its URL to every test file.
+ */
+export default async function globalSetup(): Promise<void> {
+  let url = process.env.DATABASE_URL;
+  let shared: string;
+  if (url) {
+    assertTestDatabase(url);
+    shared = new URL(url).pathname.slice(1);
+  } else {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-test-pg-'));
+    // Every suite of a run shares this server: room for their pools, and no fsync (throwaway data).
+    const server = new EmbeddedPostgres(dataDir, { maxConnections: 400, disposable: true });
+    globalThis.__EMBEDDED_PG__ = { server, dataDir };
+    const c = await server.start();
+    shared = 'acct_test';
+    url = `postgres://${c.username}:${encodeURIComponent(c.password)}@${c.host}:${c.port}/${shared}`;
+  }
+  const template = `${shared}_template`;
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const templateUrl = new URL(url);
+  templateUrl.pathname = `/${template}`;
+  await onServer(
+    admin.toString(),
+    `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`,
+    `CREATE DATABASE "${template}"`,
+  );
+  globalThis.__TEST_TEMPLATE__ = { url: admin.toString(), name: template };
+  await migrate(templateUrl.toString());
+  if (globalThis.__EMBEDDED_PG__) {
+    await onServer(admin.toString(), `CREATE DATABASE "${shared}" TEMPLATE "${template}"`);
+  } else {
+    await migrate(url);
+  }
+  process.env.DATABASE_URL = url;
+  process.env.TEST_TEMPLATE_DATABASE = template;
+}
+
+export { onServer };

@@ -4,8 +4,6 @@ import { startTestApp, type TestApp } from './support/test-app';
 import { api, proposalBody, repeatBody } from './support/proposals';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
-const onPostgres = process.env.TEST_DATABASE_KIND === 'postgresql';
-
 /** The first words of each statement the pg driver sends while `work` runs. */
 async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
   const sent: string[] = [];
@@ -96,11 +94,8 @@ describe('the write path of POST /v1/proposals', () => {
   });
 });
 
-/**
- * Concurrent requests with one key on real PostgreSQL, several connections: PGlite serves one
- * transaction at a time, so there the second request never reaches the key while the first holds it.
- */
-(onPostgres ? describe : describe.skip)('concurrent requests with one Idempotency-Key (PostgreSQL)', () => {
+/** Concurrent requests with one key, on several connections. */
+describe('concurrent requests with one Idempotency-Key (PostgreSQL)', () => {
   let database: IsolatedTestDatabase;
   let t: TestApp;
   let as: ReturnType<typeof api>;

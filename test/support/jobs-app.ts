@@ -115,14 +115,6 @@ export interface JobsAppOptions {
 
 const TEST_KEY: TestKey = makeKey('jobs-key-1');
 
-/**
- * On the tests' PGlite (served over one socket server that interleaves concurrent connections'
- * protocol messages outside transactions) the jobs run one company / one execution at a time.
- */
-export function pgliteJobsEnv(): Record<string, string> {
-  return process.env.TEST_DATABASE_KIND === 'pglite' ? { DAILY_CHECK_SERIAL: 'true', EXECUTOR_CONCURRENCY: '1' } : {};
-}
-
 /** The whole service over HTTP on the test database, its providers being a hosted sandbox. */
 export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
   const ownsDataDir = options.dataDir === undefined;
@@ -141,7 +133,6 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
     PROVIDER_RETRIES: '1',
     ...BACKGROUND_JOBS_OFF,
     ...sandboxEnv(options.hosted),
-    ...pgliteJobsEnv(),
     ...options.jobsEnv,
     ...options.env,
   });
@@ -248,8 +239,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
         return approved.proposal;
       });
     },
-    // In a transaction: safe on the tests' PGlite while other processes query it too.
-    query: (sql, parameters = []) => dataSource.transaction((manager) => manager.query(sql, parameters)),
+    query: (sql, parameters = []) => dataSource.query(sql, parameters),
     async close() {
       await app.close();
       if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });

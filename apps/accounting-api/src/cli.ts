@@ -38,9 +38,9 @@ import { webhookSecretText } from './notifications/outbox-delivery.module';
 import { UuidV7Generator } from './platform/uuid-v7.generator';
 
 /**
- * The operators' CLI (docs/api.md §5): `npm run cli -- <command>`. With embedded PostgreSQL it goes
- * through the running service's socket when one holds DATA_DIR, and opens the directory itself
- * only when none does.
+ * The operators' CLI (docs/api.md §5): `npm run cli -- <command>`. With embedded PostgreSQL it
+ * connects to the server of the running service when one holds DATA_DIR, and starts the server
+ * itself (for the command's duration) only when none does.
  */
 async function withDatabase<T>(config: AppConfig, work: (db: Database) => Promise<T>): Promise<T> {
   const db = await Database.open({
@@ -462,6 +462,9 @@ export function buildCli(
 }
 
 async function main(): Promise<void> {
+  // Exit on a signal through process.exit, whose exit hook stops an embedded server this command started.
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
   const program = buildCli(() => loadConfig());
   try {
     await program.parseAsync(process.argv);

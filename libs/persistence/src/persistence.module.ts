@@ -76,7 +76,7 @@ class DatabaseLifecycle implements OnApplicationShutdown {
 }
 
 /**
- * The persistence adapters. `forRoot` opens the database (real PostgreSQL or embedded PGlite),
+ * The persistence adapters. `forRoot` opens the database (DATABASE_URL's PostgreSQL or the embedded one),
  * runs migrations under the advisory lock when asked, and binds each domain port to its
  * TypeORM adapter.
  *

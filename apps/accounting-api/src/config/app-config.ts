@@ -26,7 +26,7 @@ export class AppConfig {
   port!: number;
   /** Origin under which the service is reachable, for links it hands out (OAuth redirect, docs). */
   publicUrl!: string;
-  /** PostgreSQL URL; undefined → embedded PostgreSQL (PGlite) under dataDir. */
+  /** PostgreSQL URL; undefined → embedded PostgreSQL under dataDir. */
   databaseUrl?: string;
   /**
    * PostgreSQL URL of the role that owns the schema and runs the migrations (at boot, and
@@ -141,10 +141,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.migrationDatabaseUrl = env.MIGRATION_DATABASE_URL;
   config.dataDir = path.resolve(env.DATA_DIR ?? './data');
   const embedded = config.databaseUrl === undefined;
-  // Embedded PGlite has one session, which its socket server hands to one connection at a time
-  // (whole exchanges, whole transactions): more connections in one process would only wait for
-  // each other, so the embedded service talks to it over a single connection.
-  config.dbPoolSize = env.DB_POOL_SIZE ?? (embedded ? 1 : 10);
+  config.dbPoolSize = env.DB_POOL_SIZE ?? 10;
   // In production the service's role must not own the tables (it could rewrite the audit trail), so
   // it migrates at start only as MIGRATION_DATABASE_URL's role; without that, `db migrate` runs as a
   // release step.
@@ -189,8 +186,8 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.logFormat =
     env.LOG_FORMAT ?? (!config.production && !underJest && process.stdout.isTTY === true ? 'pretty' : 'json');
   config.webhookSigningKey = env.WEBHOOK_SIGNING_KEY;
-  config.executor = ExecutorSettings.read(env, { embedded, jobsByDefault: !underJest });
-  config.dailyCheck = DailyCheckSettings.read(env, { embedded, jobsByDefault: !underJest });
+  config.executor = ExecutorSettings.read(env, { jobsByDefault: !underJest });
+  config.dailyCheck = DailyCheckSettings.read(env, { jobsByDefault: !underJest });
   config.outboxDispatch = env.OUTBOX_DISPATCH_ENABLED ?? !underJest;
   config.developmentChannel = !config.production && (env.DEVELOPMENT_CHANNEL ?? !underJest);
   config.outboxPollMs = env.OUTBOX_POLL_MS ?? 1_000;

@@ -10,7 +10,7 @@ export class DailyCheckSettings {
   ) {}
 
   /** The settings from the parsed environment; the jobs are on unless `jobsByDefault` is false (jest). */
-  static read(e: Env, defaults: { embedded: boolean; jobsByDefault: boolean }): DailyCheckSettings {
+  static read(e: Env, defaults: { jobsByDefault: boolean }): DailyCheckSettings {
     return new DailyCheckSettings(
       e.DAILY_CHECK_ENABLED ?? defaults.jobsByDefault,
       new DailyCheckOptions({
@@ -20,7 +20,7 @@ export class DailyCheckSettings {
           tripletex: e.DAILY_CHECK_CONCURRENCY_TRIPLETEX,
           fiken: e.DAILY_CHECK_CONCURRENCY_FIKEN,
         },
-        serial: e.DAILY_CHECK_SERIAL ?? defaults.embedded,
+        serial: e.DAILY_CHECK_SERIAL ?? false,
         leaseMs: e.DAILY_CHECK_LEASE_MS,
         retryDelayMs: e.DAILY_CHECK_RETRY_MS,
         maxAttempts: e.DAILY_CHECK_MAX_ATTEMPTS,

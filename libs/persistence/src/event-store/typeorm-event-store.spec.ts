@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyConflict, DomainEvent, ValidationFailed, type EventQuery } from '@app/domain';
 import { aChainEvent, describeEventStoreContract } from '@app/testing';
 import type { Database } from '../database/database';
-import { createCompany, isRealPostgres, openTestDatabase } from '../testing/test-database';
+import { createCompany, openTestDatabase } from '../testing/test-database';
 import { testEventChainKeys } from '../testing/test-keyring';
 import { verifyChain } from './event-chain-verifier';
 import { canonicalJson } from './event-hash';
@@ -102,39 +102,33 @@ describe('TypeOrmEventStore', () => {
       expect((await store.readChain(company, first.correlationId)).map((e) => e.sequence)).toEqual([1, 2]);
     });
 
-    (isRealPostgres() ? it : it.skip)(
-      'makes a second transaction at the same position wait for the first, then fail with ConcurrencyConflict (two connections)',
-      async () => {
-        const chain = randomUUID();
-        await store.append([aChainEvent(company, chain, 1)]);
-        const first = database.dataSource.createQueryRunner();
-        const second = database.dataSource.createQueryRunner();
-        try {
-          await first.startTransaction();
-          await second.startTransaction();
-          await new TypeOrmEventStore(first.manager).append([aChainEvent(company, chain, 2)]);
-          let settled = false;
-          const loser = new TypeOrmEventStore(second.manager)
-            .append([aChainEvent(company, chain, 2, { actor: 'eve@example.no' })])
-            .finally(() => (settled = true));
-          const outcome = expect(loser).rejects.toBeInstanceOf(ConcurrencyConflict);
+    it('makes a second transaction at the same position wait for the first, then fail with ConcurrencyConflict (two connections)', async () => {
+      const chain = randomUUID();
+      await store.append([aChainEvent(company, chain, 1)]);
+      const first = database.dataSource.createQueryRunner();
+      const second = database.dataSource.createQueryRunner();
+      try {
+        await first.startTransaction();
+        await second.startTransaction();
+        await new TypeOrmEventStore(first.manager).append([aChainEvent(company, chain, 2)]);
+        let settled = false;
+        const loser = new TypeOrmEventStore(second.manager)
+          .append([aChainEvent(company, chain, 2, { actor: 'eve@example.no' })])
+          .finally(() => (settled = true));
+        const outcome = expect(loser).rejects.toBeInstanceOf(ConcurrencyConflict);
 
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          expect(settled).toBe(false); // waiting for the first transaction's row at that position
-          await first.commitTransaction();
-          await outcome;
-        } finally {
-          if (second.isTransactionActive) await second.rollbackTransaction();
-          if (first.isTransactionActive) await first.rollbackTransaction();
-          await first.release();
-          await second.release();
-        }
-        expect((await store.readChain(company, chain)).map((e) => e.actor)).toEqual([
-          'ola@example.no',
-          'ola@example.no',
-        ]);
-      },
-    );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(settled).toBe(false); // waiting for the first transaction's row at that position
+        await first.commitTransaction();
+        await outcome;
+      } finally {
+        if (second.isTransactionActive) await second.rollbackTransaction();
+        if (first.isTransactionActive) await first.rollbackTransaction();
+        await first.release();
+        await second.release();
+      }
+      expect((await store.readChain(company, chain)).map((e) => e.actor)).toEqual(['ola@example.no', 'ola@example.no']);
+    });
   });
 
   describe('hash chain', () => {

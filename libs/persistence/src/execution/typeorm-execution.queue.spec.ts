@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { aProposal, describeExecutionQueueContract, ManualClock, SequentialIdGenerator } from '@app/testing';
 import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.repository';
-import { createCompany, isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
+import { createCompany, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { TypeOrmUnitOfWork } from '../unit-of-work/typeorm-unit-of-work';
 import { TypeOrmExecutionQueue } from './typeorm-execution.queue';
 
@@ -37,15 +37,10 @@ describeExecutionQueueContract(
     teardown: async () => {
       await isolated.database.dataSource.query('DELETE FROM proposal_executions; DELETE FROM proposals');
     },
-    concurrencySkipReason: isRealPostgres() ? undefined : 'embedded PGlite runs one transaction at a time',
   },
 );
 
 describe('TypeOrmExecutionQueue', () => {
-  const onPostgres = (name: string, test: () => Promise<void>) =>
-    isRealPostgres()
-      ? it(name, test)
-      : it.skip(`${name} (skipped: embedded PGlite runs one transaction at a time, so the claim would wait)`, test);
   const T0 = new Date('2026-11-20T10:00:00.000Z');
   const lease = new Date(T0.getTime() + 300_000);
 
@@ -69,27 +64,24 @@ describe('TypeOrmExecutionQueue', () => {
     ['an execution row', 'proposal_executions WHERE proposal_id = $1'],
     ['a proposal row (a reject in progress)', 'proposals WHERE id = $1'],
   ] as const) {
-    onPostgres(
-      `skips ${what} another transaction holds locked and takes the next due one, without waiting`,
-      async () => {
-        const queue = new TypeOrmExecutionQueue(isolated.database.dataSource);
-        const company = await createCompany(isolated.database);
-        const oldest = await approved(company, 2);
-        const next = await approved(company, 1);
-        expect(await queue.claimDue(T0, 0, lease, 'enqueue only')).toEqual([]);
-        const holder = isolated.database.dataSource.createQueryRunner();
-        await holder.connect();
-        await holder.startTransaction();
-        try {
-          await holder.query(`SELECT 1 FROM ${table} FOR UPDATE`, [oldest]);
+    it(`skips ${what} another transaction holds locked and takes the next due one, without waiting`, async () => {
+      const queue = new TypeOrmExecutionQueue(isolated.database.dataSource);
+      const company = await createCompany(isolated.database);
+      const oldest = await approved(company, 2);
+      const next = await approved(company, 1);
+      expect(await queue.claimDue(T0, 0, lease, 'enqueue only')).toEqual([]);
+      const holder = isolated.database.dataSource.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      try {
+        await holder.query(`SELECT 1 FROM ${table} FOR UPDATE`, [oldest]);
 
-          expect((await queue.claimDue(T0, 1, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([next]);
-        } finally {
-          await holder.rollbackTransaction();
-          await holder.release();
-        }
-        expect((await queue.claimDue(T0, 1, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([oldest]);
-      },
-    );
+        expect((await queue.claimDue(T0, 1, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([next]);
+      } finally {
+        await holder.rollbackTransaction();
+        await holder.release();
+      }
+      expect((await queue.claimDue(T0, 1, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([oldest]);
+    });
   }
 });

@@ -1,5 +1,5 @@
 import { aNewOutboxMessage, describeOutboxRepositoryContract } from '@app/testing';
-import { isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
+import { openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { TypeOrmOutboxRepository } from './typeorm-outbox.repository';
 
 // The contract's cases use fixed ids and claim every due row of the table, so they run in a
@@ -58,34 +58,31 @@ describe('TypeOrmOutboxRepository', () => {
     ]);
   });
 
-  (isRealPostgres() ? it : it.skip)(
-    'skips rows another open claim holds: two claims in open transactions get disjoint rows without waiting (two connections)',
-    async () => {
-      const repository = await emptyRepository();
-      await repository.enqueue(Array.from({ length: 10 }, (_, i) => aNewOutboxMessage({ id: `r${i}`, createdAt: T0 })));
-      const [first, second] = [
-        isolated.database.dataSource.createQueryRunner(),
-        isolated.database.dataSource.createQueryRunner(),
-      ];
-      try {
-        await first.startTransaction();
-        await second.startTransaction();
-        const firstBatch = await new TypeOrmOutboxRepository(first.manager).claimDue(T0, 6, lease);
-        // The first claim's rows stay locked until it commits; the second must skip them, not wait.
-        const secondBatch = await new TypeOrmOutboxRepository(second.manager).claimDue(T0, 6, lease);
-        await first.commitTransaction();
-        await second.commitTransaction();
+  it('skips rows another open claim holds: two claims in open transactions get disjoint rows without waiting (two connections)', async () => {
+    const repository = await emptyRepository();
+    await repository.enqueue(Array.from({ length: 10 }, (_, i) => aNewOutboxMessage({ id: `r${i}`, createdAt: T0 })));
+    const [first, second] = [
+      isolated.database.dataSource.createQueryRunner(),
+      isolated.database.dataSource.createQueryRunner(),
+    ];
+    try {
+      await first.startTransaction();
+      await second.startTransaction();
+      const firstBatch = await new TypeOrmOutboxRepository(first.manager).claimDue(T0, 6, lease);
+      // The first claim's rows stay locked until it commits; the second must skip them, not wait.
+      const secondBatch = await new TypeOrmOutboxRepository(second.manager).claimDue(T0, 6, lease);
+      await first.commitTransaction();
+      await second.commitTransaction();
 
-        const ids = [...firstBatch, ...secondBatch].map((m) => m.id);
-        expect(firstBatch).toHaveLength(6);
-        expect(secondBatch).toHaveLength(4);
-        expect(new Set(ids).size).toBe(10);
-      } finally {
-        for (const runner of [second, first]) {
-          if (runner.isTransactionActive) await runner.rollbackTransaction();
-          await runner.release();
-        }
+      const ids = [...firstBatch, ...secondBatch].map((m) => m.id);
+      expect(firstBatch).toHaveLength(6);
+      expect(secondBatch).toHaveLength(4);
+      expect(new Set(ids).size).toBe(10);
+    } finally {
+      for (const runner of [second, first]) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
       }
-    },
-  );
+    }
+  });
 });

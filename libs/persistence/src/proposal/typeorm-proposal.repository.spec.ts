@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyConflict, Proposal } from '@app/domain';
 import { aProposal, describeProposalRepositoryContract } from '@app/testing';
 import type { Database } from '../database/database';
-import { createCompany, isRealPostgres, openTestDatabase } from '../testing/test-database';
+import { createCompany, openTestDatabase } from '../testing/test-database';
 import { TypeOrmProposalRepository } from './typeorm-proposal.repository';
 
 let database: Database;
@@ -61,30 +61,27 @@ describe('TypeOrmProposalRepository', () => {
     expect(found?.amount).toBe(999_999_999_99);
   });
 
-  (isRealPostgres() ? it : it.skip)(
-    'lets exactly one of two updates in open transactions win (two connections)',
-    async () => {
-      const proposal = proposalOf(company);
-      await repository.insert(proposal);
-      const [first, second] = [database.dataSource.createQueryRunner(), database.dataSource.createQueryRunner()];
-      try {
-        await first.startTransaction();
-        await second.startTransaction();
-        await new TypeOrmProposalRepository(first.manager).update({ ...proposal, status: 'APPROVED', version: 2 }, 1);
-        const loser = new TypeOrmProposalRepository(second.manager).update(
-          { ...proposal, status: 'REJECTED', version: 2 },
-          1,
-        );
-        const outcome = expect(loser).rejects.toBeInstanceOf(ConcurrencyConflict);
-        await first.commitTransaction();
-        await outcome;
-      } finally {
-        for (const runner of [second, first]) {
-          if (runner.isTransactionActive) await runner.rollbackTransaction();
-          await runner.release();
-        }
+  it('lets exactly one of two updates in open transactions win (two connections)', async () => {
+    const proposal = proposalOf(company);
+    await repository.insert(proposal);
+    const [first, second] = [database.dataSource.createQueryRunner(), database.dataSource.createQueryRunner()];
+    try {
+      await first.startTransaction();
+      await second.startTransaction();
+      await new TypeOrmProposalRepository(first.manager).update({ ...proposal, status: 'APPROVED', version: 2 }, 1);
+      const loser = new TypeOrmProposalRepository(second.manager).update(
+        { ...proposal, status: 'REJECTED', version: 2 },
+        1,
+      );
+      const outcome = expect(loser).rejects.toBeInstanceOf(ConcurrencyConflict);
+      await first.commitTransaction();
+      await outcome;
+    } finally {
+      for (const runner of [second, first]) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
       }
-      expect((await repository.findById(company, proposal.id))?.status).toBe('APPROVED');
-    },
-  );
+    }
+    expect((await repository.findById(company, proposal.id))?.status).toBe('APPROVED');
+  });
 });

@@ -5,29 +5,26 @@ import { ProviderReauthorizationRequired, type OAuthTokens } from '@app/domain';
 import { EnvelopeTokenVault, LocalKeyringKms } from '@app/vault';
 import { describeProviderTokenStoreContract, ManualClock, SequentialIdGenerator } from '@app/testing';
 import { Database } from '../database/database';
-import { createCompany, isRealPostgres, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
+import { createCompany, openIsolatedDatabase, type IsolatedDatabase } from '../testing/test-database';
 import { TypeOrmWrappedDekRepository } from '../vault/typeorm-wrapped-dek.repository';
 import { KeyedMutex } from './connection-locks';
 import { TypeOrmProviderConnectionRepository } from './typeorm-provider-connection.repository';
 import { TypeOrmProviderTokenStore } from './typeorm-provider-token-store';
 
 let isolated: IsolatedDatabase;
-let second: Database | undefined;
+let second: Database;
 let keyringDir: string;
 
 beforeAll(async () => {
   isolated = await openIsolatedDatabase('tokens');
   keyringDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-keyring-'));
-  // Another process: its own data source (and, below, its own process lock). PGlite is served to
-  // one process only, so there the second handle shares the data source and the process lock.
-  if (isRealPostgres()) {
-    const options = isolated.database.dataSource.options as { url?: string };
-    second = await Database.open({ url: options.url, dataDir: '/nonexistent', role: 'client', poolSize: 4 });
-  }
+  // Another process: its own data source (and, below, its own process lock).
+  const options = isolated.database.dataSource.options as { url?: string };
+  second = await Database.open({ url: options.url, dataDir: '/nonexistent', role: 'client', poolSize: 4 });
 });
 
 afterAll(async () => {
-  await second?.close();
+  await second.close();
   await isolated.dispose();
   fs.rmSync(keyringDir, { recursive: true, force: true });
 });
@@ -54,9 +51,7 @@ describeProviderTokenStoreContract('TypeOrmProviderTokenStore', async () => {
     ids,
     lock,
   );
-  const other = second
-    ? new TypeOrmProviderTokenStore(second.dataSource, vaultOver(second), clock, ids, new KeyedMutex())
-    : new TypeOrmProviderTokenStore(database.dataSource, vaultOver(database), clock, ids, lock);
+  const other = new TypeOrmProviderTokenStore(second.dataSource, vaultOver(second), clock, ids, new KeyedMutex());
   return {
     store,
     other: () => other,

@@ -9,7 +9,7 @@ import {
   type ProviderKind,
   type TokenRefreshDecision,
 } from '@app/domain';
-import { connectionLockKey, KeyedMutex, PROCESS_CONNECTION_LOCKS, sharesOneSession } from './connection-locks';
+import { connectionLockKey, KeyedMutex, PROCESS_CONNECTION_LOCKS } from './connection-locks';
 import { markNeedsReauthorization } from './reauthorization';
 
 interface TokenSqlRow {
@@ -24,10 +24,9 @@ interface TokenSqlRow {
  * Fiken's OAuth tokens in `provider_connections`, sealed with the company's DEK.
  *
  * The refresh lock is taken in two steps: the process's lock on the company's connection (so that
- * callers of one process queue without holding database connections), then, on PostgreSQL, one
- * transaction holding `SELECT … FOR UPDATE` on the row for the whole refresh — the lock across
- * processes. Rotated tokens and a re-authorisation mark are written in that transaction. On
- * embedded PGlite (one session for every connection, one process) the process lock is the lock.
+ * callers of one process queue without holding database connections), then one transaction
+ * holding `SELECT … FOR UPDATE` on the row for the whole refresh — the lock across processes.
+ * Rotated tokens and a re-authorisation mark are written in that transaction.
  * Tokens are opened from the vault only inside the lock and never leave this class except to `decide`
  * and as the return value.
  */
@@ -52,22 +51,18 @@ export class TypeOrmProviderTokenStore extends ProviderTokenStore {
     provider: ProviderKind,
     decide: (current: OAuthTokens | null) => Promise<TokenRefreshDecision>,
   ): Promise<OAuthTokens | null> {
-    return this.locks.run(connectionLockKey(companyId), async () => {
-      if (await sharesOneSession(this.dataSource)) {
-        return this.refresh(this.dataSource.manager, false, companyId, provider, decide);
-      }
-      return this.dataSource.transaction((tx) => this.refresh(tx, true, companyId, provider, decide));
-    });
+    return this.locks.run(connectionLockKey(companyId), () =>
+      this.dataSource.transaction((tx) => this.refresh(tx, companyId, provider, decide)),
+    );
   }
 
   private async refresh(
     manager: EntityManager,
-    forUpdate: boolean,
     companyId: string,
     provider: ProviderKind,
     decide: (current: OAuthTokens | null) => Promise<TokenRefreshDecision>,
   ): Promise<OAuthTokens | null> {
-    const row = await this.read(manager, companyId, forUpdate);
+    const row = await this.read(manager, companyId, true);
     const current = await this.open(companyId, provider, row);
     const decision = await decide(current);
     switch (decision.outcome) {

@@ -93,8 +93,8 @@ export function insertInto(table: string, columns: readonly string[], rows: numb
 
 /**
  * Runs `work` inside a transaction: the manager's own when it is already transactional (a unit of
- * work), a new one otherwise. Work passed a transactional manager must use only that manager:
- * PGlite runs one transaction at a time, so a second connection would wait for ever.
+ * work), a new one otherwise. Work passed a transactional manager must use only that manager, so
+ * that its statements are part of the transaction.
  */
 export async function inTransaction<T>(manager: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
   if (manager.queryRunner?.isTransactionActive) return work(manager);

@@ -5,8 +5,7 @@ import {
   type ProviderConnectionRepository,
   type ProviderKind,
 } from '@app/domain';
-import { uniqueCompanyId } from './contract-support';
-import { itWithConcurrency, type LeaseQueueContractOptions } from './execution-queue.contract';
+import { type ContractOptions, uniqueCompanyId } from './contract-support';
 
 export interface DailyCheckRunsUnderTest {
   readonly runs: DailyCheckRuns;
@@ -34,11 +33,10 @@ const LEASE_MINUTES = 10;
 export function describeDailyCheckRunsContract(
   name: string,
   factory: () => DailyCheckRunsUnderTest | Promise<DailyCheckRunsUnderTest>,
-  options: LeaseQueueContractOptions = {},
+  options: ContractOptions = {},
 ): void {
   describe(`DailyCheckRuns contract: ${name}`, () => {
     let subject: DailyCheckRunsUnderTest;
-    const itConcurrently = itWithConcurrency(options);
 
     beforeEach(async () => {
       subject = await factory();
@@ -313,7 +311,7 @@ export function describeDailyCheckRunsContract(
       ]);
     });
 
-    itConcurrently('hands every due run to exactly one of many workers claiming at once', async () => {
+    it('hands every due run to exactly one of many workers claiming at once', async () => {
       const ids = await companiesConnectedTo(...Array.from({ length: 12 }, () => 'tripletex' as const));
       await subject.runs.schedule(DAY, at(0));
 

@@ -11,26 +11,9 @@ export interface ExecutionQueueUnderTest {
   readonly unitOfWork: UnitOfWork;
 }
 
-/** Options of the lease queues' contracts. */
-export interface LeaseQueueContractOptions extends ContractOptions {
-  /**
-   * Why the tests of truly concurrent claims cannot say anything here (a database that runs one
-   * transaction at a time); they are skipped with this reason. Unset: they run.
-   */
-  readonly concurrencySkipReason?: string;
-}
-
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);
 const LEASE_MINUTES = 5;
-
-/** `it`, or `it.skip` with the reason in the test's name. */
-export function itWithConcurrency(options: LeaseQueueContractOptions) {
-  return (name: string, test: () => Promise<void>) =>
-    options.concurrencySkipReason === undefined
-      ? it(name, test)
-      : it.skip(`${name} (skipped: ${options.concurrencySkipReason})`, test);
-}
 
 /**
  * The ExecutionQueue contract, with the ExecutionLedger that settles its claims: approved proposals
@@ -44,13 +27,12 @@ export function itWithConcurrency(options: LeaseQueueContractOptions) {
 export function describeExecutionQueueContract(
   name: string,
   factory: () => ExecutionQueueUnderTest | Promise<ExecutionQueueUnderTest>,
-  options: LeaseQueueContractOptions = {},
+  options: ContractOptions = {},
 ): void {
   describe(`ExecutionQueue contract: ${name}`, () => {
     let subject: ExecutionQueueUnderTest;
     let company: string;
     let otherCompany: string;
-    const itConcurrently = itWithConcurrency(options);
 
     beforeEach(async () => {
       subject = await factory();
@@ -246,7 +228,7 @@ export function describeExecutionQueueContract(
       expect(await claim(24 * 60)).toEqual([]);
     });
 
-    itConcurrently('hands every due proposal to exactly one of many workers claiming at once', async () => {
+    it('hands every due proposal to exactly one of many workers claiming at once', async () => {
       const due = new Set<string>();
       for (let i = 0; i < 12; i++) due.add((await stored('APPROVED', -i, i % 2 ? company : otherCompany)).id);
 
