@@ -40,3 +40,4 @@ export * from './in-memory/in-memory-authorization-request-store';
 export * from './in-memory/in-memory-employee-mapping-repository';
 export * from './fakes/fake-provider-grant-exchange';
 export * from './mothers/receipt-pdf.mother';
+export * from './providers/test-provider-registry';

@@ -29,6 +29,7 @@ import { CreateConsoleSessions1764210000001 } from './1764210000001-create-conso
 import { CreateCompanyDeletions1764220000001 } from './1764220000001-create-company-deletions';
 import { BookingHistory1764230000001 } from './1764230000001-booking-history';
 import { PatternCandidatesExactFirst1764245000001 } from './1764245000001-pattern-candidates-exact-first';
+import { ProviderKindsFromRegistry1764260000001 } from './1764260000001-provider-kinds-from-registry';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   CreateCompanyDeletions1764220000001,
   BookingHistory1764230000001,
   PatternCandidatesExactFirst1764245000001,
+  ProviderKindsFromRegistry1764260000001,
 ];

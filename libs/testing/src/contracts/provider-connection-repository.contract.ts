@@ -33,7 +33,7 @@ export function describeProviderConnectionRepositoryContract(
 
     const tripletex = (companyId = company, employeeToken = 'employee-token-secret'): NewProviderConnection => ({
       companyId,
-      grant: { provider: 'tripletex', employeeToken },
+      grant: { provider: 'tripletex', secret: { kind: 'token', token: employeeToken } },
       externalCompanyId: '4711',
       externalCompanyName: 'Acme AS (Tripletex)',
       connectedBy: 'admin@example.no',
@@ -42,7 +42,10 @@ export function describeProviderConnectionRepositoryContract(
       companyId,
       grant: {
         provider: 'fiken',
-        tokens: { accessToken: 'access-secret', refreshToken: 'refresh-secret', expiresAt: EXPIRES_AT },
+        secret: {
+          kind: 'oauth',
+          tokens: { accessToken: 'access-secret', refreshToken: 'refresh-secret', expiresAt: EXPIRES_AT },
+        },
       },
       externalCompanyId: 'acme-as',
       externalCompanyName: null,
@@ -89,8 +92,10 @@ export function describeProviderConnectionRepositoryContract(
       await connections.connect(tripletex(company, 'token-of-acme'));
       await connections.connect(fiken(otherCompany));
 
-      expect(await connections.employeeToken(company)).toBe('token-of-acme');
-      await expect(connections.employeeToken(otherCompany)).rejects.toBeInstanceOf(ProviderReauthorizationRequired);
+      expect(await connections.storedToken(company, 'tripletex')).toBe('token-of-acme');
+      await expect(connections.storedToken(otherCompany, 'tripletex')).rejects.toBeInstanceOf(
+        ProviderReauthorizationRequired,
+      );
     });
 
     it('marks a connection as needing re-authorisation once, keeping the first reason, and then gives out no token', async () => {
@@ -103,7 +108,9 @@ export function describeProviderConnectionRepositoryContract(
         status: 'needs_reauthorization',
         reauthorizationReason: 'the provider refused the token',
       });
-      await expect(connections.employeeToken(company)).rejects.toBeInstanceOf(ProviderReauthorizationRequired);
+      await expect(connections.storedToken(company, 'tripletex')).rejects.toBeInstanceOf(
+        ProviderReauthorizationRequired,
+      );
     });
 
     it('changes nothing when marking a company without a connection', async () => {
@@ -120,9 +127,11 @@ export function describeProviderConnectionRepositoryContract(
 
       expect(replaced).toMatchObject({ provider: 'fiken', status: 'connected', reauthorizationReason: null });
       expect(await connections.find(company)).toEqual(replaced);
-      await expect(connections.employeeToken(company)).rejects.toBeInstanceOf(ProviderReauthorizationRequired);
+      await expect(connections.storedToken(company, 'tripletex')).rejects.toBeInstanceOf(
+        ProviderReauthorizationRequired,
+      );
       await connections.connect(tripletex(company, 'new-token'));
-      expect(await connections.employeeToken(company)).toBe('new-token');
+      expect(await connections.storedToken(company, 'tripletex')).toBe('new-token');
     });
   });
 }
