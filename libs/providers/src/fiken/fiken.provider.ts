@@ -24,6 +24,7 @@ import { ProviderHttp, retryAfterHeaderMs } from '../http/provider-http';
 import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
+import type { ReceiptTarget } from '../shared/receipt-format';
 import { assertIsoDate, osloDate } from '../shared/dates';
 import { bookingText, fitText, readableReference } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/json';
@@ -38,6 +39,13 @@ import { fikenVatTypeFor, fikenVatTypes } from './fiken-vat';
 
 /** `orderLine.description` in Fiken's definition: `maxLength: 200`. */
 const MAX_LINE_DESCRIPTION = 200;
+
+/** The file types Fiken takes as a booking's attachment. */
+const FIKEN_RECEIPTS: ReceiptTarget = {
+  provider: 'fiken',
+  // "The filename. Must end with either .png, .jpeg, .jpg, .gif or .pdf" (addAttachmentToPurchase).
+  receiptTypes: ['application/pdf', 'image/png', 'image/jpeg', 'image/gif'],
+};
 
 /**
  * The AccountingProvider adapter for Fiken API v2 (docs/providers.md: every call, the operation of
@@ -187,7 +195,7 @@ export class FikenProvider extends AccountingProvider {
         `a purchase in ${booking.currency} needs the NOK amount paid (paymentAmountInNok)`,
       );
     }
-    return bookThenAttach('fiken', booking, {
+    return bookThenAttach(FIKEN_RECEIPTS, booking, {
       prepare: () => this.purchaseFor(c, booking, rate, vatType, recorder),
       create: async (purchase) => {
         const response = await this.client.request(
@@ -219,7 +227,7 @@ export class FikenProvider extends AccountingProvider {
     const c = asFikenConnection(conn);
     const recorder = recorderOf(options);
     const purchasePath = `/purchases/${encodeURIComponent(bookingId)}`;
-    await attachOnce('fiken', receipt, {
+    await attachOnce(FIKEN_RECEIPTS, receipt, {
       upload: async (file) => {
         const form = new FormData();
         form.append('filename', file.filename);

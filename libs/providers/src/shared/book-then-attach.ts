@@ -1,6 +1,6 @@
-import { ProviderError, type BookingRef, type ExpenseBooking, type ProviderKind, type Receipt } from '@app/domain';
+import { ProviderError, type BookingRef, type ExpenseBooking, type Receipt } from '@app/domain';
 import { createOnce } from './create-once';
-import { receiptFor } from './receipt-format';
+import { receiptFor, type ReceiptTarget } from './receipt-format';
 
 /** A provider's own steps of booking an expense; `bookThenAttach` runs them in its order. */
 export interface BookingSteps<Draft> {
@@ -18,7 +18,7 @@ export interface BookingSteps<Draft> {
 
 /**
  * Books an expense and attaches its receipt, the same way for every provider:
- * 1. the receipt is converted to a format the provider takes before anything is sent, so that a
+ * 1. the receipt is converted to a type the provider takes (`target`) before anything is sent, so that a
  *    receipt it cannot take never leaves a booking without it;
  * 2. the provider's lookups and request (`prepare`);
  * 3. the create, sent once (`createOnce`): an unknown outcome is looked up by reference, never
@@ -29,11 +29,11 @@ export interface BookingSteps<Draft> {
  * The provider's validation of the booking itself comes before this (it throws, nothing is sent).
  */
 export async function bookThenAttach<Draft>(
-  provider: ProviderKind,
+  target: ReceiptTarget,
   booking: ExpenseBooking,
   steps: BookingSteps<Draft>,
 ): Promise<BookingRef> {
-  const receipt = booking.receipt ? await receiptFor(provider, booking.receipt) : undefined;
+  const receipt = booking.receipt ? await receiptFor(target, booking.receipt) : undefined;
   const draft = await steps.prepare();
   const created = await createOnce(
     async () => ({ bookingId: await steps.create(draft), hasAttachment: false }),
@@ -54,7 +54,7 @@ export async function bookThenAttach<Draft>(
  * outcome is unknown, the booking is read again to see whether it carries an attachment now.
  */
 export async function attachOnce(
-  provider: ProviderKind,
+  target: ReceiptTarget,
   receipt: Receipt,
   steps: {
     upload(file: Receipt): Promise<void>;
@@ -62,7 +62,7 @@ export async function attachOnce(
     readonly settleMs: number;
   },
 ): Promise<void> {
-  const file = await receiptFor(provider, receipt);
+  const file = await receiptFor(target, receipt);
   await createOnce(
     async () => {
       await steps.upload(file);

@@ -22,6 +22,7 @@ import { asTripletexConnection, type TripletexConnection } from './tripletex-con
 import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
+import type { ReceiptTarget } from '../shared/receipt-format';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
 import { bookingText } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asOptionalString, asString, Json, mapPage } from '../shared/json';
@@ -33,6 +34,13 @@ import { ResolvedTripletexConfig, TripletexConfig, resolveTripletexConfig } from
 import { chooseExpenseVatType } from './tripletex-vat';
 
 const VOUCHER_PATH = '/ledger/voucher';
+
+/** The file types Tripletex takes as a booking's attachment. */
+const TRIPLETEX_RECEIPTS: ReceiptTarget = {
+  provider: 'tripletex',
+  // "Valid document formats are PDF, PNG, JPEG and TIFF" (LedgerVoucherAttachment_uploadAttachment).
+  receiptTypes: ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff'],
+};
 
 /**
  * The AccountingProvider adapter for Tripletex API v2 (docs/providers.md: every call, the operation
@@ -251,7 +259,7 @@ export class TripletexProvider extends AccountingProvider {
         `a voucher in ${booking.currency} needs the NOK amount paid; Tripletex books in NOK`,
       );
     }
-    return bookThenAttach('tripletex', booking, {
+    return bookThenAttach(TRIPLETEX_RECEIPTS, booking, {
       prepare: () => this.voucherFor(c, booking, rate, recorder),
       create: async (voucher) => {
         const response = await this.client.request(
@@ -282,7 +290,7 @@ export class TripletexProvider extends AccountingProvider {
     const c = asTripletexConnection(conn);
     const recorder = recorderOf(options);
     const voucherPath = `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}`;
-    await attachOnce('tripletex', receipt, {
+    await attachOnce(TRIPLETEX_RECEIPTS, receipt, {
       upload: async (file) => {
         const form = new FormData();
         form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);

@@ -88,6 +88,38 @@ export function describeProviderConnectionRepositoryContract(
       expect(JSON.stringify(await connections.find(company))).not.toContain('secret');
     });
 
+    // Which kinds exist is the provider registry's to say, not the store's: a provider registered
+    // after Tripletex and Fiken stores its connections without a schema change.
+    it('stores the connections of any provider kind, by the kind of secret it holds', async () => {
+      await connections.connect({
+        companyId: company,
+        grant: { provider: 'kassebok', secret: { kind: 'token', token: 'kassebok-token' } },
+        externalCompanyId: 'acme',
+        externalCompanyName: null,
+        connectedBy: 'admin@example.no',
+      });
+      await connections.connect({
+        companyId: otherCompany,
+        grant: {
+          provider: 'kassebok',
+          secret: { kind: 'oauth', tokens: { accessToken: 'a', refreshToken: 'r', expiresAt: EXPIRES_AT } },
+        },
+        externalCompanyId: 'other',
+        externalCompanyName: null,
+        connectedBy: 'admin@example.no',
+      });
+
+      expect(await connections.find(company)).toMatchObject({ provider: 'kassebok', status: 'connected' });
+      expect(await connections.find(otherCompany)).toMatchObject({
+        provider: 'kassebok',
+        accessTokenExpiresAt: new Date(EXPIRES_AT),
+      });
+      expect(await connections.storedToken(company, 'kassebok')).toBe('kassebok-token');
+      await expect(connections.storedToken(company, 'tripletex')).rejects.toBeInstanceOf(
+        ProviderReauthorizationRequired,
+      );
+    });
+
     it('gives out the Tripletex employee token of the company, and none of another provider or company', async () => {
       await connections.connect(tripletex(company, 'token-of-acme'));
       await connections.connect(fiken(otherCompany));
