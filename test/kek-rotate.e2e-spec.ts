@@ -16,7 +16,7 @@ describe('npm run cli -- kek rotate', () => {
     const company = await t.newCompany('kek');
     await t.app.get(ProviderConnectionRepository).connect({
       companyId: company,
-      grant: { provider: 'tripletex', employeeToken: tripletexEmployeeToken(2) },
+      grant: { provider: 'tripletex', secret: { kind: 'token', token: tripletexEmployeeToken(2) } },
       externalCompanyId: null,
       externalCompanyName: null,
       connectedBy: 'admin@kek.no',
@@ -49,13 +49,13 @@ describe('npm run cli -- kek rotate', () => {
       /^KEK local:v2: [1-9]\d* re-wrapped, \d+ already current, \d+ changed meanwhile, \d+ failed/,
     );
     expect(await kekOf()).toBe('local:v2');
-    await expect(t.app.get(ProviderConnectionRepository).employeeToken(company)).resolves.toBe(
+    await expect(t.app.get(ProviderConnectionRepository).storedToken(company, 'tripletex')).resolves.toBe(
       tripletexEmployeeToken(2),
     );
 
     expect(await rotate()).toMatch(/^KEK local:v3: /);
     expect(await kekOf()).toBe('local:v3');
-    await expect(t.app.get(ProviderConnectionRepository).employeeToken(company)).resolves.toBe(
+    await expect(t.app.get(ProviderConnectionRepository).storedToken(company, 'tripletex')).resolves.toBe(
       tripletexEmployeeToken(2),
     );
   });
@@ -65,7 +65,7 @@ describe('npm run cli -- kek rotate', () => {
     const connections = t.app.get(ProviderConnectionRepository);
     await connections.connect({
       companyId: company,
-      grant: { provider: 'tripletex', employeeToken: tripletexEmployeeToken(3) },
+      grant: { provider: 'tripletex', secret: { kind: 'token', token: tripletexEmployeeToken(3) } },
       externalCompanyId: null,
       externalCompanyName: null,
       connectedBy: 'admin@gone.no',

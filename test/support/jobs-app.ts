@@ -164,7 +164,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
         const info = control.tripletex.company(index);
         await connections.connect({
           companyId: company,
-          grant: { provider: 'tripletex', employeeToken: info.employeeToken },
+          grant: { provider: 'tripletex', secret: { kind: 'token', token: info.employeeToken } },
           externalCompanyId: String(info.companyId),
           externalCompanyName: info.name,
           connectedBy: 'admin@demo.no',
@@ -176,10 +176,13 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
           companyId: company,
           grant: {
             provider: 'fiken',
-            tokens: {
-              accessToken: issued.access_token,
-              refreshToken: issued.refresh_token,
-              expiresAt: Date.now() + issued.expires_in * 1000,
+            secret: {
+              kind: 'oauth',
+              tokens: {
+                accessToken: issued.access_token,
+                refreshToken: issued.refresh_token,
+                expiresAt: Date.now() + issued.expires_in * 1000,
+              },
             },
           },
           externalCompanyId: info.slug,

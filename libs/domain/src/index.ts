@@ -50,6 +50,7 @@ export * from './ports/authorization-request-store.port';
 export * from './ports/company-context-store.port';
 export * from './ports/employee-mapping-repository.port';
 export * from './ports/provider-grant-exchange.port';
+export * from './ports/provider-catalog.port';
 export * from './ports/provider-token-store.port';
 export * from './console/console-session';
 export * from './ports/console-session-store.port';

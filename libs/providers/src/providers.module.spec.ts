@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { AccountingProvider, Clock, ProviderTokenStore } from '@app/domain';
-import { ManualClock } from '@app/testing';
-import { FikenProvider } from './fiken/fiken.provider';
+import { AccountingProvider, Clock, ProviderCatalog, ProviderGrantExchange, ProviderTokenStore } from '@app/domain';
+import { InMemoryProviderTokenStore, ManualClock, testProviderSettings } from '@app/testing';
 import { ProvidersModule } from './providers.module';
+import { ProviderRegistry } from './provider-registry';
 import { RoutingAccountingProvider } from './routing-accounting-provider';
-import { InMemoryProviderTokenStore } from '@app/testing';
+import { FikenProvider } from './fiken/fiken.provider';
 import { TripletexProvider } from './tripletex/tripletex.provider';
 
 @Module({
@@ -18,32 +18,32 @@ import { TripletexProvider } from './tripletex/tripletex.provider';
 class TokenStoreModule {}
 
 describe('ProvidersModule', () => {
-  it('provides AccountingProvider, routing to the Tripletex and Fiken adapters', async () => {
+  it('provides AccountingProvider, routing to the registered Tripletex and Fiken adapters, and the catalog', async () => {
     const moduleRef = await Test.createTestingModule({
-      imports: [
-        ProvidersModule.register(
-          {
-            tripletex: { consumerToken: 'consumer' },
-            fiken: { clientId: 'client', clientSecret: 'secret' },
-          },
-          [TokenStoreModule],
-        ),
-      ],
+      imports: [ProvidersModule.register({ settings: testProviderSettings() }, [TokenStoreModule])],
     }).compile();
-    const provider = moduleRef.get(AccountingProvider);
-    expect(provider).toBeInstanceOf(RoutingAccountingProvider);
-    expect(moduleRef.get(TripletexProvider)).toBeInstanceOf(TripletexProvider);
-    expect(moduleRef.get(FikenProvider)).toBeInstanceOf(FikenProvider);
+    expect(moduleRef.get(AccountingProvider)).toBeInstanceOf(RoutingAccountingProvider);
+    const registry = moduleRef.get(ProviderRegistry);
+    expect(moduleRef.get(ProviderCatalog)).toBe(registry);
+    expect(registry.kinds()).toEqual(['tripletex', 'fiken']);
+    expect(registry.adapter('tripletex')).toBeInstanceOf(TripletexProvider);
+    expect(registry.adapter('fiken')).toBeInstanceOf(FikenProvider);
+    expect(moduleRef.get(ProviderGrantExchange)).toBeInstanceOf(ProviderGrantExchange);
   });
 
   it('refuses to start without provider credentials', async () => {
+    const settings = testProviderSettings({ tripletex: { config: { consumerToken: '' } } });
     const compiling = Test.createTestingModule({
-      imports: [
-        ProvidersModule.register({ tripletex: { consumerToken: '' }, fiken: { clientId: 'c', clientSecret: 's' } }, [
-          TokenStoreModule,
-        ]),
-      ],
+      imports: [ProvidersModule.register({ settings }, [TokenStoreModule])],
     }).compile();
     await expect(compiling).rejects.toThrow('Tripletex consumer token is not configured');
+  });
+
+  it('refuses to start with a registered provider that has no settings', async () => {
+    const { tripletex } = testProviderSettings();
+    const compiling = Test.createTestingModule({
+      imports: [ProvidersModule.register({ settings: { tripletex } }, [TokenStoreModule])],
+    }).compile();
+    await expect(compiling).rejects.toThrow('provider fiken has no settings');
   });
 });

@@ -1,29 +1,29 @@
-import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
-import { AccountingProvider, Clock, ProviderTokenStore } from '@app/domain';
-import { FikenConfig } from './fiken/fiken.config';
-import { FikenProvider } from './fiken/fiken.provider';
+import { DynamicModule, FactoryProvider, Module, ModuleMetadata } from '@nestjs/common';
+import { AccountingProvider, Clock, ProviderCatalog, ProviderGrantExchange, ProviderTokenStore } from '@app/domain';
+import { PROVIDERS } from './providers';
+import { ProviderRegistry, type AnyProviderDefinition, type ProviderSettings } from './provider-registry';
 import { RoutingAccountingProvider } from './routing-accounting-provider';
-import { TripletexConfig } from './tripletex/tripletex.config';
-import { TripletexProvider } from './tripletex/tripletex.provider';
 
 export interface ProvidersModuleOptions {
-  readonly tripletex: TripletexConfig;
-  readonly fiken: FikenConfig;
+  /** Each registered provider's settings, by kind (`{ tripletex: TripletexSettings, fiken: FikenSettings }`). */
+  readonly settings: ProviderSettings;
+  /** The providers to register; `PROVIDERS` unless a test registers its own too. */
+  readonly definitions?: readonly AnyProviderDefinition[];
 }
 
 export interface ProvidersModuleAsyncOptions {
   /** Modules that export what `useFactory` injects, and `ProviderTokenStore` (persistence). */
   readonly imports?: ModuleMetadata['imports'];
-  readonly inject?: Array<string | symbol | (abstract new (...args: never[]) => unknown)>;
+  readonly inject?: FactoryProvider['inject'];
   useFactory(...args: never[]): ProvidersModuleOptions | Promise<ProvidersModuleOptions>;
 }
 
 const OPTIONS = Symbol('ProvidersModuleOptions');
 
 /**
- * Provides `AccountingProvider` (routing to `TripletexProvider` / `FikenProvider` by the
- * connection's provider). `ProviderTokenStore` and `Clock` must be provided by an imported (or
- * global) module.
+ * Builds the registered providers (`ProviderRegistry`) and provides their ports: `AccountingProvider`
+ * (routing each call by the connection's provider), `ProviderGrantExchange` and `ProviderCatalog`.
+ * `ProviderTokenStore` and `Clock` must be provided by an imported (or global) module.
  */
 @Module({})
 export class ProvidersModule {
@@ -34,20 +34,21 @@ export class ProvidersModule {
       providers: [
         { provide: OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
         {
-          provide: TripletexProvider,
-          useFactory: (o: ProvidersModuleOptions, clock: Clock) => new TripletexProvider(o.tripletex, clock),
-          inject: [OPTIONS, Clock],
-        },
-        {
-          provide: FikenProvider,
-          useFactory: (o: ProvidersModuleOptions, store: ProviderTokenStore, clock: Clock) =>
-            new FikenProvider(o.fiken, store, clock),
+          provide: ProviderRegistry,
+          useFactory: (o: ProvidersModuleOptions, tokenStore: ProviderTokenStore, clock: Clock) =>
+            new ProviderRegistry(o.definitions ?? PROVIDERS, o.settings, { tokenStore, clock }),
           inject: [OPTIONS, ProviderTokenStore, Clock],
+        },
+        { provide: ProviderCatalog, useExisting: ProviderRegistry },
+        {
+          provide: ProviderGrantExchange,
+          useFactory: (registry: ProviderRegistry) => registry.grantExchange(),
+          inject: [ProviderRegistry],
         },
         RoutingAccountingProvider,
         { provide: AccountingProvider, useExisting: RoutingAccountingProvider },
       ],
-      exports: [AccountingProvider, TripletexProvider, FikenProvider],
+      exports: [AccountingProvider, ProviderCatalog, ProviderGrantExchange, ProviderRegistry],
     };
   }
 

@@ -1,19 +1,12 @@
-import { FikenConnection, ProviderConnection, TripletexConnection } from '@app/domain';
-import { ManualClock } from '@app/testing';
-import { FikenProvider } from './fiken/fiken.provider';
+import type { ProviderConnection } from '@app/domain';
+import { testProviderRegistry } from '@app/testing';
+import type { FikenConnection } from './fiken/fiken-connection';
 import { RoutingAccountingProvider } from './routing-accounting-provider';
-import { InMemoryProviderTokenStore } from '@app/testing';
-import { TripletexProvider } from './tripletex/tripletex.provider';
+import type { TripletexConnection } from './tripletex/tripletex-connection';
 
 describe('RoutingAccountingProvider', () => {
-  const clock = new ManualClock();
-  const tripletex = new TripletexProvider({ consumerToken: 'consumer' }, clock);
-  const fiken = new FikenProvider(
-    { clientId: 'client', clientSecret: 'secret' },
-    new InMemoryProviderTokenStore(),
-    clock,
-  );
-  const router = new RoutingAccountingProvider(tripletex, fiken);
+  const registry = testProviderRegistry();
+  const router = new RoutingAccountingProvider(registry);
   const tx: TripletexConnection = {
     provider: 'tripletex',
     companyId: 'a',
@@ -28,19 +21,26 @@ describe('RoutingAccountingProvider', () => {
     companySlug: 'b',
   };
 
-  it.each<[string, ProviderConnection, TripletexProvider | FikenProvider]>([
-    ['tripletex', tx, tripletex],
-    ['fiken', fk, fiken],
-  ])('sends a %s connection to its adapter', async (_name, conn, adapter) => {
-    const spy = jest.spyOn(adapter, 'balances').mockResolvedValue([]);
+  it.each<[string, ProviderConnection]>([
+    ['tripletex', tx],
+    ['fiken', fk],
+  ])('sends a %s connection to its adapter', async (kind, conn) => {
+    const spy = jest.spyOn(registry.adapter(kind), 'balances').mockResolvedValue([]);
     await router.balances(conn, '2026-03-16');
     expect(spy).toHaveBeenCalledWith(conn, '2026-03-16', undefined);
     spy.mockRestore();
   });
 
   it('refuses a connection of the other provider inside an adapter', async () => {
-    await expect(tripletex.balances(fk, '2026-03-16')).rejects.toThrow(
+    await expect(registry.adapter('tripletex').balances(fk, '2026-03-16')).rejects.toThrow(
       'TripletexProvider was given a fiken connection',
+    );
+  });
+
+  it('refuses a connection of a provider nobody registered', async () => {
+    const unknown: ProviderConnection = { provider: 'nobody', companyId: 'c', baseUrl: 'http://127.0.0.1:9' };
+    await expect(async () => router.balances(unknown, '2026-03-16')).rejects.toThrow(
+      'no accounting provider nobody is registered',
     );
   });
 });

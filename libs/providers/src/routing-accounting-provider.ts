@@ -12,16 +12,12 @@ import {
   ProviderContext,
   Receipt,
 } from '@app/domain';
-import { FikenProvider } from './fiken/fiken.provider';
-import { TripletexProvider } from './tripletex/tripletex.provider';
+import { ProviderRegistry } from './provider-registry';
 
-/** The AccountingProvider the application uses: each call goes to the adapter of `conn.provider`. */
+/** The AccountingProvider the application uses: each call goes to the registered adapter of `conn.provider`. */
 @Injectable()
 export class RoutingAccountingProvider extends AccountingProvider {
-  constructor(
-    private readonly tripletex: TripletexProvider,
-    private readonly fiken: FikenProvider,
-  ) {
+  constructor(private readonly registry: ProviderRegistry) {
     super();
   }
 
@@ -83,11 +79,6 @@ export class RoutingAccountingProvider extends AccountingProvider {
   }
 
   private adapter(conn: ProviderConnection): AccountingProvider {
-    switch (conn.provider) {
-      case 'tripletex':
-        return this.tripletex;
-      case 'fiken':
-        return this.fiken;
-    }
+    return this.registry.adapter(conn.provider);
   }
 }

@@ -42,3 +42,4 @@ export * from './fakes/fake-provider-grant-exchange';
 export * from './mothers/receipt-pdf.mother';
 export * from './mothers/image-bomb.mother';
 export * from './mothers/receipt-image.mother';
+export * from './providers/test-provider-registry';

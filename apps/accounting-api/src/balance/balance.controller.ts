@@ -13,7 +13,8 @@ import {
   ApiBadGatewayResponse,
 } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { PROVIDER_KINDS, type Identity } from '@app/domain';
+import { type Identity } from '@app/domain';
+import { PROVIDER_KINDS } from '@app/providers';
 import { ReadBalances } from '@app/application';
 import { Access } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';

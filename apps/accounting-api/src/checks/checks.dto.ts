@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { MAX_CHECK_ITEM_LIMIT, DEFAULT_CHECK_ITEM_LIMIT } from '@app/application';
-import { PROVIDER_KINDS } from '@app/domain';
+import { PROVIDER_KINDS } from '@app/providers';
 
 class CheckLimitQuery {
   @ApiPropertyOptional({

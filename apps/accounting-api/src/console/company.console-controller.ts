@@ -5,7 +5,6 @@ import {
   ConnectionOverview,
   EmployeeDirectory,
   GetCompanySettingsHandler,
-  ProviderEndpoints,
   StartConnection,
   UpdateCompanySettingsHandler,
 } from '@app/application';
@@ -14,13 +13,11 @@ import {
   CompanyContextStore,
   formatMoney,
   invalidField,
-  isProviderKind,
-  PROVIDER_KINDS,
   ValidationFailed,
   type CompanySettings,
   type CompanySettingsInput,
-  type ProviderKind,
 } from '@app/domain';
+import { PROVIDER_KINDS, PROVIDER_NAMES as NAMES } from '@app/providers';
 import { ConsolePage } from '../auth/access.decorator';
 import { html, type Html } from '../onboarding/html';
 import { providerParam } from '../onboarding/provider-param';
@@ -40,7 +37,6 @@ import { consolePage, csrfField, sendConsole, type ConsoleViewer } from './conso
 import type { ConsoleRequest } from './console-session.guard';
 import { ConsoleViewers } from './console-viewers';
 
-const NAMES: Record<ProviderKind, string> = { tripletex: 'Tripletex', fiken: 'Fiken' };
 const CHANNELS = [
   ['reviewChannel', 'Review channel', 'proposals that need a reviewer, execution failures'],
   ['invoicesChannel', 'Invoices channel', "the daily check's findings"],
@@ -78,7 +74,6 @@ export class CompanyConsoleController {
     private readonly viewers: ConsoleViewers,
     private readonly overview: ConnectionOverview,
     private readonly start: StartConnection,
-    private readonly endpoints: ProviderEndpoints,
     private readonly context: CompanyContextService,
     private readonly getSettings: GetCompanySettingsHandler,
     private readonly updateSettings: UpdateCompanySettingsHandler,
@@ -102,7 +97,7 @@ export class CompanyConsoleController {
         ? employeeFormOf(await this.employees.get(viewer.identity.company, employee))
         : EMPTY_EMPLOYEE_FORM;
     const notice = typeof done === 'string' ? NOTICES[done] : undefined;
-    const prompt = typeof connect === 'string' && isProviderKind(connect) ? connect : undefined;
+    const prompt = typeof connect === 'string' && PROVIDER_KINDS.includes(connect) ? connect : undefined;
     await this.render(viewer, response, 200, form, notice, prompt);
   }
 
@@ -117,7 +112,7 @@ export class CompanyConsoleController {
     status: number,
     form: EmployeeFormState,
     notice?: string,
-    prompt?: ProviderKind,
+    prompt?: string,
   ): Promise<void> {
     const company = viewer.identity.company;
     const [view, settings, employees, context] = await Promise.all([
@@ -271,11 +266,7 @@ export class CompanyConsoleController {
 
   /** Where a connect form may redirect the browser: the providers' consent screens. */
   private consentOrigins(): string[] {
-    const urls = [
-      this.endpoints.fiken.authorizeUrl,
-      this.endpoints.tripletex.consentUrl ?? this.endpoints.tripletexTokenFormUrl(),
-    ];
-    return [...new Set(urls.map((u) => new URL(u).origin))];
+    return this.start.consentOrigins();
   }
 }
 

@@ -7,7 +7,8 @@ import {
   ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
-import { PROVIDER_KINDS, type CompanyContext, type Identity } from '@app/domain';
+import { type CompanyContext, type Identity } from '@app/domain';
+import { PROVIDER_KINDS } from '@app/providers';
 import { CompanyContextService } from '@app/application';
 import { Access } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';

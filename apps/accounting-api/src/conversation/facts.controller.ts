@@ -9,7 +9,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { CHANNELS, PROVIDER_KINDS, type Identity } from '@app/domain';
+import { CHANNELS, type Identity } from '@app/domain';
+import { PROVIDER_KINDS } from '@app/providers';
 import { EmployeeDirectory } from '@app/application';
 import { Access } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';

@@ -1,4 +1,5 @@
 import { DailyCheckOptions } from '@app/application';
+import { PROVIDER_KINDS } from '@app/providers';
 import type { Env } from '../config/env.schema';
 
 /** The daily job's configuration: DAILY_CHECK_ENABLED and DailyCheckOptions' keys. */
@@ -16,6 +17,7 @@ export class DailyCheckSettings {
       new DailyCheckOptions({
         lookbackDays: e.DAILY_CHECK_LOOKBACK_DAYS,
         itemsPerMessage: e.DAILY_CHECK_ITEMS_PER_MESSAGE,
+        providers: PROVIDER_KINDS,
         concurrency: {
           tripletex: e.DAILY_CHECK_CONCURRENCY_TRIPLETEX,
           fiken: e.DAILY_CHECK_CONCURRENCY_FIKEN,

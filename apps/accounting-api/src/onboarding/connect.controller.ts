@@ -8,7 +8,8 @@ import {
   ApiProperty,
   ApiTags,
 } from '@nestjs/swagger';
-import { PROVIDER_KINDS, type Identity } from '@app/domain';
+import { type Identity } from '@app/domain';
+import { PROVIDER_KINDS } from '@app/providers';
 import { ConsoleAccess } from '@app/application';
 import { Access } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';

@@ -1,14 +1,13 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { isProviderKind, PROVIDER_KINDS, type ProviderKind, type StateRejection } from '@app/domain';
+import type { StateRejection } from '@app/domain';
+import { PROVIDER_KINDS, PROVIDER_NAMES } from '@app/providers';
 import { CompleteConnection, type ConnectionOutcome } from '@app/application';
 import { HistoryImportStarter } from '../patterns/history-import-on-connect';
 import { Public } from '../auth/access.decorator';
 import { ConsoleCookies } from '../console/console-cookies';
 import { html, sendPage, type Html } from './html';
-
-const PROVIDER_NAMES: Record<ProviderKind, string> = { tripletex: 'Tripletex', fiken: 'Fiken' };
 
 const STATE_MESSAGES: Record<StateRejection, string> = {
   forged: 'The link is not one this service issued (its state does not verify). Nothing was stored.',
@@ -126,7 +125,7 @@ export class OAuthCallbackController {
     request: Request,
     response: Response,
   ): Promise<void> {
-    if (!isProviderKind(provider)) {
+    if (!PROVIDER_KINDS.includes(provider)) {
       sendPage(
         response,
         404,

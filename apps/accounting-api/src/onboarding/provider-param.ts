@@ -1,7 +1,8 @@
-import { NotFound, isProviderKind, type ProviderKind } from '@app/domain';
+import { NotFound, type ProviderKind } from '@app/domain';
+import { PROVIDER_KINDS } from '@app/providers';
 
-/** The `{provider}` path segment: `tripletex` or `fiken`; anything else is no such resource (404). */
+/** The `{provider}` path segment: a registered provider's kind; anything else is no such resource (404). */
 export function providerParam(value: string): ProviderKind {
-  if (!isProviderKind(value)) throw new NotFound('provider', value);
+  if (!PROVIDER_KINDS.includes(value)) throw new NotFound('provider', value);
   return value;
 }

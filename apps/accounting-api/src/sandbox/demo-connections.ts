@@ -43,7 +43,7 @@ export class DemoConnections {
     if (record?.provider !== 'tripletex' || record.status !== 'connected') {
       record = await this.connections.connect({
         companyId: DEMO_TRIPLETEX_COMPANY,
-        grant: { provider: 'tripletex', employeeToken: tripletex.employeeToken },
+        grant: { provider: 'tripletex', secret: { kind: 'token', token: tripletex.employeeToken } },
         externalCompanyId: String(tripletex.companyId),
         externalCompanyName: tripletex.name,
         connectedBy: 'sandbox@demo.no',
@@ -58,10 +58,13 @@ export class DemoConnections {
       companyId: DEMO_FIKEN_COMPANY,
       grant: {
         provider: 'fiken',
-        tokens: {
-          accessToken: issued.access_token,
-          refreshToken: issued.refresh_token,
-          expiresAt: this.clock.now().getTime() + issued.expires_in * 1000,
+        secret: {
+          kind: 'oauth',
+          tokens: {
+            accessToken: issued.access_token,
+            refreshToken: issued.refresh_token,
+            expiresAt: this.clock.now().getTime() + issued.expires_in * 1000,
+          },
         },
       },
       externalCompanyId: fiken.slug,

@@ -57,7 +57,7 @@ async function aWorld() {
   await adapters.companies.create({ id: 'acme', name: 'Acme AS' });
   await adapters.connections.connect({
     companyId: 'acme',
-    grant: { provider: 'tripletex', employeeToken: 'employee-token' },
+    grant: { provider: 'tripletex', secret: { kind: 'token', token: 'employee-token' } },
     externalCompanyId: null,
     externalCompanyName: null,
     connectedBy: 'admin@example.com',

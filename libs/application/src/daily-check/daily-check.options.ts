@@ -12,6 +12,8 @@ export class DailyCheckOptions {
    * once. Tripletex answers fast but with large pages: fewer at once keep memory flat.
    */
   readonly concurrency: Readonly<Record<ProviderKind | 'none', number>>;
+  // Every registered provider gets a lane (the runner claims each kind's companies separately); one
+  // without a configured figure gets DEFAULT_CONCURRENCY.
   /**
    * One company at a time, whatever `concurrency` says (DAILY_CHECK_SERIAL: for a database or
    * provider account that should see one company's check at a time).
@@ -27,21 +29,32 @@ export class DailyCheckOptions {
   constructor(
     options: Partial<Omit<DailyCheckOptions, 'concurrency'>> & {
       concurrency?: Partial<Record<ProviderKind | 'none', number>>;
+      /** The registered provider kinds (`ProviderCatalog.kinds()`); Tripletex and Fiken by default. */
+      providers?: readonly ProviderKind[];
     } = {},
   ) {
     this.lookbackDays = whole(options.lookbackDays ?? 30, 'lookbackDays', 1);
     this.itemsPerMessage = whole(options.itemsPerMessage ?? 50, 'itemsPerMessage', 0);
-    this.concurrency = {
-      tripletex: whole(options.concurrency?.tripletex ?? 16, 'concurrency.tripletex', 1),
-      fiken: whole(options.concurrency?.fiken ?? 200, 'concurrency.fiken', 1),
-      none: whole(options.concurrency?.none ?? 2, 'concurrency.none', 1),
-    };
+    const configured: Partial<Record<string, number>> = options.concurrency ?? {};
+    const kinds = new Set([...(options.providers ?? ['tripletex', 'fiken']), ...Object.keys(configured)]);
+    kinds.delete('none');
+    this.concurrency = Object.fromEntries([
+      ...[...kinds].map((kind) => {
+        const figure = configured[kind] ?? KNOWN_CONCURRENCY[kind] ?? DEFAULT_CONCURRENCY;
+        return [kind, whole(figure, `concurrency.${kind}`, 1)];
+      }),
+      ['none', whole(options.concurrency?.none ?? 2, 'concurrency.none', 1)],
+    ]) as Record<ProviderKind | 'none', number>;
     this.serial = options.serial ?? false;
     this.leaseMs = whole(options.leaseMs ?? 15 * 60_000, 'leaseMs', 1);
     this.retryDelayMs = whole(options.retryDelayMs ?? 60 * 60_000, 'retryDelayMs', 1);
     this.maxAttempts = whole(options.maxAttempts ?? 4, 'maxAttempts', 1);
   }
 }
+
+/** Companies checked at once by default (see `concurrency`), and for any other provider. */
+const KNOWN_CONCURRENCY: Partial<Record<ProviderKind, number>> = { tripletex: 16, fiken: 200 };
+const DEFAULT_CONCURRENCY = 16;
 
 function whole(value: number, name: string, min: number): number {
   if (!Number.isSafeInteger(value) || value < min)

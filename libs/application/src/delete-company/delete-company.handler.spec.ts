@@ -33,7 +33,7 @@ async function aConnectedCompany(w: ReturnType<typeof world>, id = 'acme'): Prom
   await w.companies.create({ id, name: 'Acme AS' });
   await w.connections.connect({
     companyId: id,
-    grant: { provider: 'tripletex', employeeToken: 'employee-token' },
+    grant: { provider: 'tripletex', secret: { kind: 'token', token: 'employee-token' } },
     externalCompanyId: null,
     externalCompanyName: null,
     connectedBy: 'admin@acme.no',

@@ -6,10 +6,9 @@ import {
   type ProviderConnectionRecord,
   type ProviderConnectionRepository,
 } from '@app/domain';
-import { receiptImage, receiptPdf, TEST_COMPANY } from '@app/testing';
+import { receiptImage, receiptPdf, TEST_COMPANY, testProviderRegistry } from '@app/testing';
 import { ImportBookingHistoryHandler } from '../history-suggestions/history-suggestions.handlers';
 import { ProviderConnections } from '../onboarding/provider-connections';
-import { ProviderEndpoints } from '../onboarding/provider-endpoints';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { aSubmission, aUseCaseWorld, ACCOUNTANT, EMPLOYEE, submitted } from '../testing/use-case-world';
 
@@ -439,14 +438,9 @@ async function importHistory(world: World, bookings: readonly HistoricalBooking[
     employeeToken: async () => 'token',
     markNeedsReauthorization: async () => undefined,
   } as unknown as ProviderConnectionRepository;
-  const endpoints = new ProviderEndpoints(
-    { apiUrl: 'https://tripletex.test/v2', consentUrl: null },
-    { apiUrl: 'https://fiken.test/api/v2', authorizeUrl: 'https://f/a', tokenUrl: 'https://f/t', clientId: 'c' },
-    'https://accounting.test',
-  );
   await new ImportBookingHistoryHandler(
     world.history,
-    new ProviderConnections(repository, endpoints),
+    new ProviderConnections(repository, testProviderRegistry()),
     provider as unknown as AccountingProvider,
     world.unitOfWork,
     new ApplicationContext(world.clock, world.ids),

@@ -16,9 +16,9 @@ import {
   aReviewerOrigin,
   createInMemoryAdapters,
   SUBMITTER,
+  testProviderRegistry,
 } from '@app/testing';
 import { ProviderConnections } from '../onboarding/provider-connections';
-import { ProviderEndpoints } from '../onboarding/provider-endpoints';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { ExecutorOptions } from './executor.options';
 import { ProposalExecutor } from './proposal-executor';
@@ -75,23 +75,13 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
     employeeToken: async () => 'employee-token',
     markNeedsReauthorization: async () => undefined,
   } as unknown as ProviderConnectionRepository;
-  const endpoints = new ProviderEndpoints(
-    { apiUrl: 'https://tripletex.test/v2', consentUrl: null },
-    {
-      apiUrl: 'https://fiken.test/api/v2',
-      authorizeUrl: 'https://fiken.test/oauth/authorize',
-      tokenUrl: 'https://fiken.test/oauth/token',
-      clientId: 'c',
-    },
-    'https://accounting.test',
-  );
   const executor = new ProposalExecutor(
     executions.queue,
     adapters.unitOfWork,
     adapters.proposals,
     adapters.settings,
     adapters.receipts,
-    new ProviderConnections(repository, endpoints),
+    new ProviderConnections(repository, testProviderRegistry()),
     provider as unknown as AccountingProvider,
     new ApplicationContext(adapters.clock, adapters.ids),
     new ExecutorOptions({ retryBaseMs: 1_000, maxTransientAttempts: 3, failedRetryMs: 60_000, ...options }),

@@ -6,9 +6,8 @@ import {
   type ProviderConnectionRecord,
   type ProviderConnectionRepository,
 } from '@app/domain';
-import { TEST_COMPANY } from '@app/testing';
+import { TEST_COMPANY, testProviderRegistry } from '@app/testing';
 import { ProviderConnections } from '../onboarding/provider-connections';
-import { ProviderEndpoints } from '../onboarding/provider-endpoints';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import {
   aRepeatSubmission,
@@ -82,19 +81,9 @@ function aHistoryWorld() {
     employeeToken: async () => 'employee-token',
     markNeedsReauthorization: async () => undefined,
   } as unknown as ProviderConnectionRepository;
-  const endpoints = new ProviderEndpoints(
-    { apiUrl: 'https://tripletex.test/v2', consentUrl: null },
-    {
-      apiUrl: 'https://fiken.test/api/v2',
-      authorizeUrl: 'https://fiken.test/oauth/authorize',
-      tokenUrl: 'https://fiken.test/oauth/token',
-      clientId: 'c',
-    },
-    'https://accounting.test',
-  );
   const importHistory = new ImportBookingHistoryHandler(
     world.history,
-    new ProviderConnections(repository, endpoints),
+    new ProviderConnections(repository, testProviderRegistry()),
     provider as unknown as AccountingProvider,
     world.unitOfWork,
     new ApplicationContext(world.clock, world.ids),

@@ -7,7 +7,13 @@ import {
   type NewProviderConnection,
   type ProviderConnectionRecord,
 } from '@app/domain';
-import { InMemoryAuthorizationRequestStore, InMemoryCompanyContextStore, ManualClock } from '@app/testing';
+import {
+  InMemoryAuthorizationRequestStore,
+  InMemoryCompanyContextStore,
+  ManualClock,
+  testProviderRegistry,
+  testProviderSettings,
+} from '@app/testing';
 import { CompanyContextService } from '../context/company-context.service';
 import { AuthorizationStateSigner } from './authorization-state';
 import { CompleteConnection } from './complete-connection.handler';
@@ -36,23 +42,14 @@ class Connections extends ProviderConnectionRepository {
       updatedAt: now,
     };
   }
-  async employeeToken(): Promise<string> {
+  async storedToken(): Promise<string> {
     return 'employee-token';
   }
   async markNeedsReauthorization(): Promise<void> {}
 }
 
 describe('CompleteConnection', () => {
-  const endpoints = new ProviderEndpoints(
-    { apiUrl: 'https://tx.example/v2', consentUrl: null },
-    {
-      apiUrl: 'https://fiken.example/api/v2',
-      authorizeUrl: 'https://fiken.example/oauth/authorize',
-      tokenUrl: 'https://fiken.example/oauth/token',
-      clientId: 'client',
-    },
-    'https://accounting.example',
-  );
+  const endpoints = new ProviderEndpoints('https://accounting.example');
   let clock: ManualClock;
   let requests: InMemoryAuthorizationRequestStore;
   let connections: Connections;
@@ -70,11 +67,14 @@ describe('CompleteConnection', () => {
     connections = new Connections();
     contexts = new InMemoryCompanyContextStore();
     exchange = {
-      redeemFikenCode: jest.fn(async () => ({
-        tokens: { accessToken: 'a', refreshToken: 'r', expiresAt: 1 },
-        companies: [{ id: 'acme-as', name: 'Acme AS' }],
-      })),
-      verifyTripletexEmployeeToken: jest.fn(async () => ({ id: '1001', name: null })),
+      redeem: jest.fn(async (provider: string, proof: { code: string }) =>
+        provider === 'fiken'
+          ? {
+              secret: { kind: 'oauth', tokens: { accessToken: 'a', refreshToken: 'r', expiresAt: 1 } },
+              companies: [{ id: 'acme-as', name: 'Acme AS' }],
+            }
+          : { secret: { kind: 'token', token: proof.code }, companies: [{ id: '1001', name: null }] },
+      ),
     } as unknown as jest.Mocked<ProviderGrantExchange>;
     fetchContext = jest.fn(async () => ({
       accounts: [{ code: '6540', name: 'Inventar' }],
@@ -84,8 +84,13 @@ describe('CompleteConnection', () => {
     }));
     const provider = { fetchContext } as unknown as AccountingProvider;
     signer = new AuthorizationStateSigner(randomBytes(32));
-    const resolver = new ProviderConnections(connections, endpoints);
-    start = new StartConnection(requests, signer, endpoints, clock);
+    const catalog = testProviderRegistry({
+      settings: testProviderSettings({
+        fiken: { authorizeUrl: 'https://fiken.example/oauth/authorize' },
+      }),
+    });
+    const resolver = new ProviderConnections(connections, catalog);
+    start = new StartConnection(requests, signer, endpoints, catalog, clock);
     complete = new CompleteConnection(
       requests,
       signer,
@@ -126,11 +131,11 @@ describe('CompleteConnection', () => {
       externalCompanyId: 'acme-as',
       context: { accounts: 1 },
     });
-    expect(exchange.redeemFikenCode).toHaveBeenCalledWith(
-      'the-code',
-      'https://accounting.example/v1/oauth/fiken/callback',
-      state.state,
-    );
+    expect(exchange.redeem).toHaveBeenCalledWith('fiken', {
+      code: 'the-code',
+      redirectUri: 'https://accounting.example/v1/oauth/fiken/callback',
+      state: state.state,
+    });
     expect(connections.stored[0]).toMatchObject({
       companyId: 'acme',
       connectedBy: 'kari@acme.no',
@@ -172,10 +177,10 @@ describe('CompleteConnection', () => {
     expect((await complete.execute({ provider: 'fiken', ...refused, error: 'access_denied' })).kind).toBe(
       'consent_refused',
     );
-    exchange.redeemFikenCode.mockRejectedValueOnce(new ProviderError('fiken', 'rejected', 'invalid_grant'));
+    exchange.redeem.mockRejectedValueOnce(new ProviderError('fiken', 'rejected', 'invalid_grant'));
     const badCode = await begin('fiken');
     expect((await complete.execute({ provider: 'fiken', ...badCode, code: 'bad' })).kind).toBe('grant_refused');
-    exchange.verifyTripletexEmployeeToken.mockRejectedValueOnce(new ProviderError('tripletex', 'timeout', 'slow'));
+    exchange.redeem.mockRejectedValueOnce(new ProviderError('tripletex', 'timeout', 'slow'));
     const slow = await begin('tripletex');
     expect((await complete.execute({ provider: 'tripletex', ...slow, code: 'tok' })).kind).toBe('provider_failed');
     expect(connections.stored).toEqual([]);
@@ -223,7 +228,7 @@ describe('CompleteConnection', () => {
       rejection: 'unbound',
     });
     expect(await complete.isPending('fiken', state, undefined)).toBe(false);
-    expect(exchange.redeemFikenCode).not.toHaveBeenCalled();
+    expect(exchange.redeem).not.toHaveBeenCalled();
     expect(connections.stored).toEqual([]);
   });
 });

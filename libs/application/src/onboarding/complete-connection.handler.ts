@@ -48,7 +48,7 @@ export type ConnectionOutcome =
 
 /**
  * Onboarding steps 4–8: the provider's redirect. Checks the signed state and consumes its request
- * (single use), exchanges the code for tokens (Fiken) or verifies the employee token (Tripletex),
+ * (single use), redeems the code or token at the provider (`ProviderGrantExchange.redeem`),
  * stores them sealed (ProviderConnectionRepository), then pre-fetches the company context.
  * Tokens pass through this handler in memory only; no outcome carries one.
  */
@@ -161,17 +161,13 @@ export class CompleteConnection {
     code: string,
     state: string,
   ): Promise<{ grant: ProviderGrant; external: { id: string; name: string | null } }> {
-    switch (provider) {
-      case 'tripletex': {
-        const company = await this.exchange.verifyTripletexEmployeeToken(code);
-        return { grant: { provider: 'tripletex', employeeToken: code }, external: company };
-      }
-      case 'fiken': {
-        const redeemed = await this.exchange.redeemFikenCode(code, this.endpoints.callbackUrl('fiken'), state);
-        const company = redeemed.companies[0];
-        if (!company) throw new ProviderError('fiken', 'rejected', 'the Fiken grant opens no company');
-        return { grant: { provider: 'fiken', tokens: redeemed.tokens }, external: company };
-      }
-    }
+    const redeemed = await this.exchange.redeem(provider, {
+      code,
+      redirectUri: this.endpoints.callbackUrl(provider),
+      state,
+    });
+    const company = redeemed.companies[0];
+    if (!company) throw new ProviderError(provider, 'rejected', `the ${provider} grant opens no company`);
+    return { grant: { provider, secret: redeemed.secret }, external: company };
   }
 }

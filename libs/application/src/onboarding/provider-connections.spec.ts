@@ -1,16 +1,7 @@
-import { ProviderConnectionRepository, type ProviderConnectionRecord, type TripletexConnection } from '@app/domain';
-import type { ProviderEndpoints } from './provider-endpoints';
+import { testProviderRegistry } from '@app/testing';
+import { ProviderConnectionRepository, type ProviderConnectionRecord } from '@app/domain';
+import type { TripletexConnection } from '@app/providers';
 import { ProviderConnections } from './provider-connections';
-
-const endpoints = {
-  tripletex: { apiUrl: 'https://tripletex.example/v2', consentUrl: null },
-  fiken: {
-    apiUrl: 'https://fiken.example/api/v2',
-    authorizeUrl: '',
-    tokenUrl: 'https://fiken.example/token',
-    clientId: 'c',
-  },
-} as unknown as ProviderEndpoints;
 
 const record = (connectedAt: string): ProviderConnectionRecord => ({
   companyId: 'acme',
@@ -26,8 +17,8 @@ const record = (connectedAt: string): ProviderConnectionRecord => ({
 });
 
 describe('ProviderConnections.connectionOf (Tripletex)', () => {
-  const repository = { employeeToken: async () => 'employee-token' } as unknown as ProviderConnectionRepository;
-  const connections = new ProviderConnections(repository, endpoints);
+  const repository = { storedToken: async () => 'employee-token' } as unknown as ProviderConnectionRepository;
+  const connections = new ProviderConnections(repository, testProviderRegistry());
 
   it('versions the credentials by when they were connected, and reads the token only when asked', async () => {
     const first = connections.connectionOf(record('2026-11-20T10:00:00.000Z')) as TripletexConnection;

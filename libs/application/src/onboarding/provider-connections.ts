@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import {
   DomainError,
+  ProviderCatalog,
   ProviderConnectionRepository,
   ProviderReauthorizationRequired,
   type ProviderConnection,
   type ProviderConnectionRecord,
   type ProviderKind,
 } from '@app/domain';
-import { ProviderEndpoints } from './provider-endpoints';
 
 /** 409 provider_not_connected (docs/api.md §3). */
 export class ProviderNotConnected extends DomainError {
@@ -17,15 +17,15 @@ export class ProviderNotConnected extends DomainError {
 }
 
 /**
- * Turns a company's stored connection into the `ProviderConnection` the adapters call with. The
- * Tripletex employee token is not read here: the connection opens it from the vault when (and only
- * when) the adapter creates a session.
+ * Turns a company's stored connection into the `ProviderConnection` the adapters call with (its
+ * provider's definition builds it). A `token` provider's secret is not read here: the connection
+ * opens it from the vault when (and only when) the adapter needs it.
  */
 @Injectable()
 export class ProviderConnections {
   constructor(
     private readonly connections: ProviderConnectionRepository,
-    private readonly endpoints: ProviderEndpoints,
+    private readonly catalog: ProviderCatalog,
   ) {}
 
   /** The company's working connection; 409 provider_not_connected when there is none. */
@@ -45,27 +45,7 @@ export class ProviderConnections {
   }
 
   connectionOf(record: ProviderConnectionRecord): ProviderConnection {
-    switch (record.provider) {
-      case 'tripletex':
-        return {
-          provider: 'tripletex',
-          companyId: record.companyId,
-          baseUrl: this.endpoints.tripletex.apiUrl,
-          credentials: {
-            // A reconnect stores new credentials with a new connectedAt.
-            version: record.connectedAt.toISOString(),
-            employeeToken: () => this.connections.employeeToken(record.companyId),
-          },
-        };
-      case 'fiken':
-        return {
-          provider: 'fiken',
-          companyId: record.companyId,
-          baseUrl: this.endpoints.fiken.apiUrl,
-          tokenUrl: this.endpoints.fiken.tokenUrl,
-          companySlug: record.externalCompanyId ?? '',
-        };
-    }
+    return this.catalog.connectionOf(record, () => this.connections.storedToken(record.companyId, record.provider));
   }
 
   /**

@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AUTHORIZATION_STATE_TTL_MS, AuthorizationRequestStore, Clock, type ProviderKind } from '@app/domain';
+import {
+  AUTHORIZATION_STATE_TTL_MS,
+  AuthorizationRequestStore,
+  Clock,
+  ProviderCatalog,
+  type ProviderKind,
+} from '@app/domain';
 import type { Caller } from '../shared/caller';
 import { AuthorizationStateSigner } from './authorization-state';
 import { ProviderEndpoints } from './provider-endpoints';
@@ -35,6 +41,7 @@ export class StartConnection {
     private readonly requests: AuthorizationRequestStore,
     private readonly signer: AuthorizationStateSigner,
     private readonly endpoints: ProviderEndpoints,
+    private readonly catalog: ProviderCatalog,
     private readonly clock: Clock,
   ) {}
 
@@ -54,23 +61,17 @@ export class StartConnection {
     return { authorizeUrl: this.authorizeUrl(provider, state), expiresAt, browserSecret };
   }
 
+  /** Where the authorize URLs of every registered provider point (their origins), e.g. for a form-action policy. */
+  consentOrigins(): string[] {
+    const urls = this.catalog.kinds().map((kind) => this.authorizeUrl(kind, 'state'));
+    return [...new Set(urls.map((url) => new URL(url).origin))];
+  }
+
   private authorizeUrl(provider: ProviderKind, state: string): string {
-    const redirectUri = this.endpoints.callbackUrl(provider);
-    switch (provider) {
-      case 'fiken': {
-        const url = new URL(this.endpoints.fiken.authorizeUrl);
-        url.searchParams.set('response_type', 'code');
-        url.searchParams.set('client_id', this.endpoints.fiken.clientId);
-        url.searchParams.set('redirect_uri', redirectUri);
-        url.searchParams.set('state', state);
-        return url.toString();
-      }
-      case 'tripletex': {
-        const url = new URL(this.endpoints.tripletex.consentUrl ?? this.endpoints.tripletexTokenFormUrl());
-        url.searchParams.set('redirect_uri', redirectUri);
-        url.searchParams.set('state', state);
-        return url.toString();
-      }
-    }
+    return this.catalog.authorizeUrl(provider, {
+      state,
+      redirectUri: this.endpoints.callbackUrl(provider),
+      tokenFormUrl: this.endpoints.tokenFormUrl(provider),
+    });
   }
 }

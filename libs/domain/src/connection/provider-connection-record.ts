@@ -28,10 +28,19 @@ export interface ProviderConnectionRecord {
   readonly updatedAt: Date;
 }
 
-/** The secret a fresh connection stores: Tripletex's employee token or Fiken's OAuth tokens. */
-export type ProviderGrant =
-  | { readonly provider: 'tripletex'; readonly employeeToken: string }
-  | { readonly provider: 'fiken'; readonly tokens: OAuthTokens };
+/**
+ * The company's secret at a provider, by the provider's onboarding kind: one long-lived token the
+ * admin pastes (`token`: Tripletex's employee token) or OAuth tokens that rotate (`oauth`: Fiken's,
+ * read and rotated afterwards through `ProviderTokenStore`).
+ */
+export type ProviderSecret =
+  { readonly kind: 'token'; readonly token: string } | { readonly kind: 'oauth'; readonly tokens: OAuthTokens };
+
+/** What a fresh connection stores: the provider and its secret. */
+export interface ProviderGrant {
+  readonly provider: ProviderKind;
+  readonly secret: ProviderSecret;
+}
 
 /** What onboarding stores for a company: the grant, which company at the provider it opens, who connected it. */
 export interface NewProviderConnection {

@@ -1,3 +1,4 @@
+import type { ProviderKind } from '../provider/provider-connection';
 import type { NewProviderConnection, ProviderConnectionRecord } from '../connection/provider-connection-record';
 
 /**
@@ -16,8 +17,11 @@ export abstract class ProviderConnectionRepository {
    */
   abstract connect(connection: NewProviderConnection): Promise<ProviderConnectionRecord>;
 
-  /** Tripletex: the company's employee token, decrypted now. Throws when there is none. */
-  abstract employeeToken(companyId: string): Promise<string>;
+  /**
+   * A `token` provider's secret (Tripletex's employee token) of the company's working connection to
+   * `provider`, decrypted now. Throws `ProviderReauthorizationRequired` when there is none.
+   */
+  abstract storedToken(companyId: string, provider: ProviderKind): Promise<string>;
 
   /** Marks the connection as needing re-authorisation (the provider refused the credentials). */
   abstract markNeedsReauthorization(companyId: string, reason: string): Promise<void>;

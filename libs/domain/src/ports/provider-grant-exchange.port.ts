@@ -1,4 +1,5 @@
-import type { OAuthTokens } from './provider-token-store.port';
+import type { ProviderSecret } from '../connection/provider-connection-record';
+import type { ProviderKind } from '../provider/provider-connection';
 
 /** A company the grant opens at the provider (Fiken: `GET /companies`). */
 export interface GrantedCompany {
@@ -7,26 +8,29 @@ export interface GrantedCompany {
   readonly name: string | null;
 }
 
-/** What an authorization code was exchanged for. */
+/**
+ * What came back from the consent step: the provider's authorization code (`oauth` providers) or
+ * the token the admin pasted (`token` providers), with the redirect URI and signed state of the
+ * request it answers (an OAuth token endpoint checks both).
+ */
+export interface GrantProof {
+  readonly code: string;
+  readonly redirectUri: string;
+  readonly state: string;
+}
+
+/** What a proof was redeemed for: the secret to store and the companies it opens. */
 export interface RedeemedGrant {
-  readonly tokens: OAuthTokens;
-  /** The companies the tokens give access to; the first is the one connected. */
+  readonly secret: ProviderSecret;
+  /** The companies the secret gives access to; the first is the one connected. */
   readonly companies: readonly GrantedCompany[];
 }
 
 /**
  * The provider side of onboarding: turn what the consent step returned into working credentials
  * and learn which company they open. Failures are `ProviderError`s; a code or token the provider
- * refuses is reason `rejected`.
+ * refuses is reason `rejected`, a provider kind nobody registered too.
  */
 export abstract class ProviderGrantExchange {
-  /**
-   * Fiken: exchanges the authorization code at the token endpoint (with the `state` the authorize
-   * request carried, which Fiken's definition lists as required there too), then lists the
-   * companies it opens.
-   */
-  abstract redeemFikenCode(code: string, redirectUri: string, state: string): Promise<RedeemedGrant>;
-
-  /** Tripletex: creates a session with the employee token (proving it works) and asks whose it is. */
-  abstract verifyTripletexEmployeeToken(employeeToken: string): Promise<GrantedCompany>;
+  abstract redeem(provider: ProviderKind, proof: GrantProof): Promise<RedeemedGrant>;
 }

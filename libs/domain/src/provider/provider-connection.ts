@@ -1,47 +1,27 @@
-/** The accounting providers the service speaks to (docs/api.md: `tripletex`, `fiken`). */
-export const PROVIDER_KINDS = ['tripletex', 'fiken'] as const;
+/**
+ * An accounting provider's kind as registered (`tripletex`, `fiken`, …): lower-case letters, digits
+ * and hyphens. Which kinds exist is not the domain's to say: the provider registry (libs/providers)
+ * lists them and answers through the `ProviderCatalog` port; this only says whether a stored or
+ * signed value is shaped like one.
+ */
+export type ProviderKind = string;
 
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+const KIND = /^[a-z][a-z0-9-]{0,31}$/;
 
-export function isProviderKind(value: string): value is ProviderKind {
-  return (PROVIDER_KINDS as readonly string[]).includes(value);
+/** Whether `value` is shaped like a provider kind (the registry says whether it is one). */
+export function isProviderKind(value: unknown): value is ProviderKind {
+  return typeof value === 'string' && KIND.test(value);
 }
 
 /**
- * A company's connection to Tripletex. The employee token is the company's secret: it is read
- * (decrypted from the vault) only when a session has to be created, and never kept beyond that.
- * The consumer token is the application's own and lives in the adapter's configuration.
+ * Everything an adapter needs to call the provider on one company's behalf. Each provider adds the
+ * settings it needs (Tripletex the employee token's reader, Fiken the company slug and token URL):
+ * its definition builds the connection from the stored record, and its adapter reads it back.
+ * Secrets are never carried here as values, only as readers called when a call needs them.
  */
-export interface TripletexConnection {
-  readonly provider: 'tripletex';
+export interface ProviderConnection {
+  readonly provider: ProviderKind;
   readonly companyId: string;
-  /** e.g. `https://tripletex.no/v2`, `https://api-test.tripletex.tech/v2` or a sandbox URL. */
+  /** The provider's API root, e.g. `https://tripletex.no/v2` or a sandbox URL. */
   readonly baseUrl: string;
-  readonly credentials: {
-    /**
-     * Which stored credentials these are: a new connection of the company (a reconnect, perhaps to
-     * another Tripletex company or employee) has a new version, so that nothing made from the old
-     * ones — a cached session — is used for it.
-     */
-    readonly version: string;
-    employeeToken(): Promise<string>;
-  };
 }
-
-/**
- * A company's connection to Fiken. Its OAuth tokens are read and rotated through the
- * `ProviderTokenStore` port (keyed by `companyId`), never carried here.
- */
-export interface FikenConnection {
-  readonly provider: 'fiken';
-  readonly companyId: string;
-  /** e.g. `https://api.fiken.no/api/v2` or a sandbox URL. */
-  readonly baseUrl: string;
-  /** e.g. `https://fiken.no/oauth/token`. */
-  readonly tokenUrl: string;
-  /** The company's slug at Fiken: every API path lives under `/companies/{companySlug}`. */
-  readonly companySlug: string;
-}
-
-/** Everything an adapter needs to call the provider on one company's behalf. */
-export type ProviderConnection = TripletexConnection | FikenConnection;

@@ -7,6 +7,7 @@ import {
   ProviderReauthorizationRequired,
   TokenVault,
   type NewProviderConnection,
+  type ProviderKind,
   type ProviderConnectionRecord,
 } from '@app/domain';
 import { connectionLockKey, KeyedMutex, PROCESS_CONNECTION_LOCKS } from './connection-locks';
@@ -45,17 +46,18 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
       let accessToken: Uint8Array | null = null;
       let refreshToken: Uint8Array | null = null;
       let expiresAt: Date | null = null;
-      switch (grant.provider) {
-        case 'tripletex':
-          employeeToken = (await this.vault.seal(companyId, 'tripletex', 'employee_token', grant.employeeToken))
-            .ciphertext;
+      const { provider, secret } = grant;
+      // A `token` provider's secret goes in employee_token (the column's name is Tripletex's, its first user).
+      switch (secret.kind) {
+        case 'token':
+          employeeToken = (await this.vault.seal(companyId, provider, 'employee_token', secret.token)).ciphertext;
           break;
-        case 'fiken':
-          accessToken = (await this.vault.seal(companyId, 'fiken', 'access_token', grant.tokens.accessToken))
+        case 'oauth':
+          accessToken = (await this.vault.seal(companyId, provider, 'access_token', secret.tokens.accessToken))
             .ciphertext;
-          refreshToken = (await this.vault.seal(companyId, 'fiken', 'refresh_token', grant.tokens.refreshToken))
+          refreshToken = (await this.vault.seal(companyId, provider, 'refresh_token', secret.tokens.refreshToken))
             .ciphertext;
-          expiresAt = new Date(grant.tokens.expiresAt);
+          expiresAt = new Date(secret.tokens.expiresAt);
           break;
       }
       const now = this.clock.now();
@@ -89,20 +91,17 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
     });
   }
 
-  async employeeToken(companyId: string): Promise<string> {
+  async storedToken(companyId: string, provider: ProviderKind): Promise<string> {
     const rows: Array<{ employee_token: Buffer | null }> = await this.dataSource.query(
       `SELECT employee_token FROM provider_connections
-        WHERE company_id = $1 AND provider = 'tripletex' AND status = 'connected'`,
-      [companyId],
+        WHERE company_id = $1 AND provider = $2 AND status = 'connected'`,
+      [companyId, provider],
     );
     const sealed = rows[0]?.employee_token;
     if (!sealed) {
-      throw new ProviderReauthorizationRequired(
-        'tripletex',
-        `company ${companyId} has no working Tripletex connection`,
-      );
+      throw new ProviderReauthorizationRequired(provider, `company ${companyId} has no working ${provider} connection`);
     }
-    return this.vault.open(companyId, 'tripletex', 'employee_token', { ciphertext: sealed });
+    return this.vault.open(companyId, provider, 'employee_token', { ciphertext: sealed });
   }
 
   async markNeedsReauthorization(companyId: string, reason: string): Promise<void> {

@@ -58,7 +58,7 @@ describeProviderTokenStoreContract('TypeOrmProviderTokenStore', async () => {
     async seed(companyId: string, tokens: OAuthTokens) {
       await connections.connect({
         companyId,
-        grant: { provider: 'fiken', tokens },
+        grant: { provider: 'fiken', secret: { kind: 'oauth', tokens } },
         externalCompanyId: `${companyId}-as`,
         externalCompanyName: null,
         connectedBy: 'admin@example.no',
@@ -95,7 +95,7 @@ describe('TypeOrmProviderConnectionRepository', () => {
   it('stores a Tripletex employee token sealed and opens it at call time', async () => {
     const record = await connections.connect({
       companyId: company,
-      grant: { provider: 'tripletex', employeeToken: 'employee-token-plaintext-1' },
+      grant: { provider: 'tripletex', secret: { kind: 'token', token: 'employee-token-plaintext-1' } },
       externalCompanyId: '1001',
       externalCompanyName: 'Demo AS',
       connectedBy: 'kari@demo.no',
@@ -109,14 +109,14 @@ describe('TypeOrmProviderConnectionRepository', () => {
     });
     expect(record.connectedAt.toISOString()).toBe('2026-11-20T08:00:00.000Z');
     expect(Object.keys(record)).not.toContain('employeeToken');
-    await expect(connections.employeeToken(company)).resolves.toBe('employee-token-plaintext-1');
+    await expect(connections.storedToken(company, 'tripletex')).resolves.toBe('employee-token-plaintext-1');
     expect((await rawRow()).includes(Buffer.from('employee-token-plaintext-1'))).toBe(false);
   });
 
   it('replaces the connection when the company connects another provider', async () => {
     await connections.connect({
       companyId: company,
-      grant: { provider: 'tripletex', employeeToken: 'e-1' },
+      grant: { provider: 'tripletex', secret: { kind: 'token', token: 'e-1' } },
       externalCompanyId: null,
       externalCompanyName: null,
       connectedBy: 'a@x.no',
@@ -128,7 +128,7 @@ describe('TypeOrmProviderConnectionRepository', () => {
     };
     const record = await connections.connect({
       companyId: company,
-      grant: { provider: 'fiken', tokens },
+      grant: { provider: 'fiken', secret: { kind: 'oauth', tokens } },
       externalCompanyId: 'demo-as',
       externalCompanyName: 'Demo AS',
       connectedBy: 'a@x.no',
@@ -136,7 +136,7 @@ describe('TypeOrmProviderConnectionRepository', () => {
     expect(record).toMatchObject({ provider: 'fiken', accessTokenExpiresAt: new Date(tokens.expiresAt) });
     await expect(store.current(company, 'fiken')).resolves.toEqual(tokens);
     await expect(store.current(company, 'tripletex')).resolves.toBeNull();
-    await expect(connections.employeeToken(company)).rejects.toBeInstanceOf(ProviderReauthorizationRequired);
+    await expect(connections.storedToken(company, 'tripletex')).rejects.toBeInstanceOf(ProviderReauthorizationRequired);
     const raw = await rawRow();
     expect(raw.includes(Buffer.from('access-plain'))).toBe(false);
     expect(raw.includes(Buffer.from('refresh-plain'))).toBe(false);
@@ -145,7 +145,7 @@ describe('TypeOrmProviderConnectionRepository', () => {
   it('marks a connection as needing re-authorisation and clears the mark on a new connection', async () => {
     await connections.connect({
       companyId: company,
-      grant: { provider: 'tripletex', employeeToken: 'e-1' },
+      grant: { provider: 'tripletex', secret: { kind: 'token', token: 'e-1' } },
       externalCompanyId: null,
       externalCompanyName: null,
       connectedBy: 'a@x.no',
@@ -155,16 +155,16 @@ describe('TypeOrmProviderConnectionRepository', () => {
       status: 'needs_reauthorization',
       reauthorizationReason: 'refused',
     });
-    await expect(connections.employeeToken(company)).rejects.toBeInstanceOf(ProviderReauthorizationRequired);
+    await expect(connections.storedToken(company, 'tripletex')).rejects.toBeInstanceOf(ProviderReauthorizationRequired);
     await connections.connect({
       companyId: company,
-      grant: { provider: 'tripletex', employeeToken: 'e-2' },
+      grant: { provider: 'tripletex', secret: { kind: 'token', token: 'e-2' } },
       externalCompanyId: null,
       externalCompanyName: null,
       connectedBy: 'a@x.no',
     });
     expect(await connections.find(company)).toMatchObject({ status: 'connected', reauthorizationReason: null });
-    await expect(connections.employeeToken(company)).resolves.toBe('e-2');
+    await expect(connections.storedToken(company, 'tripletex')).resolves.toBe('e-2');
   });
 
   it('finds nothing for a company that never connected', async () => {

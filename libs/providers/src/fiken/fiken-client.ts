@@ -1,6 +1,7 @@
 import type { FormData } from 'undici';
 import { randomUUID } from 'node:crypto';
-import { ApiCallRecorder, FikenConnection, ProviderReauthorizationRequired } from '@app/domain';
+import { ApiCallRecorder, ProviderReauthorizationRequired } from '@app/domain';
+import type { FikenConnection } from './fiken-connection';
 import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
 import { RetryMode } from '../http/resilience';
 import { RequestSlots } from '../http/request-slots';

@@ -1,12 +1,12 @@
 import {
   ApiCallRecorder,
   Clock,
-  FikenConnection,
   OAuthTokens,
   ProviderReauthorizationRequired,
   ProviderTokenStore,
   TokenRefreshDecision,
 } from '@app/domain';
+import type { FikenConnection } from './fiken-connection';
 import { ProviderHttp } from '../http/provider-http';
 import { SingleFlight } from '../http/single-flight';
 import { TransportError } from '../http/transport-error';

@@ -10,14 +10,8 @@ import {
   type Sandbox,
   type SandboxExchange,
 } from '@app/sandbox';
-import {
-  ApiCallLog,
-  Clock,
-  ExpenseBooking,
-  FikenConnection,
-  ProviderError,
-  ProviderReauthorizationRequired,
-} from '@app/domain';
+import { ApiCallLog, Clock, ExpenseBooking, ProviderError, ProviderReauthorizationRequired } from '@app/domain';
+import type { FikenConnection } from './fiken-connection';
 import { checkProviderContract } from '@app/testing';
 import { readableReference } from '../shared/booking-text';
 import { addDays } from '../shared/dates';

@@ -7,7 +7,6 @@ import {
   BookingRef,
   Clock,
   ExpenseBooking,
-  FikenConnection,
   HistoricalBooking,
   HistoryPage,
   IGNORE_API_CALLS,
@@ -20,15 +19,16 @@ import {
   ProviderTokenStore,
   Receipt,
 } from '@app/domain';
+import { asFikenConnection, type FikenConnection } from './fiken-connection';
 import { ProviderHttp, retryAfterHeaderMs } from '../http/provider-http';
 import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
-import { attachAfterBooking, createOnce } from '../shared/create-once';
+import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
+import type { ReceiptTarget } from '../shared/receipt-format';
 import { assertIsoDate, osloDate } from '../shared/dates';
 import { bookingText, fitText, readableReference } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/json';
 import { splitGross } from '../shared/money';
-import { receiptFor } from '../shared/receipt-format';
 import { validateBooking } from '../shared/validate-booking';
 import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount } from '../shared/history';
 import { FikenClient, idFromLocation } from './fiken-client';
@@ -39,6 +39,13 @@ import { fikenVatTypeFor, fikenVatTypes } from './fiken-vat';
 
 /** `orderLine.description` in Fiken's definition: `maxLength: 200`. */
 const MAX_LINE_DESCRIPTION = 200;
+
+/** The file types Fiken takes as a booking's attachment. */
+const FIKEN_RECEIPTS: ReceiptTarget = {
+  provider: 'fiken',
+  // "The filename. Must end with either .png, .jpeg, .jpg, .gif or .pdf" (addAttachmentToPurchase).
+  receiptTypes: ['application/pdf', 'image/png', 'image/jpeg', 'image/gif'],
+};
 
 /**
  * The AccountingProvider adapter for Fiken API v2 (docs/providers.md: every call, the operation of
@@ -68,7 +75,7 @@ export class FikenProvider extends AccountingProvider {
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
     // Paged like every list: the definition declares page/pageSize with a default of 25 accounts.
     const accounts = [];
-    for await (const account of this.client.list(fiken(conn), '/accounts', {}, recorderOf(options))) {
+    for await (const account of this.client.list(asFikenConnection(conn), '/accounts', {}, recorderOf(options))) {
       accounts.push({ code: asString(account.code), name: asString(account.name) });
     }
     // Fiken has no departments, VAT type or employee endpoints: its fixed purchase VAT types stand in.
@@ -78,7 +85,12 @@ export class FikenProvider extends AccountingProvider {
   async balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]> {
     assertIsoDate(date, 'date');
     const balances: AccountBalance[] = [];
-    for await (const line of this.client.list(fiken(conn), '/accountBalances', { date }, recorderOf(options))) {
+    for await (const line of this.client.list(
+      asFikenConnection(conn),
+      '/accountBalances',
+      { date },
+      recorderOf(options),
+    )) {
       balances.push({
         code: asString(line.code),
         name: asString(line.name),
@@ -101,7 +113,7 @@ export class FikenProvider extends AccountingProvider {
       return;
     }
     for await (const page of this.client.pages(
-      fiken(conn),
+      asFikenConnection(conn),
       '/journalEntries',
       { dateGe: from, dateLe: last },
       recorderOf(options),
@@ -117,7 +129,7 @@ export class FikenProvider extends AccountingProvider {
   ): AsyncGenerator<OpenInvoice[]> {
     assertIsoDate(asOf, 'asOf');
     for await (const page of this.client.pages(
-      fiken(conn),
+      asFikenConnection(conn),
       '/invoices',
       { settled: false, issueDateLe: asOf },
       recorderOf(options),
@@ -142,7 +154,13 @@ export class FikenProvider extends AccountingProvider {
     assertIsoDate(to, 'to');
     let page = decodeHistoryCursor('fiken', cursor).position;
     const query = { dateGe: from, dateLe: to, sortBy: 'date asc' };
-    for await (const items of this.client.pages(fiken(conn), '/purchases', query, recorderOf(options), page)) {
+    for await (const items of this.client.pages(
+      asFikenConnection(conn),
+      '/purchases',
+      query,
+      recorderOf(options),
+      page,
+    )) {
       page += 1;
       const bookings = items.flatMap((item) => {
         const booking = toPurchaseBooking(asObject(item));
@@ -158,7 +176,7 @@ export class FikenProvider extends AccountingProvider {
     booking: ExpenseBooking,
     options?: ProviderCallOptions,
   ): Promise<BookingRef> {
-    const c = fiken(conn);
+    const c = asFikenConnection(conn);
     const recorder = recorderOf(options);
     const rate = validateBooking('fiken', booking);
     const vatType = fikenVatTypeFor(rate);
@@ -177,8 +195,103 @@ export class FikenProvider extends AccountingProvider {
         `a purchase in ${booking.currency} needs the NOK amount paid (paymentAmountInNok)`,
       );
     }
-    // Converted before anything is booked: a receipt Fiken cannot take must not leave a purchase without it.
-    const receipt = booking.receipt ? await receiptFor('fiken', booking.receipt) : undefined;
+    return bookThenAttach(FIKEN_RECEIPTS, booking, {
+      prepare: () => this.purchaseFor(c, booking, rate, vatType, recorder),
+      create: async (purchase) => {
+        const response = await this.client.request(
+          c,
+          { method: 'POST', path: '/purchases', json: purchase, retryMode: 'not-processed-only' },
+          recorder,
+        );
+        const bookingId = idFromLocation(response);
+        if (!bookingId) {
+          throw new TransportError('fiken', 'rejected', 'Fiken created the purchase without a Location header', {
+            status: response.status,
+            outcomeUnknown: false,
+          });
+        }
+        return bookingId;
+      },
+      findByReference: () => this.findBookingByReference(c, booking.reference, booking.date, options),
+      attach: (bookingId, receipt) => this.attachReceipt(c, bookingId, receipt, options),
+      settleMs: this.config.settleBeforeLookupMs,
+    });
+  }
+
+  async attachReceipt(
+    conn: ProviderConnection,
+    bookingId: string,
+    receipt: Receipt,
+    options?: ProviderCallOptions,
+  ): Promise<void> {
+    const c = asFikenConnection(conn);
+    const recorder = recorderOf(options);
+    const purchasePath = `/purchases/${encodeURIComponent(bookingId)}`;
+    await attachOnce(FIKEN_RECEIPTS, receipt, {
+      upload: async (file) => {
+        const form = new FormData();
+        form.append('filename', file.filename);
+        form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
+        await this.client.request(
+          c,
+          {
+            method: 'POST',
+            path: `${purchasePath}/attachments`,
+            // A shop receipt is the seller's document of the purchase ("may document the sale (i.e.
+            // invoice, etc)"), not a card company's or bank's record of the payment.
+            query: { attachToSale: true },
+            form,
+            retryMode: 'not-processed-only',
+          },
+          recorder,
+        );
+      },
+      hasAttachment: async () => {
+        const response = await this.client.request(c, { method: 'GET', path: purchasePath }, recorder);
+        return attachmentsOf(asObject(response.body)).length > 0;
+      },
+      settleMs: this.config.settleBeforeLookupMs,
+    });
+  }
+
+  async findBookingByReference(
+    conn: ProviderConnection,
+    reference: string,
+    dateHint: string,
+    options?: ProviderCallOptions,
+  ): Promise<BookingRef | null> {
+    assertIsoDate(dateHint, 'dateHint');
+    // GET /purchases filters by date but not by identifier, and sorts only by date: every purchase
+    // of the booking's date (the date we sent) is read, page by page, and matched on the identifier.
+    // The bare reference is what purchases booked before the readable form carry.
+    const identifiers = new Set([readableReference(reference), reference]);
+    for await (const purchase of this.client.list(
+      asFikenConnection(conn),
+      '/purchases',
+      { date: dateHint },
+      recorderOf(options),
+    )) {
+      if (identifiers.has(asString(purchase.identifier))) {
+        return { bookingId: asString(purchase.purchaseId), hasAttachment: attachmentsOf(purchase).length > 0 };
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Fiken pays from a bank account's sub-ledger (`"1920:10001"`). A configured plain account number
+   * is resolved through the chart (`/accounts` lists the sub-ledger accounts); the first sub-ledger
+   * is assumed when the chart lists none.
+   */
+  /** The cash purchase to post: the payment account looked up, the line's net and VAT split. */
+  private async purchaseFor(
+    c: FikenConnection,
+    booking: ExpenseBooking,
+    rate: number,
+    vatType: string,
+    recorder: ApiCallRecorder,
+  ): Promise<Json> {
+    const foreign = booking.currency !== 'NOK';
     const { net, vat } = splitGross(booking.grossAmount, rate);
     const paymentAccount = await this.paymentAccount(c, booking.paymentAccount, recorder);
     const line = {
@@ -200,92 +313,9 @@ export class FikenProvider extends AccountingProvider {
       ...(foreign ? { paymentAmountInNok: booking.amountNok } : {}),
       lines: [line],
     };
-    const created = await createOnce(
-      async () => {
-        const response = await this.client.request(
-          c,
-          { method: 'POST', path: '/purchases', json: purchase, retryMode: 'not-processed-only' },
-          recorder,
-        );
-        const bookingId = idFromLocation(response);
-        if (!bookingId) {
-          throw new TransportError('fiken', 'rejected', 'Fiken created the purchase without a Location header', {
-            status: response.status,
-            outcomeUnknown: false,
-          });
-        }
-        return { bookingId, hasAttachment: false };
-      },
-      () => this.findBookingByReference(c, booking.reference, booking.date, options),
-      this.config.settleBeforeLookupMs,
-    );
-    return attachAfterBooking(created, receipt, (bookingId, converted) =>
-      this.attachReceipt(c, bookingId, converted, options),
-    );
+    return purchase;
   }
 
-  async attachReceipt(
-    conn: ProviderConnection,
-    bookingId: string,
-    receipt: Receipt,
-    options?: ProviderCallOptions,
-  ): Promise<void> {
-    const c = fiken(conn);
-    const recorder = recorderOf(options);
-    const purchasePath = `/purchases/${encodeURIComponent(bookingId)}`;
-    const file = await receiptFor('fiken', receipt);
-    await createOnce(
-      async () => {
-        const form = new FormData();
-        form.append('filename', file.filename);
-        form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
-        await this.client.request(
-          c,
-          {
-            method: 'POST',
-            path: `${purchasePath}/attachments`,
-            // A shop receipt is the seller's document of the purchase ("may document the sale (i.e.
-            // invoice, etc)"), not a card company's or bank's record of the payment.
-            query: { attachToSale: true },
-            form,
-            retryMode: 'not-processed-only',
-          },
-          recorder,
-        );
-        return true;
-      },
-      async () => {
-        const response = await this.client.request(c, { method: 'GET', path: purchasePath }, recorder);
-        return attachmentsOf(asObject(response.body)).length > 0 ? true : null;
-      },
-      this.config.settleBeforeLookupMs,
-    );
-  }
-
-  async findBookingByReference(
-    conn: ProviderConnection,
-    reference: string,
-    dateHint: string,
-    options?: ProviderCallOptions,
-  ): Promise<BookingRef | null> {
-    assertIsoDate(dateHint, 'dateHint');
-    // GET /purchases filters by date but not by identifier, and sorts only by date: every purchase
-    // of the booking's date (the date we sent) is read, page by page, and matched on the identifier.
-    // The bare reference is what purchases booked before the readable form carry.
-    const identifiers = new Set([readableReference(reference), reference]);
-    for await (const purchase of this.client.list(fiken(conn), '/purchases', { date: dateHint }, recorderOf(options))) {
-      if (identifiers.has(asString(purchase.identifier))) {
-        return { bookingId: asString(purchase.purchaseId), hasAttachment: attachmentsOf(purchase).length > 0 };
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Fiken pays from a bank account's sub-ledger (`"1920:10001"`). A configured plain account number
-   * is resolved through the chart (`/accounts` lists the sub-ledger accounts); the first sub-ledger
-   * is assumed when the chart lists none.
-   */
   private async paymentAccount(conn: FikenConnection, configured: string, recorder: ApiCallRecorder): Promise<string> {
     if (configured.includes(':')) {
       return configured;
@@ -302,13 +332,6 @@ export class FikenProvider extends AccountingProvider {
     }
     return `${configured}:10001`;
   }
-}
-
-function fiken(conn: ProviderConnection): FikenConnection {
-  if (conn.provider !== 'fiken') {
-    throw new Error(`FikenProvider was given a ${conn.provider} connection`);
-  }
-  return conn;
 }
 
 /** A purchase's attachments: `purchaseAttachments` in API v2 (`attachments` in older answers). */

@@ -1,4 +1,3 @@
-import { ProviderError, type BookingRef, type Receipt } from '@app/domain';
 import { TransportError } from '../http/transport-error';
 import { sleep } from '../http/sleep';
 
@@ -27,23 +26,4 @@ export async function createOnce<T>(
     }
     throw error;
   }
-}
-
-/**
- * The second half of booking an expense: attach the receipt to the booking just created (unless
- * there is none, or the booking found again already carries one). A failed upload keeps the
- * booking's id on the error, so the caller attaches again instead of booking twice.
- */
-export async function attachAfterBooking(
-  created: BookingRef,
-  receipt: Receipt | undefined,
-  attach: (bookingId: string, receipt: Receipt) => Promise<void>,
-): Promise<BookingRef> {
-  if (!receipt || created.hasAttachment) return created;
-  try {
-    await attach(created.bookingId, receipt);
-  } catch (error) {
-    throw error instanceof ProviderError ? error.withBookingId(created.bookingId) : error;
-  }
-  return { bookingId: created.bookingId, hasAttachment: true };
 }

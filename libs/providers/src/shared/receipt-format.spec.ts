@@ -2,7 +2,13 @@ import sharp from 'sharp';
 import { MAX_RECEIPT_PAGES, ProviderError } from '@app/domain';
 import { gifDeclaring, webpDeclaring } from '@app/testing';
 import { convertImage } from './image-conversion';
-import { receiptFor } from './receipt-format';
+import { receiptFor, type ReceiptTarget } from './receipt-format';
+
+/** Tripletex's attachment types: PDF, PNG, JPEG and TIFF (a GIF is converted). */
+const TRIPLETEX: ReceiptTarget = {
+  provider: 'tripletex',
+  receiptTypes: ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff'],
+};
 
 describe('receiptFor (a receipt converted for the provider, within bounds)', () => {
   const refusal = (promise: Promise<unknown>) =>
@@ -19,7 +25,7 @@ describe('receiptFor (a receipt converted for the provider, within bounds)', () 
       .gif()
       .toBuffer();
 
-    const converted = await receiptFor('tripletex', { filename: 'k.gif', contentType: 'image/gif', bytes: gif });
+    const converted = await receiptFor(TRIPLETEX, { filename: 'k.gif', contentType: 'image/gif', bytes: gif });
 
     expect(converted).toMatchObject({ filename: 'k.png', contentType: 'image/png' });
     expect(await sharp(converted.bytes).metadata()).toMatchObject({ format: 'png', width: 40, height: 90 });
@@ -37,7 +43,7 @@ describe('receiptFor (a receipt converted for the provider, within bounds)', () 
     ['a GIF of 10 frames of 4000 × 2000', 'image/gif', gifDeclaring(4000, 2000, 10), /× 10 pages/],
     ['a GIF of more frames than the bound', 'image/gif', gifDeclaring(10, 10, MAX_RECEIPT_PAGES + 1), /21 pages/],
   ])('refuses %s stored before intake judged it, without decoding it', async (_label, contentType, bytes, why) => {
-    const error = await refusal(receiptFor('tripletex', { filename: 'k', contentType, bytes }));
+    const error = await refusal(receiptFor(TRIPLETEX, { filename: 'k', contentType, bytes }));
 
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'provider_error', transient: false, message: expect.stringMatching(why) });

@@ -2,13 +2,12 @@ import { imageReceiptProblem } from '@app/application';
 import { ProviderError, type ProviderKind, type Receipt } from '@app/domain';
 import { convertImage } from './image-conversion';
 
-/** The file types a provider takes as a booking's attachment (from its published definition). */
-const ACCEPTED_RECEIPT_TYPES: Readonly<Record<ProviderKind, readonly string[]>> = {
-  // "Valid document formats are PDF, PNG, JPEG and TIFF" (LedgerVoucherAttachment_uploadAttachment).
-  tripletex: ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff'],
-  // "The filename. Must end with either .png, .jpeg, .jpg, .gif or .pdf" (addAttachmentToPurchase).
-  fiken: ['application/pdf', 'image/png', 'image/jpeg', 'image/gif'],
-};
+/** Who a receipt is for: the provider, and the file types it takes as a booking's attachment (its definition's). */
+export interface ReceiptTarget {
+  readonly provider: ProviderKind;
+  /** Among `application/pdf`, `image/png`, `image/jpeg`, `image/gif`, `image/tiff`; PNG at least. */
+  readonly receiptTypes: readonly string[];
+}
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
   'application/pdf': 'pdf',
@@ -47,8 +46,8 @@ function filenameFor(name: string, contentType: string): string {
  * MAX_RECEIPT_PAGES, is a permanent `ProviderError`; the conversion runs in a process of its own,
  * bounded in pixels and time (`convertImage`).
  */
-export async function receiptFor(provider: ProviderKind, receipt: Receipt): Promise<Receipt> {
-  const accepted = ACCEPTED_RECEIPT_TYPES[provider];
+export async function receiptFor(to: ReceiptTarget, receipt: Receipt): Promise<Receipt> {
+  const { provider, receiptTypes: accepted } = to;
   const actual = sniffReceiptType(receipt.bytes);
   if (actual !== undefined && accepted.includes(actual)) {
     return { filename: filenameFor(receipt.filename, actual), contentType: actual, bytes: receipt.bytes };

@@ -1,5 +1,6 @@
 import type { Dispatcher, FormData } from 'undici';
-import { ApiCallRecorder, Clock, ProviderReauthorizationRequired, TripletexConnection } from '@app/domain';
+import { ApiCallRecorder, Clock, ProviderReauthorizationRequired } from '@app/domain';
+import type { TripletexConnection } from './tripletex-connection';
 import { HttpMethod, HttpResponse, ProviderHttp, type ResponseHead } from '../http/provider-http';
 import { ResiliencePolicy, RetryMode } from '../http/resilience';
 import { SingleFlight } from '../http/single-flight';

@@ -8,7 +8,8 @@ import {
   type Sandbox,
   type SandboxExchange,
 } from '@app/sandbox';
-import { ApiCallLog, Clock, ExpenseBooking, ProviderError, TripletexConnection } from '@app/domain';
+import { ApiCallLog, Clock, ExpenseBooking, ProviderError } from '@app/domain';
+import type { TripletexConnection } from './tripletex-connection';
 import { checkProviderContract, receiptPdf } from '@app/testing';
 import { addDays } from '../shared/dates';
 import { TripletexProvider } from './tripletex.provider';

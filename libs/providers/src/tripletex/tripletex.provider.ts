@@ -17,16 +17,16 @@ import {
   ProviderContext,
   ProviderError,
   Receipt,
-  TripletexConnection,
 } from '@app/domain';
+import { asTripletexConnection, type TripletexConnection } from './tripletex-connection';
 import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
-import { attachAfterBooking, createOnce } from '../shared/create-once';
+import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
+import type { ReceiptTarget } from '../shared/receipt-format';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
 import { bookingText } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asOptionalString, asString, Json, mapPage } from '../shared/json';
 import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
-import { receiptFor } from '../shared/receipt-format';
 import { validateBooking } from '../shared/validate-booking';
 import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount, vatRateOf } from '../shared/history';
 import { TripletexClient } from './tripletex-client';
@@ -34,6 +34,13 @@ import { ResolvedTripletexConfig, TripletexConfig, resolveTripletexConfig } from
 import { chooseExpenseVatType } from './tripletex-vat';
 
 const VOUCHER_PATH = '/ledger/voucher';
+
+/** The file types Tripletex takes as a booking's attachment. */
+const TRIPLETEX_RECEIPTS: ReceiptTarget = {
+  provider: 'tripletex',
+  // "Valid document formats are PDF, PNG, JPEG and TIFF" (LedgerVoucherAttachment_uploadAttachment).
+  receiptTypes: ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff'],
+};
 
 /**
  * The AccountingProvider adapter for Tripletex API v2 (docs/providers.md: every call, the operation
@@ -54,7 +61,7 @@ export class TripletexProvider extends AccountingProvider {
   }
 
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
-    const c = tripletex(conn);
+    const c = asTripletexConnection(conn);
     const recorder = recorderOf(options);
     const accounts = [];
     for await (const account of this.client.list(
@@ -120,7 +127,7 @@ export class TripletexProvider extends AccountingProvider {
 
   async balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]> {
     assertIsoDate(date, 'date');
-    const c = tripletex(conn);
+    const c = asTripletexConnection(conn);
     const query = {
       dateFrom: `${date.slice(0, 4)}-01-01`,
       dateTo: addDays(date, 1),
@@ -156,7 +163,7 @@ export class TripletexProvider extends AccountingProvider {
       // Only what the checks read: the postings' rows and gross amounts, and whether a document is attached.
       fields: 'id,number,date,description,attachment(id),postings(row,amountGross)',
     };
-    for await (const page of this.client.pages(tripletex(conn), VOUCHER_PATH, query, recorderOf(options))) {
+    for await (const page of this.client.pages(asTripletexConnection(conn), VOUCHER_PATH, query, recorderOf(options))) {
       yield mapPage(page, toLedgerVoucher);
     }
   }
@@ -174,7 +181,7 @@ export class TripletexProvider extends AccountingProvider {
       fields:
         'id,invoiceNumber,invoiceDate,invoiceDueDate,customer(id,name),amountCurrency,amountCurrencyOutstanding,currency(code)',
     };
-    for await (const page of this.client.pages(tripletex(conn), '/invoice', query, recorderOf(options))) {
+    for await (const page of this.client.pages(asTripletexConnection(conn), '/invoice', query, recorderOf(options))) {
       yield mapPage(page, toOpenInvoice);
     }
   }
@@ -196,7 +203,7 @@ export class TripletexProvider extends AccountingProvider {
     assertIsoDate(from, 'from');
     assertIsoDate(to, 'to');
     const start = decodeHistoryCursor('tripletex', cursor);
-    const c = tripletex(conn);
+    const c = asTripletexConnection(conn);
     const recorder = recorderOf(options);
     const phases = [
       {
@@ -241,7 +248,7 @@ export class TripletexProvider extends AccountingProvider {
     booking: ExpenseBooking,
     options?: ProviderCallOptions,
   ): Promise<BookingRef> {
-    const c = tripletex(conn);
+    const c = asTripletexConnection(conn);
     const recorder = recorderOf(options);
     const rate = validateBooking('tripletex', booking);
     const foreign = booking.currency !== 'NOK';
@@ -252,8 +259,101 @@ export class TripletexProvider extends AccountingProvider {
         `a voucher in ${booking.currency} needs the NOK amount paid; Tripletex books in NOK`,
       );
     }
-    // Converted before anything is booked: a receipt Tripletex cannot take must not leave a voucher without it.
-    const receipt = booking.receipt ? await receiptFor('tripletex', booking.receipt) : undefined;
+    return bookThenAttach(TRIPLETEX_RECEIPTS, booking, {
+      prepare: () => this.voucherFor(c, booking, rate, recorder),
+      create: async (voucher) => {
+        const response = await this.client.request(
+          c,
+          {
+            method: 'POST',
+            path: VOUCHER_PATH,
+            query: { sendToLedger: true },
+            json: voucher,
+            retryMode: 'not-processed-only',
+          },
+          recorder,
+        );
+        return asString(asObject(asObject(response.body).value).id);
+      },
+      findByReference: () => this.findBookingByReference(c, booking.reference, booking.date, options),
+      attach: (bookingId, receipt) => this.attachReceipt(c, bookingId, receipt, options),
+      settleMs: this.config.settleBeforeLookupMs,
+    });
+  }
+
+  async attachReceipt(
+    conn: ProviderConnection,
+    bookingId: string,
+    receipt: Receipt,
+    options?: ProviderCallOptions,
+  ): Promise<void> {
+    const c = asTripletexConnection(conn);
+    const recorder = recorderOf(options);
+    const voucherPath = `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}`;
+    await attachOnce(TRIPLETEX_RECEIPTS, receipt, {
+      upload: async (file) => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
+        await this.client.request(
+          c,
+          { method: 'POST', path: `${voucherPath}/attachment`, form, retryMode: 'not-processed-only' },
+          recorder,
+        );
+      },
+      hasAttachment: async () => {
+        const voucher = await this.client.getValue(c, voucherPath, { fields: 'id,attachment' }, recorder);
+        return hasDocument(voucher.attachment);
+      },
+      settleMs: this.config.settleBeforeLookupMs,
+    });
+  }
+
+  async findBookingByReference(
+    conn: ProviderConnection,
+    reference: string,
+    dateHint: string,
+    options?: ProviderCallOptions,
+  ): Promise<BookingRef | null> {
+    assertIsoDate(dateHint, 'dateHint');
+    const c = asTripletexConnection(conn);
+    const recorder = recorderOf(options);
+    const fields = 'id,date,description,externalVoucherNumber,attachment';
+    try {
+      for await (const voucher of this.client.list(
+        c,
+        `${VOUCHER_PATH}/>externalVoucherNumber`,
+        { externalVoucherNumber: reference, fields },
+        recorder,
+      )) {
+        if (asString(voucher.externalVoucherNumber) === reference) {
+          return toBookingRef(voucher);
+        }
+      }
+    } catch (error) {
+      // An endpoint the installation does not offer answers 404: fall back to the date search.
+      if (!(error instanceof TransportError && error.status === 404)) {
+        throw error;
+      }
+    }
+    const days = this.config.referenceSearchDays;
+    const query = { dateFrom: addDays(dateHint, -days), dateTo: addDays(dateHint, days + 1), fields };
+    const marker = `(ref ${reference})`;
+    for await (const voucher of this.client.list(c, VOUCHER_PATH, query, recorder)) {
+      if (asString(voucher.externalVoucherNumber) === reference || asString(voucher.description).includes(marker)) {
+        return toBookingRef(voucher);
+      }
+    }
+    return null;
+  }
+
+  /** The voucher to post: the accounts, VAT type and currency looked up, the two postings built. */
+  private async voucherFor(
+    c: TripletexConnection,
+    booking: ExpenseBooking,
+    rate: number,
+    recorder: ApiCallRecorder,
+  ): Promise<Json> {
+    const foreign = booking.currency !== 'NOK';
     const expenseAccount = await this.accountByNumber(c, booking.accountCode, recorder);
     const paymentAccount = await this.accountByNumber(c, booking.paymentAccount.split(':')[0], recorder);
     const vatTypes = [];
@@ -304,95 +404,7 @@ export class TripletexProvider extends AccountingProvider {
         },
       ],
     };
-    const created = await createOnce(
-      async () => {
-        const response = await this.client.request(
-          c,
-          {
-            method: 'POST',
-            path: VOUCHER_PATH,
-            query: { sendToLedger: true },
-            json: voucher,
-            retryMode: 'not-processed-only',
-          },
-          recorder,
-        );
-        return { bookingId: asString(asObject(asObject(response.body).value).id), hasAttachment: false };
-      },
-      () => this.findBookingByReference(c, booking.reference, booking.date, options),
-      this.config.settleBeforeLookupMs,
-    );
-    return attachAfterBooking(created, receipt, (bookingId, converted) =>
-      this.attachReceipt(c, bookingId, converted, options),
-    );
-  }
-
-  async attachReceipt(
-    conn: ProviderConnection,
-    bookingId: string,
-    receipt: Receipt,
-    options?: ProviderCallOptions,
-  ): Promise<void> {
-    const c = tripletex(conn);
-    const recorder = recorderOf(options);
-    const path = `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}/attachment`;
-    const file = await receiptFor('tripletex', receipt);
-    await createOnce(
-      async () => {
-        const form = new FormData();
-        form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
-        await this.client.request(c, { method: 'POST', path, form, retryMode: 'not-processed-only' }, recorder);
-        return true;
-      },
-      async () => {
-        const voucher = await this.client.getValue(
-          c,
-          `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}`,
-          { fields: 'id,attachment' },
-          recorder,
-        );
-        return hasDocument(voucher.attachment) ? true : null;
-      },
-      this.config.settleBeforeLookupMs,
-    );
-  }
-
-  async findBookingByReference(
-    conn: ProviderConnection,
-    reference: string,
-    dateHint: string,
-    options?: ProviderCallOptions,
-  ): Promise<BookingRef | null> {
-    assertIsoDate(dateHint, 'dateHint');
-    const c = tripletex(conn);
-    const recorder = recorderOf(options);
-    const fields = 'id,date,description,externalVoucherNumber,attachment';
-    try {
-      for await (const voucher of this.client.list(
-        c,
-        `${VOUCHER_PATH}/>externalVoucherNumber`,
-        { externalVoucherNumber: reference, fields },
-        recorder,
-      )) {
-        if (asString(voucher.externalVoucherNumber) === reference) {
-          return toBookingRef(voucher);
-        }
-      }
-    } catch (error) {
-      // An endpoint the installation does not offer answers 404: fall back to the date search.
-      if (!(error instanceof TransportError && error.status === 404)) {
-        throw error;
-      }
-    }
-    const days = this.config.referenceSearchDays;
-    const query = { dateFrom: addDays(dateHint, -days), dateTo: addDays(dateHint, days + 1), fields };
-    const marker = `(ref ${reference})`;
-    for await (const voucher of this.client.list(c, VOUCHER_PATH, query, recorder)) {
-      if (asString(voucher.externalVoucherNumber) === reference || asString(voucher.description).includes(marker)) {
-        return toBookingRef(voucher);
-      }
-    }
-    return null;
+    return voucher;
   }
 
   /** Tripletex's id of a currency (`/currency?code=`), for a posting in it. */
@@ -416,13 +428,6 @@ export class TripletexProvider extends AccountingProvider {
     }
     throw new ProviderError('tripletex', 'unknown_account', `Tripletex has no account ${code} in this company's chart`);
   }
-}
-
-function tripletex(conn: ProviderConnection): TripletexConnection {
-  if (conn.provider !== 'tripletex') {
-    throw new Error(`TripletexProvider was given a ${conn.provider} connection`);
-  }
-  return conn;
 }
 
 function recorderOf(options: ProviderCallOptions | undefined): ApiCallRecorder {

@@ -64,7 +64,7 @@ export function describeCompanyRepositoryContract(
       await companies.create({ id, name: 'Gone AS' });
       await subject.connections.connect({
         companyId: id,
-        grant: { provider: 'tripletex', employeeToken: 'employee-token' },
+        grant: { provider: 'tripletex', secret: { kind: 'token', token: 'employee-token' } },
         externalCompanyId: null,
         externalCompanyName: null,
         connectedBy: 'admin@example.no',

@@ -57,8 +57,14 @@ export function describeDailyCheckRunsContract(
           companyId: id,
           grant:
             provider === 'fiken'
-              ? { provider, tokens: { accessToken: 'access', refreshToken: 'refresh', expiresAt: T0 + 3_600_000 } }
-              : { provider: 'tripletex', employeeToken: 'employee-token' },
+              ? {
+                  provider,
+                  secret: {
+                    kind: 'oauth',
+                    tokens: { accessToken: 'access', refreshToken: 'refresh', expiresAt: T0 + 3_600_000 },
+                  },
+                }
+              : { provider: 'tripletex', secret: { kind: 'token', token: 'employee-token' } },
           externalCompanyId: null,
           externalCompanyName: null,
           connectedBy: 'admin@example.com',
@@ -160,7 +166,10 @@ export function describeDailyCheckRunsContract(
       await subject.runs.schedule(DAY, at(0));
       await subject.connections.connect({
         companyId: company,
-        grant: { provider: 'fiken', tokens: { accessToken: 'a', refreshToken: 'r', expiresAt: T0 + 3_600_000 } },
+        grant: {
+          provider: 'fiken',
+          secret: { kind: 'oauth', tokens: { accessToken: 'a', refreshToken: 'r', expiresAt: T0 + 3_600_000 } },
+        },
         externalCompanyId: null,
         externalCompanyName: null,
         connectedBy: 'admin@example.com',

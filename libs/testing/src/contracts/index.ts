@@ -21,6 +21,7 @@ export * from './authorization-request-store.contract';
 export * from './company-context-store.contract';
 export * from './employee-mapping-repository.contract';
 export * from './provider-grant-exchange.contract';
+export * from './accounting-provider.contract';
 export * from './company-channel-directory.contract';
 export * from './kms.contract';
 export * from './id-generator.contract';

@@ -1,4 +1,11 @@
-import { ProviderError, type GrantedCompany, type ProviderGrantExchange, type ProviderKind } from '@app/domain';
+import {
+  ProviderError,
+  type GrantedCompany,
+  type OAuthTokens,
+  type ProviderGrantExchange,
+  type ProviderKind,
+  type RedeemedGrant,
+} from '@app/domain';
 
 /** A company the provider under test knows, and what the exchange should say about it. */
 export interface ProviderGrantExchangeUnderTest {
@@ -13,15 +20,16 @@ export interface ProviderGrantExchangeUnderTest {
   /** An employee token of the provider's `index`th Tripletex company, and the company. */
   tripletexEmployee(index: number): { employeeToken: string; company: GrantedCompany };
   /** The provider answers with server errors until `restore`. */
-  outage(provider: ProviderKind): void | Promise<void>;
-  restore(provider: ProviderKind): void | Promise<void>;
+  outage(provider: 'tripletex' | 'fiken'): void | Promise<void>;
+  restore(provider: 'tripletex' | 'fiken'): void | Promise<void>;
 }
 
 /**
  * The ProviderGrantExchange contract: a Fiken authorization code is redeemed once, only with the
  * redirect URI and state it was issued for, for tokens and the company consented to (first in the
- * list); a Tripletex employee token is verified and names its company; anything the provider
- * refuses is a ProviderError with reason `rejected`, a provider that is down one with `unavailable`.
+ * list); a Tripletex employee token is verified, kept as the secret and names its company; anything
+ * the provider refuses is a ProviderError with reason `rejected` (a kind nobody registered too), a
+ * provider that is down one with `unavailable`.
  */
 export function describeProviderGrantExchangeContract(
   name: string,
@@ -36,6 +44,23 @@ export function describeProviderGrantExchangeContract(
       subject = await factory();
       exchange = subject.exchange;
     });
+
+    const redeemFikenCode = (code: string, uri: string, state: string) =>
+      exchange.redeem('fiken', { code, redirectUri: uri, state });
+    const tokensOf = (redeemed: RedeemedGrant): OAuthTokens => {
+      if (redeemed.secret.kind !== 'oauth') throw new Error(`expected OAuth tokens, got a ${redeemed.secret.kind}`);
+      return redeemed.secret.tokens;
+    };
+    /** Redeems an employee token; the secret must be the token itself, the company the first granted. */
+    const verifyTripletexEmployeeToken = async (employeeToken: string): Promise<GrantedCompany | undefined> => {
+      const redeemed = await exchange.redeem('tripletex', {
+        code: employeeToken,
+        redirectUri: 'https://accounting.example/v1/oauth/tripletex/callback',
+        state: 'state-t',
+      });
+      expect(redeemed.secret).toEqual({ kind: 'token', token: employeeToken });
+      return redeemed.companies[0];
+    };
 
     /** Awaits a call that must fail, and checks it failed as a ProviderError of this provider and reason. */
     async function expectRefused(
@@ -54,16 +79,17 @@ export function describeProviderGrantExchangeContract(
     it('redeems a Fiken code for tokens and the company consented to', async () => {
       const { code, company } = await subject.consentFiken(1, redirectUri, 'state-1');
 
-      const redeemed = await exchange.redeemFikenCode(code, redirectUri, 'state-1');
+      const redeemed = await redeemFikenCode(code, redirectUri, 'state-1');
+      const tokens = tokensOf(redeemed);
 
-      expect(redeemed.tokens).toEqual({
+      expect(tokens).toEqual({
         accessToken: expect.any(String),
         refreshToken: expect.any(String),
         expiresAt: expect.any(Number),
       });
-      expect(redeemed.tokens.accessToken).not.toBe('');
-      expect(redeemed.tokens.refreshToken).not.toBe(redeemed.tokens.accessToken);
-      expect(redeemed.tokens.expiresAt).toBeGreaterThan(subject.now().getTime());
+      expect(tokens.accessToken).not.toBe('');
+      expect(tokens.refreshToken).not.toBe(tokens.accessToken);
+      expect(tokens.expiresAt).toBeGreaterThan(subject.now().getTime());
       expect(redeemed.companies[0]).toEqual(company);
     });
 
@@ -71,47 +97,55 @@ export function describeProviderGrantExchangeContract(
       const first = await subject.consentFiken(0, redirectUri, 'state-a');
       const second = await subject.consentFiken(0, redirectUri, 'state-b');
 
-      const a = await exchange.redeemFikenCode(first.code, redirectUri, 'state-a');
-      const b = await exchange.redeemFikenCode(second.code, redirectUri, 'state-b');
+      const a = tokensOf(await redeemFikenCode(first.code, redirectUri, 'state-a'));
+      const b = tokensOf(await redeemFikenCode(second.code, redirectUri, 'state-b'));
 
-      expect(b.tokens.accessToken).not.toBe(a.tokens.accessToken);
-      expect(b.tokens.refreshToken).not.toBe(a.tokens.refreshToken);
+      expect(b.accessToken).not.toBe(a.accessToken);
+      expect(b.refreshToken).not.toBe(a.refreshToken);
     });
 
     it('redeems a Fiken code once', async () => {
       const { code } = await subject.consentFiken(0, redirectUri, 'state-once');
-      await exchange.redeemFikenCode(code, redirectUri, 'state-once');
+      await redeemFikenCode(code, redirectUri, 'state-once');
 
-      await expectRefused(exchange.redeemFikenCode(code, redirectUri, 'state-once'), 'fiken', 'rejected');
+      await expectRefused(redeemFikenCode(code, redirectUri, 'state-once'), 'fiken', 'rejected');
     });
 
     it('refuses a Fiken code presented with another state or redirect URI', async () => {
       const forState = await subject.consentFiken(0, redirectUri, 'state-x');
       const forUri = await subject.consentFiken(0, redirectUri, 'state-y');
 
-      await expectRefused(exchange.redeemFikenCode(forState.code, redirectUri, 'state-other'), 'fiken', 'rejected');
+      await expectRefused(redeemFikenCode(forState.code, redirectUri, 'state-other'), 'fiken', 'rejected');
       await expectRefused(
-        exchange.redeemFikenCode(forUri.code, 'https://elsewhere.example/callback', 'state-y'),
+        redeemFikenCode(forUri.code, 'https://elsewhere.example/callback', 'state-y'),
         'fiken',
         'rejected',
       );
     });
 
     it('refuses an unknown Fiken code', async () => {
-      await expectRefused(exchange.redeemFikenCode('no-such-code', redirectUri, 'state-z'), 'fiken', 'rejected');
+      await expectRefused(redeemFikenCode('no-such-code', redirectUri, 'state-z'), 'fiken', 'rejected');
     });
 
     it('verifies a Tripletex employee token and names its company', async () => {
       const first = subject.tripletexEmployee(0);
       const second = subject.tripletexEmployee(1);
 
-      expect(await exchange.verifyTripletexEmployeeToken(first.employeeToken)).toEqual(first.company);
-      expect(await exchange.verifyTripletexEmployeeToken(second.employeeToken)).toEqual(second.company);
+      expect(await verifyTripletexEmployeeToken(first.employeeToken)).toEqual(first.company);
+      expect(await verifyTripletexEmployeeToken(second.employeeToken)).toEqual(second.company);
       expect(second.company.id).not.toBe(first.company.id);
     });
 
     it('refuses an unknown Tripletex employee token', async () => {
-      await expectRefused(exchange.verifyTripletexEmployeeToken('not-an-employee-token'), 'tripletex', 'rejected');
+      await expectRefused(verifyTripletexEmployeeToken('not-an-employee-token'), 'tripletex', 'rejected');
+    });
+
+    it('refuses a provider kind nobody registered', async () => {
+      await expectRefused(
+        exchange.redeem('no-such-provider', { code: 'c', redirectUri, state: 'state-u' }),
+        'no-such-provider',
+        'rejected',
+      );
     });
 
     it('says a provider that is down is unavailable', async () => {
@@ -121,14 +155,14 @@ export function describeProviderGrantExchangeContract(
       await subject.outage('tripletex');
 
       try {
-        await expectRefused(exchange.redeemFikenCode(code, redirectUri, 'state-down'), 'fiken', 'unavailable');
-        await expectRefused(exchange.verifyTripletexEmployeeToken(employeeToken), 'tripletex', 'unavailable');
+        await expectRefused(redeemFikenCode(code, redirectUri, 'state-down'), 'fiken', 'unavailable');
+        await expectRefused(verifyTripletexEmployeeToken(employeeToken), 'tripletex', 'unavailable');
       } finally {
         await subject.restore('fiken');
         await subject.restore('tripletex');
       }
 
-      expect(await exchange.verifyTripletexEmployeeToken(employeeToken)).toEqual(subject.tripletexEmployee(0).company);
+      expect(await verifyTripletexEmployeeToken(employeeToken)).toEqual(subject.tripletexEmployee(0).company);
     });
   });
 }

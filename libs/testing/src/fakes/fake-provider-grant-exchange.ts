@@ -4,6 +4,7 @@ import {
   ProviderError,
   ProviderGrantExchange,
   type GrantedCompany,
+  type GrantProof,
   type ProviderKind,
   type RedeemedGrant,
 } from '@app/domain';
@@ -54,7 +55,18 @@ export class FakeProviderGrantExchange extends ProviderGrantExchange {
     this.down.delete(provider);
   }
 
-  async redeemFikenCode(code: string, redirectUri: string, state: string): Promise<RedeemedGrant> {
+  async redeem(provider: ProviderKind, proof: GrantProof): Promise<RedeemedGrant> {
+    switch (provider) {
+      case 'fiken':
+        return this.redeemFikenCode(proof);
+      case 'tripletex':
+        return this.verifyTripletexEmployeeToken(proof.code);
+      default:
+        throw new ProviderError(provider, 'rejected', `no accounting provider ${provider} is registered`);
+    }
+  }
+
+  private redeemFikenCode({ code, redirectUri, state }: GrantProof): RedeemedGrant {
     this.refuseWhenDown('fiken');
     const issued = this.codes.get(code);
     if (!issued || issued.used) throw new ProviderError('fiken', 'rejected', 'the authorization code is invalid');
@@ -63,20 +75,23 @@ export class FakeProviderGrantExchange extends ProviderGrantExchange {
     if (issued.redirectUri !== redirectUri || issued.state !== state)
       throw new ProviderError('fiken', 'rejected', 'the authorization code was issued for another request');
     return {
-      tokens: {
-        accessToken: randomBytes(24).toString('base64url'),
-        refreshToken: randomBytes(24).toString('base64url'),
-        expiresAt: this.clock.now().getTime() + ACCESS_TOKEN_LIFETIME_MS,
+      secret: {
+        kind: 'oauth',
+        tokens: {
+          accessToken: randomBytes(24).toString('base64url'),
+          refreshToken: randomBytes(24).toString('base64url'),
+          expiresAt: this.clock.now().getTime() + ACCESS_TOKEN_LIFETIME_MS,
+        },
       },
       companies: [{ ...issued.company }],
     };
   }
 
-  async verifyTripletexEmployeeToken(employeeToken: string): Promise<GrantedCompany> {
+  private verifyTripletexEmployeeToken(employeeToken: string): RedeemedGrant {
     this.refuseWhenDown('tripletex');
     const company = this.employees.get(employeeToken);
     if (!company) throw new ProviderError('tripletex', 'rejected', 'the employee token is not valid');
-    return { ...company };
+    return { secret: { kind: 'token', token: employeeToken }, companies: [{ ...company }] };
   }
 
   private refuseWhenDown(provider: ProviderKind): void {

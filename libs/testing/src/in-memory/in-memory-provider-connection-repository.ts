@@ -3,6 +3,7 @@ import {
   ProviderConnectionRepository,
   ProviderReauthorizationRequired,
   type NewProviderConnection,
+  type ProviderKind,
   type ProviderConnectionRecord,
 } from '@app/domain';
 import { copy } from './snapshottable';
@@ -39,7 +40,7 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
       status: 'connected',
       externalCompanyId: connection.externalCompanyId,
       externalCompanyName: connection.externalCompanyName,
-      accessTokenExpiresAt: grant.provider === 'fiken' ? new Date(grant.tokens.expiresAt) : null,
+      accessTokenExpiresAt: grant.secret.kind === 'oauth' ? new Date(grant.secret.tokens.expiresAt) : null,
       reauthorizationReason: null,
       connectedBy: connection.connectedBy,
       connectedAt: now,
@@ -47,18 +48,15 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
     };
     this.connections.set(connection.companyId, {
       record,
-      employeeToken: grant.provider === 'tripletex' ? grant.employeeToken : null,
+      employeeToken: grant.secret.kind === 'token' ? grant.secret.token : null,
     });
     return copy(record);
   }
 
-  async employeeToken(companyId: string): Promise<string> {
+  async storedToken(companyId: string, provider: ProviderKind): Promise<string> {
     const stored = this.connections.get(companyId);
-    if (stored?.record.provider !== 'tripletex' || stored.record.status !== 'connected' || !stored.employeeToken) {
-      throw new ProviderReauthorizationRequired(
-        'tripletex',
-        `company ${companyId} has no working Tripletex connection`,
-      );
+    if (stored?.record.provider !== provider || stored.record.status !== 'connected' || !stored.employeeToken) {
+      throw new ProviderReauthorizationRequired(provider, `company ${companyId} has no working ${provider} connection`);
     }
     return stored.employeeToken;
   }

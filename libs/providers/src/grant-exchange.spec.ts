@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ProviderEndpoints } from '@app/application';
 import {
   createSandbox,
   SANDBOX_FIKEN_CLIENT_ID,
@@ -9,10 +8,15 @@ import {
   type RunningSandbox,
   type Sandbox,
 } from '@app/sandbox';
-import { describeProviderGrantExchangeContract, ManualClock } from '@app/testing';
-import { GrantExchangeOptions, HttpProviderGrantExchange } from './http-provider-grant-exchange';
+import type { ProviderGrantExchange } from '@app/domain';
+import {
+  describeProviderGrantExchangeContract,
+  ManualClock,
+  testProviderRegistry,
+  testProviderSettings,
+} from '@app/testing';
 
-describe('HttpProviderGrantExchange with Fiken', () => {
+describe('the registered grant exchange with Fiken', () => {
   let server: Server;
   let base: string;
   const seen: { url: string; authorization?: string; body: string }[] = [];
@@ -46,22 +50,21 @@ describe('HttpProviderGrantExchange with Fiken', () => {
   });
 
   it('sends the state and the client credentials as they are, and pages through the companies', async () => {
-    const endpoints = new ProviderEndpoints(
-      { apiUrl: `${base}/tripletex`, consentUrl: null },
-      {
-        apiUrl: `${base}/api`,
-        authorizeUrl: `${base}/oauth/authorize`,
-        tokenUrl: `${base}/oauth/token`,
-        clientId: 'app',
-      },
-      'https://accounting.example',
-    );
-    const exchange = new HttpProviderGrantExchange(
-      endpoints,
-      new GrantExchangeOptions(undefined, 'app', 's3cr+t/=', 2_000),
-      new ManualClock(),
-    );
-    const redeemed = await exchange.redeemFikenCode('the-code', 'https://accounting.example/cb', 'signed-state');
+    const exchange = testProviderRegistry({
+      settings: testProviderSettings({
+        fiken: {
+          apiUrl: `${base}/api`,
+          authorizeUrl: `${base}/oauth/authorize`,
+          tokenUrl: `${base}/oauth/token`,
+          config: { clientId: 'app', clientSecret: 's3cr+t/=' },
+        },
+      }),
+    }).grantExchange();
+    const redeemed = await exchange.redeem('fiken', {
+      code: 'the-code',
+      redirectUri: 'https://accounting.example/cb',
+      state: 'signed-state',
+    });
     expect(redeemed.companies).toHaveLength(130);
     const token = seen.find((s) => s.url === '/oauth/token');
     expect(Object.fromEntries(new URLSearchParams(token?.body))).toEqual({
@@ -78,7 +81,7 @@ describe('HttpProviderGrantExchange with Fiken', () => {
   });
 });
 
-describe('HttpProviderGrantExchange against the sandboxes', () => {
+describe('the registered grant exchange against the sandboxes', () => {
   const clock = new ManualClock();
   let sandbox: Sandbox;
   let running: RunningSandbox;
@@ -108,39 +111,39 @@ describe('HttpProviderGrantExchange against the sandboxes', () => {
     return code;
   }
 
-  function sandboxExchange(): HttpProviderGrantExchange {
-    const endpoints = new ProviderEndpoints(
-      { apiUrl: running.tripletexApi, consentUrl: null },
-      {
-        apiUrl: running.fikenApi,
-        authorizeUrl: `${running.fikenOAuth}/authorize`,
-        tokenUrl: `${running.fikenOAuth}/token`,
-        clientId: SANDBOX_FIKEN_CLIENT_ID,
-      },
-      'https://accounting.example',
-    );
-    return new HttpProviderGrantExchange(
-      endpoints,
-      new GrantExchangeOptions(
-        SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
-        SANDBOX_FIKEN_CLIENT_ID,
-        SANDBOX_FIKEN_CLIENT_SECRET,
-        5_000,
-      ),
+  function sandboxExchange(): ProviderGrantExchange {
+    return testProviderRegistry({
       clock,
-    );
+      settings: testProviderSettings({
+        tripletex: {
+          apiUrl: running.tripletexApi,
+          config: { consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN },
+          timeoutMs: 5_000,
+        },
+        fiken: {
+          apiUrl: running.fikenApi,
+          authorizeUrl: `${running.fikenOAuth}/authorize`,
+          tokenUrl: `${running.fikenOAuth}/token`,
+          config: { clientId: SANDBOX_FIKEN_CLIENT_ID, clientSecret: SANDBOX_FIKEN_CLIENT_SECRET },
+          timeoutMs: 5_000,
+        },
+      }),
+    }).grantExchange();
   }
 
   it("opens a Tripletex session in Oslo's first hour, when the UTC date is still the day before", async () => {
     sandbox.control.reset();
     clock.set('2026-11-25T23:30:00.000Z');
     const company = sandbox.control.tripletex.company(0);
-    await expect(sandboxExchange().verifyTripletexEmployeeToken(company.employeeToken)).resolves.toMatchObject({
-      id: String(company.companyId),
+    const redeemed = await sandboxExchange().redeem('tripletex', {
+      code: company.employeeToken,
+      redirectUri: 'https://accounting.example/v1/oauth/tripletex/callback',
+      state: 'signed-state',
     });
+    expect(redeemed.companies[0]).toMatchObject({ id: String(company.companyId) });
   });
 
-  describeProviderGrantExchangeContract('HttpProviderGrantExchange', () => {
+  describeProviderGrantExchangeContract('the Tripletex and Fiken grant exchanges', () => {
     sandbox.control.reset();
     const exchange = sandboxExchange();
     return {
