@@ -119,14 +119,16 @@ describe('onboarding a test-only provider registered by one line', () => {
   });
 
   it('starts at its consent screen, completes with the code, and books through the connection', async () => {
-    const started = new URL((await start.execute(admin, 'kassebok')).authorizeUrl);
+    const { authorizeUrl, browserSecret } = await start.execute(admin, 'kassebok');
+    const started = new URL(authorizeUrl);
     expect(`${started.origin}${started.pathname}`).toBe(AUTHORIZE_URL);
     const redirectUri = started.searchParams.get('redirect_uri')!;
     const state = started.searchParams.get('state')!;
     expect(redirectUri).toBe('https://accounting.test/v1/oauth/kassebok/callback');
 
+    // The admin's browser comes back with the binding cookie it was given at the start.
     const code = ledger.consent('acme', redirectUri, state);
-    const outcome = await complete.execute({ provider: 'kassebok', state, code });
+    const outcome = await complete.execute({ provider: 'kassebok', state, code, browserSecret });
 
     expect(outcome).toMatchObject({
       kind: 'connected',
@@ -155,10 +157,10 @@ describe('onboarding a test-only provider registered by one line', () => {
   });
 
   it('stores nothing when Kassebok refuses the code', async () => {
-    const started = new URL((await start.execute(admin, 'kassebok')).authorizeUrl);
-    const state = started.searchParams.get('state')!;
+    const { authorizeUrl, browserSecret } = await start.execute(admin, 'kassebok');
+    const state = new URL(authorizeUrl).searchParams.get('state')!;
 
-    const outcome = await complete.execute({ provider: 'kassebok', state, code: 'forged-code' });
+    const outcome = await complete.execute({ provider: 'kassebok', state, code: 'forged-code', browserSecret });
 
     expect(outcome).toMatchObject({ kind: 'grant_refused', provider: 'kassebok' });
     expect(await connections.find('company-1')).toBeNull();
