@@ -71,10 +71,10 @@ describe('near-duplicates end to end', () => {
   it('keeps auto-approving a monthly subscription of the same price', async () => {
     await as.submit();
 
-    const nextMonth = await as.submit(repeatBody(1, { date: '2026-12-20' }));
+    const lastMonth = await as.submit(repeatBody(1, { date: '2026-10-20' }));
 
-    expect(nextMonth.body).toMatchObject({ status: 'APPROVED', autoApproved: true });
-    expect(nextMonth.body.reasons.join(' ')).not.toMatch(/duplicate/);
+    expect(lastMonth.body).toMatchObject({ status: 'APPROVED', autoApproved: true });
+    expect(lastMonth.body.reasons.join(' ')).not.toMatch(/duplicate/);
   });
 
   it('answers the last date there is without a server error (the duplicate window stays within the dates)', async () => {
