@@ -1,9 +1,13 @@
 import * as path from 'node:path';
-import { CompanyRepository } from '@app/domain';
+import { PassThrough } from 'node:stream';
+import { CompanyRepository, ProviderConnectionRepository } from '@app/domain';
 import { buildCli } from '../apps/accounting-api/src/cli';
+import { importHistoryNow } from '../apps/accounting-api/src/patterns/import-history-now';
+import { DemoConnections } from '../apps/accounting-api/src/sandbox/demo-connections';
 import { loadConfig, type AppConfig } from '../apps/accounting-api/src/config/app-config';
 import { hostSandbox, sandboxEnv, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
+import { startTestApp, type TestApp } from './support/test-app';
 
 /**
  * The CLI beside a running service: the same database and DATA_DIR, and every background job
@@ -94,5 +98,38 @@ describe('the CLI beside a running service', () => {
       expect.stringMatching(/^daily check \d{4}-\d{2}-\d{2}: 0 succeeded, 0 failed, 0 items found \(0 due\)$/),
       '  nothing due: 1 already run today',
     ]);
+  });
+});
+
+describe('the CLI beside a service running the in-process sandbox', () => {
+  let database: IsolatedTestDatabase;
+  let service: TestApp;
+  let cliConfig: AppConfig;
+
+  beforeAll(async () => {
+    database = await isolatedTestDatabase('cli_sandbox');
+    service = await startTestApp({ env: { DATABASE_URL: database.url, PROVIDER_SANDBOX: 'true' } });
+    // `npm start`'s seeding: demo-fiken holds tokens only the service's sandbox issued.
+    await service.app.get(DemoConnections).seed();
+    cliConfig = loadConfig({
+      DATABASE_URL: database.url,
+      DATA_DIR: service.dataDir,
+      GATEWAY_JWKS: service.jwksFile,
+      LOG_LEVEL: 'silent',
+      PROVIDER_SANDBOX: 'true',
+    });
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await database?.dispose();
+  });
+
+  it('reaches the service’s sandbox: `history import demo-fiken` reads with the service’s grant, which stays connected', async () => {
+    const lines: string[] = [];
+    await importHistoryNow(cliConfig, 'demo-fiken', 'ops@demo.no', (line) => lines.push(line), new PassThrough());
+
+    expect(lines).toEqual([expect.stringMatching(/^history of demo-fiken \(fiken, .*\): \d+ bookings read/)]);
+    expect((await service.app.get(ProviderConnectionRepository).find('demo-fiken'))?.status).toBe('connected');
   });
 });

@@ -127,7 +127,7 @@ export class AppModule {
         }),
         ApplicationModule.forRoot({ receiptMaxBytes: config.receiptMaxBytes, strictWebhookTargets: config.production }),
         // Vault, sealed provider connections, sandbox; then onboarding, context, employees, balance (last route).
-        ProviderAccessModule.forRoot(config),
+        ProviderAccessModule.forRoot(config, role),
         OnboardingModule.forRoot(config),
         // The executor, the checks and the daily 07:00 job (EXECUTOR_*, DAILY_CHECK_*); their loops
         // run only in the service.
