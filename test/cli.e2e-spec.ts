@@ -89,14 +89,17 @@ describe('the CLI beside a running service', () => {
     expect(Number(outboxBefore[0].n)).toBe(0);
   });
 
-  it('says why nothing is due when `checks run` finds the day done', async () => {
+  it('says why nothing is due when `checks run` finds the day done, and runs it again with --force', async () => {
     const [company] = (
       await service.query<{ company_id: string }>("SELECT company_id FROM daily_check_runs WHERE status = 'succeeded'")
     ).map((row) => row.company_id);
 
     expect(await cli('checks', 'run', '--company', company)).toEqual([
       expect.stringMatching(/^daily check \d{4}-\d{2}-\d{2}: 0 succeeded, 0 failed, 0 items found \(0 due\)$/),
-      '  nothing due: 1 already run today',
+      '  nothing due: 1 already run today (--force runs them again)',
+    ]);
+    expect(await cli('checks', 'run', '--company', company, '--force')).toEqual([
+      expect.stringMatching(/^daily check \d{4}-\d{2}-\d{2}: 1 succeeded, 0 failed, \d+ items found \(1 due\)$/),
     ]);
   });
 });

@@ -444,9 +444,10 @@ export function buildCli(
     .command('run')
     .description("run today's daily check now, with a progress bar; companies already checked today are skipped")
     .option('--company <id>', 'only this company')
-    .action(async (options: { company?: string }) => {
+    .option('--force', 'run again for today the companies already checked (their results are posted again)')
+    .action(async (options: { company?: string; force?: boolean }) => {
       const { runDailyCheckNow } = await import('./daily-check/run-daily-check-now');
-      const summary = await runDailyCheckNow(config(), { companyId: options.company }, out);
+      const summary = await runDailyCheckNow(config(), { companyId: options.company, force: options.force }, out);
       if (summary.failed > 0)
         throw new Error(`the daily check failed for ${summary.failed} compan${summary.failed === 1 ? 'y' : 'ies'}`);
     });

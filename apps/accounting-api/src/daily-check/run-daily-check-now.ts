@@ -39,12 +39,12 @@ function notDueReason(runs: readonly DailyCheckRun[]): string {
  * `checks run [--company <id>]`: today's daily check now, for every company with a connected
  * provider (or one company), claimed and run by this command itself in the CLI's application
  * context (no scheduler or catch-up runs beside it, so what it prints is what it did). Companies
- * already checked today are left alone (one run per company per day), and the output says so;
- * failed ones are tried again at once. An unknown `--company` is an error, not "0 due".
+ * already checked today are left alone (one run per company per day), and the output says so,
+ * unless `force` runs them again (and posts their results again); failed ones are tried again at once. An unknown `--company` is an error, not "0 due".
  */
 export async function runDailyCheckNow(
   config: AppConfig,
-  options: { companyId?: string },
+  options: { companyId?: string; force?: boolean },
   out: (line: string) => void,
   progress: NodeJS.WritableStream = process.stderr,
 ): Promise<DailyCheckSummary> {
@@ -57,6 +57,7 @@ export async function runDailyCheckNow(
     const summary = await app.get(DailyCheckRunner).runDay(day, {
       companyId: options.companyId,
       ignoreBackoff: true,
+      force: options.force,
       onProgress: (p) => progress.write(tty ? `\r${progressLine(p)}\u001b[K` : `${progressLine(p)}\n`),
     });
     if (tty && summary.total > 0) progress.write('\n');
@@ -65,7 +66,7 @@ export async function runDailyCheckNow(
     );
     if (summary.total === 0) {
       const runs = await app.get(DailyCheckRuns).history({ day, companyId: options.companyId, limit: 100_000 });
-      out(`  nothing due: ${notDueReason(runs)}`);
+      out(`  nothing due: ${notDueReason(runs)}${runs.length > 0 ? ' (--force runs them again)' : ''}`);
     }
     if (summary.lost > 0) out(`  ${summary.lost} taken over by another process (its lease ran out)`);
     for (const failure of summary.failures) out(`  failed: ${failure.companyId}: ${failure.error}`);
