@@ -5,7 +5,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { Clock, IdGenerator } from '@app/domain';
-import { EventChainKeys, EventSealer, PersistenceModule } from '@app/persistence';
+import { EventChainKeys, EventChainVerifier, EventSealer, PersistenceModule } from '@app/persistence';
 import { Kms } from '@app/vault';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './config/app-config';
@@ -56,8 +56,14 @@ export interface AppModuleOptions {
   clock?: Clock;
   /** Where logs go instead of stdout (tests that read what the service logged). */
   logDestination?: DestinationStream;
-  /** 'client' for the CLI: with embedded PostgreSQL it goes through the running service's socket. Default 'service'. */
-  databaseRole?: 'service' | 'client';
+  /**
+   * Which process this is. 'service' (the default): the HTTP edge and every background loop — the
+   * executor, the daily check's schedule and start-up catch-up, the outbox dispatcher, the event
+   * sealer and the purges. 'cli': the same adapters and use cases for one operator command, with
+   * none of those loops and no HTTP edge; it never migrates by itself, and with embedded
+   * PostgreSQL it connects to the running service's server (or starts one for the command).
+   */
+  role?: 'service' | 'cli';
   /**
    * Refuse a database role that could rewrite the audit trail, or a database with pending
    * migrations (DatabaseRefused). Default: in production. Tests that run production mode on the
@@ -67,12 +73,21 @@ export interface AppModuleOptions {
 }
 
 /**
- * The composition root: chooses an adapter for every port and wires the HTTP edge. To add an
- * endpoint, add its controller to `controllers` and declare @Access on each handler.
+ * The composition root of both processes: chooses an adapter for every port, and in the service
+ * (`role: 'service'`) wires the HTTP edge and starts the background loops; the CLI (`role: 'cli'`)
+ * boots the same adapters and use cases as an application context without them. To add an
+ * endpoint, add its controller to `HTTP_CONTROLLERS` and declare @Access on each handler.
  */
 @Module({})
 export class AppModule {
-  static forRoot({ config, clock, logDestination, databaseRole, checkDatabaseRole }: AppModuleOptions): DynamicModule {
+  static forRoot({
+    config,
+    clock,
+    logDestination,
+    role = 'service',
+    checkDatabaseRole,
+  }: AppModuleOptions): DynamicModule {
+    const service = role === 'service';
     const logging = loggerParams(config);
     const platform: Provider[] = [
       { provide: AppConfig, useValue: config },
@@ -100,50 +115,33 @@ export class AppModule {
           useFactory: () => ({
             url: config.databaseUrl,
             dataDir: config.dataDir,
-            role: databaseRole ?? 'service',
-            poolSize: config.dbPoolSize,
-            runMigrations: config.migrateOnBoot,
+            role: service ? 'service' : 'client',
+            poolSize: service ? config.dbPoolSize : 2,
+            // A CLI command migrates only when it says so (`db migrate`, `company create` …).
+            runMigrations: service && config.migrateOnBoot,
             migrationUrl: config.migrationDatabaseUrl,
             // Production never runs as a role that could rewrite the audit trail (exit 78).
-            refuseUnsafeRole: checkDatabaseRole ?? config.production,
+            refuseUnsafeRole: service && (checkDatabaseRole ?? config.production),
           }),
           companyCacheTtlMs: config.companyCacheTtlMs,
         }),
         ApplicationModule.forRoot({ receiptMaxBytes: config.receiptMaxBytes, strictWebhookTargets: config.production }),
         // Vault, sealed provider connections, sandbox; then onboarding, context, employees, balance (last route).
-        ProviderAccessModule.forRoot(config),
+        ProviderAccessModule.forRoot(config, role),
         OnboardingModule.forRoot(config),
-        // The executor, the checks and the daily 07:00 job (EXECUTOR_*, DAILY_CHECK_*).
-        ExecutionModule.forRoot(config.executor),
+        // The executor, the checks and the daily 07:00 job (EXECUTOR_*, DAILY_CHECK_*); their loops
+        // run only in the service.
+        ExecutionModule.forRoot(config.executor, { worker: service }),
         ChecksModule,
         // Delivery of the notification outbox to the companies' channels (OUTBOX_*).
-        OutboxDeliveryModule.forRoot(config),
-        DailyCheckModule.forRoot(config.dailyCheck),
+        OutboxDeliveryModule.forRoot(config, { dispatch: service }),
+        DailyCheckModule.forRoot(config.dailyCheck, { schedule: service }),
       ],
-      controllers: [
-        HealthController,
-        MetricsController,
-        WhoamiController,
-        ProposalsController,
-        ReviewController,
-        EventsController,
-        PatternsController,
-        CompanyConfigController,
-        // The web console (docs/console.md): its way in, its static files, its pages. The API's
-        // connect route answers with a console login link, so it lives beside them.
-        ConsoleLoginController,
-        ConnectController,
-        ConsoleAssetsController,
-        ReviewConsoleController,
-        CompanyConsoleController,
-        PatternsConsoleController,
-        ChecksConsoleController,
-        MessagesConsoleController,
-      ],
+      controllers: service ? HTTP_CONTROLLERS : [],
       providers: [
         ...platform,
-        // The hash chain's keys (wrapped by the KMS) and the sealer; one each per process: the keys
-        // keep the unwrapped versions, the sealer the low-water mark of its incremental scan.
+        // The hash chain's keys (wrapped by the KMS), the sealer and the verifier; one each per
+        // process: the keys keep the unwrapped versions, the sealer the low-water mark of its scan.
         {
           provide: EventChainKeys,
           inject: [DataSource, Kms],
@@ -154,25 +152,60 @@ export class AppModule {
           inject: [DataSource, EventChainKeys],
           useFactory: (dataSource: DataSource, keys: EventChainKeys) => new EventSealer(dataSource.manager, keys),
         },
-        GatewayKeyStore,
-        GatewayJwtStrategy,
-        KnownCompanies,
-        ConsoleViewers,
-        // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS), deletes expired
-        // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS) and rate limit windows; not in CLI contexts.
-        ...(databaseRole === 'client' ? [] : [EventSealerWorker, IdempotencyPurgeWorker]),
-        ...(databaseRole === 'client' || config.redisUrl !== undefined ? [] : [RateLimitPurgeWorker]),
-        // Guards run in this order: who is calling (§2: a token, or a console session), then how
-        // often (per company + sub).
-        { provide: APP_GUARD, useClass: GatewayAuthGuard },
-        { provide: APP_GUARD, useClass: ConsoleSessionGuard },
-        { provide: APP_GUARD, useClass: CompanyThrottlerGuard },
-        // After both guards: a query the route does not declare is refused; then the JSON body is read.
-        { provide: APP_INTERCEPTOR, useClass: UndeclaredQueryInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
-        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        {
+          provide: EventChainVerifier,
+          inject: [DataSource, EventChainKeys],
+          useFactory: (dataSource: DataSource, keys: EventChainKeys) =>
+            new EventChainVerifier(dataSource.manager, keys),
+        },
+        ...(service ? serviceProviders(config) : []),
       ],
       exports: platform,
     };
   }
+}
+
+const HTTP_CONTROLLERS = [
+  HealthController,
+  MetricsController,
+  WhoamiController,
+  ProposalsController,
+  ReviewController,
+  EventsController,
+  PatternsController,
+  CompanyConfigController,
+  // The web console (docs/console.md): its way in, its static files, its pages. The API's
+  // connect route answers with a console login link, so it lives beside them.
+  ConsoleLoginController,
+  ConnectController,
+  ConsoleAssetsController,
+  ReviewConsoleController,
+  CompanyConsoleController,
+  PatternsConsoleController,
+  ChecksConsoleController,
+  MessagesConsoleController,
+];
+
+/** The service's own providers: the HTTP edge's guards, interceptors and filter, and the background workers. */
+function serviceProviders(config: AppConfig): Provider[] {
+  return [
+    GatewayKeyStore,
+    GatewayJwtStrategy,
+    KnownCompanies,
+    ConsoleViewers,
+    // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS), deletes expired
+    // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS) and rate limit windows.
+    EventSealerWorker,
+    IdempotencyPurgeWorker,
+    ...(config.redisUrl !== undefined ? [] : [RateLimitPurgeWorker]),
+    // Guards run in this order: who is calling (§2: a token, or a console session), then how
+    // often (per company + sub).
+    { provide: APP_GUARD, useClass: GatewayAuthGuard },
+    { provide: APP_GUARD, useClass: ConsoleSessionGuard },
+    { provide: APP_GUARD, useClass: CompanyThrottlerGuard },
+    // After both guards: a query the route does not declare is refused; then the JSON body is read.
+    { provide: APP_INTERCEPTOR, useClass: UndeclaredQueryInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+    { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+  ];
 }

@@ -14,33 +14,36 @@ import {
   type Permission,
   type Role,
 } from '@app/domain';
+import { DataSource } from 'typeorm';
 import {
   Database,
   EventChainKeys,
   EventSealer,
-  TypeOrmCompanyRepository,
-  TypeOrmWrappedDekRepository,
   grantAppRole,
   migrateAsOwner,
   roleOfUrl,
   runMigrations,
   EventChainVerifier,
-  TypeOrmConsoleSessionStore,
   type ChainHead,
 } from '@app/persistence';
 import { ConsoleAccess, DAILY_CHECKS, DeleteCompanyHandler } from '@app/application';
+import { CompanyRepository } from '@app/domain';
 import { consoleLoginUrl } from './console/console-login.controller';
-import { SystemClock } from './platform/system-clock';
-import { createKms, EnvelopeTokenVault, rotateKek } from '@app/vault';
+import { Kms, rotateKek, WrappedDekRepository } from '@app/vault';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { ensureDevKeys, rotateDevKeys, signDevToken } from './auth/dev-keys';
 import { webhookSecretText } from './notifications/outbox-delivery.module';
-import { UuidV7Generator } from './platform/uuid-v7.generator';
+import { withCliContext } from './cli-context';
 
 /**
- * The operators' CLI (docs/api.md §5): `npm run cli -- <command>`. With embedded PostgreSQL it
- * connects to the server of the running service when one holds DATA_DIR, and starts the server
- * itself (for the command's duration) only when none does.
+ * The operators' CLI (docs/api.md §5): `npm run cli -- <command>`. A command that touches the
+ * application's state runs in the CLI's application context (`withCliContext`: the composition
+ * root without HTTP and without background loops) and calls its use cases and ports. With embedded
+ * PostgreSQL it connects to the server of the running service when one holds DATA_DIR, and starts
+ * the server itself (for the command's duration) only when none does.
+ *
+ * `db migrate` and `db grant-app-role` open the database directly (`withDatabase`): they prepare
+ * the schema and the roles the application context needs, so they run before it could boot.
  */
 async function withDatabase<T>(config: AppConfig, work: (db: Database) => Promise<T>): Promise<T> {
   const db = await Database.open({
@@ -62,8 +65,8 @@ async function withDatabase<T>(config: AppConfig, work: (db: Database) => Promis
  * then re-applies the grants of DATABASE_URL's role), else over the open database (one role, as in
  * development). Returns the migrations it ran.
  */
-async function migrate(config: AppConfig, db: Database): Promise<string[]> {
-  if (config.migrationDatabaseUrl === undefined) return runMigrations(db.dataSource);
+async function migrate(config: AppConfig, dataSource: DataSource): Promise<string[]> {
+  if (config.migrationDatabaseUrl === undefined) return runMigrations(dataSource);
   return migrateAsOwner(config.migrationDatabaseUrl, config.databaseUrl);
 }
 
@@ -140,9 +143,9 @@ export function buildCli(
       assertCompanyId(id);
       assertCompanyName(options.name);
       const cfg = config();
-      await withDatabase(cfg, async (db) => {
-        await migrate(cfg, db);
-        const created = await new TypeOrmCompanyRepository(db.dataSource).create({ id, name: options.name });
+      await withCliContext(cfg, async (app) => {
+        await migrate(cfg, app.get(DataSource));
+        const created = await app.get(CompanyRepository).create({ id, name: options.name });
         if (!created) throw new Error(`a company "${id}" already exists`);
         out(`created company ${id} (${options.name})`);
       });
@@ -153,8 +156,8 @@ export function buildCli(
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       // Only reads: it never changes the schema (db migrate does).
-      await withDatabase(config(), async (db) => {
-        const companies = await new TypeOrmCompanyRepository(db.dataSource).list();
+      await withCliContext(config(), async (app) => {
+        const companies = await app.get(CompanyRepository).list();
         if (options.json) out(JSON.stringify(companies));
         else for (const c of companies) out(`${c.id}\t${c.name}\t${c.createdAt.toISOString()}`);
       });
@@ -171,15 +174,9 @@ export function buildCli(
     .option('--actor <name>', 'who deletes it, as the deletion log names them', operatorName())
     .action(async (id: string, options: { actor: string }) => {
       const cfg = config();
-      await withDatabase(cfg, async (db) => {
-        await migrate(cfg, db);
-        const clock = new SystemClock();
-        const deletion = await new DeleteCompanyHandler(
-          new TypeOrmCompanyRepository(db.dataSource),
-          new EnvelopeTokenVault(createKms(cfg.kek), new TypeOrmWrappedDekRepository(db.dataSource.manager)),
-          clock,
-          new UuidV7Generator(clock),
-        ).execute({ companyId: id, actor: options.actor });
+      await withCliContext(cfg, async (app) => {
+        await migrate(cfg, app.get(DataSource));
+        const deletion = await app.get(DeleteCompanyHandler).execute({ companyId: id, actor: options.actor });
         out(
           deletion.auditEventsKept === 0
             ? `deleted company ${id}; its DEK is destroyed`
@@ -193,8 +190,8 @@ export function buildCli(
     .description('list the deletion log: which company was deleted, when and by whom')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
-      await withDatabase(config(), async (db) => {
-        const deletions = await new TypeOrmCompanyRepository(db.dataSource).deletions();
+      await withCliContext(config(), async (app) => {
+        const deletions = await app.get(CompanyRepository).deletions();
         if (options.json) out(JSON.stringify(deletions));
         else {
           for (const d of deletions) {
@@ -273,14 +270,12 @@ export function buildCli(
         'check it records the current newest links',
     )
     .action(async (options: { company?: string; seal?: boolean; heads?: string }) => {
-      const cfg = config();
-      await withDatabase(cfg, async (db) => {
-        const keys = new EventChainKeys(db.dataSource.manager, createKms(cfg.kek));
+      await withCliContext(config(), async (app) => {
         if (options.seal) {
-          const sealed = await new EventSealer(db.dataSource.manager, keys).sealPending({ companyId: options.company });
+          const sealed = await app.get(EventSealer).sealPending({ companyId: options.company });
           out(`sealed ${sealed.sealed} event(s) of ${sealed.companies} company(ies)`);
         }
-        const verifier = new EventChainVerifier(db.dataSource.manager, keys);
+        const verifier = app.get(EventChainVerifier);
         const report = await verifier.verify(options.company);
         const recorded = options.heads === undefined ? {} : readHeads(options.heads);
         const moved: string[] = [];
@@ -381,15 +376,14 @@ export function buildCli(
     )
     .action(async () => {
       const cfg = config();
-      await withDatabase(cfg, async (db) => {
-        await migrate(cfg, db);
-        const kms = createKms(cfg.kek);
-        const result = await rotateKek(kms, new TypeOrmWrappedDekRepository(db.dataSource.manager));
+      await withCliContext(cfg, async (app) => {
+        await migrate(cfg, app.get(DataSource));
+        const result = await rotateKek(app.get(Kms), app.get(WrappedDekRepository));
         out(
           `KEK ${result.kekId}: ${result.rewrapped} re-wrapped, ${result.alreadyCurrent} already current, ` +
             `${result.skipped} changed meanwhile, ${result.failed.length} failed (of ${result.total})`,
         );
-        const chain = await new EventChainKeys(db.dataSource.manager, kms).rewrap();
+        const chain = await app.get(EventChainKeys).rewrap();
         out(
           `event chain key: ${chain.rewrapped} version(s) re-wrapped, ${chain.alreadyCurrent} already current, ` +
             `${chain.failed.length} failed (of ${chain.total})`,
@@ -428,12 +422,11 @@ export function buildCli(
     .action(async (options: { company: string; sub: string; role: Role }) => {
       assertCompanyId(options.company);
       const cfg = config();
-      await withDatabase(cfg, async (db) => {
-        if (!(await new TypeOrmCompanyRepository(db.dataSource).exists(options.company))) {
+      await withCliContext(cfg, async (app) => {
+        if (!(await app.get(CompanyRepository).exists(options.company))) {
           throw new Error(`no company "${options.company}"`);
         }
-        const access = new ConsoleAccess(new TypeOrmConsoleSessionStore(db.dataSource.manager), new SystemClock());
-        const link = await access.issueLink({
+        const link = await app.get(ConsoleAccess).issueLink({
           actor: options.sub,
           company: options.company,
           channel: 'web',
@@ -451,9 +444,10 @@ export function buildCli(
     .command('run')
     .description("run today's daily check now, with a progress bar; companies already checked today are skipped")
     .option('--company <id>', 'only this company')
-    .action(async (options: { company?: string }) => {
+    .option('--force', 'run again for today the companies already checked (their results are posted again)')
+    .action(async (options: { company?: string; force?: boolean }) => {
       const { runDailyCheckNow } = await import('./daily-check/run-daily-check-now');
-      const summary = await runDailyCheckNow(config(), { companyId: options.company }, out);
+      const summary = await runDailyCheckNow(config(), { companyId: options.company, force: options.force }, out);
       if (summary.failed > 0)
         throw new Error(`the daily check failed for ${summary.failed} compan${summary.failed === 1 ? 'y' : 'ies'}`);
     });

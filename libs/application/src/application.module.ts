@@ -16,6 +16,7 @@ import { ConfirmSuggestionsHandler, ListSuggestionsHandler } from './history-sug
 import { RejectProposalHandler } from './reject-proposal/reject-proposal.handler';
 import { ApplicationContext } from './shared/domain-context.provider';
 import { ConsoleAccess } from './console/console-access';
+import { DeleteCompanyHandler } from './delete-company/delete-company.handler';
 import { PdfCheck } from './receipts/pdf-check';
 import { ReviewQueue } from './review-queue/review-queue';
 import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler';
@@ -36,12 +37,14 @@ export const APPLICATION_HANDLERS = [
   ConfirmSuggestionsHandler,
   ConsoleAccess,
   ReviewQueue,
+  DeleteCompanyHandler,
 ];
 
 /**
  * The use cases. Their ports (UnitOfWork, EventStore, ProposalRepository, PatternStore,
- * CompanySettingsStore, ReceiptStore, IdempotencyStore, SubmissionStore, Clock, IdGenerator) come from the modules
- * the app module chooses (persistence, platform); this module adds only the pure ConfidenceEngine.
+ * CompanySettingsStore, ReceiptStore, IdempotencyStore, SubmissionStore, CompanyRepository, TokenVault, Clock,
+ * IdGenerator) come from the modules the app module chooses (persistence, vault, platform); this
+ * module adds only the pure ConfidenceEngine.
  */
 @Module({})
 export class ApplicationModule {

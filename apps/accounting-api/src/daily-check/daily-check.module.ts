@@ -10,10 +10,12 @@ import { PrometheusDailyCheckMetrics } from './prometheus-daily-check.metrics';
 /** The daily check at 07:00 UTC (docs/api.md §4.6): its runner, its schedule and its metrics. */
 @Module({})
 export class DailyCheckModule {
-  static forRoot(settings: DailyCheckSettings): DynamicModule {
+  /** `schedule: false` (the CLI): the runner without the schedule and the start-up catch-up. */
+  static forRoot(settings: DailyCheckSettings, { schedule }: { schedule: boolean }): DynamicModule {
+    const scheduler = schedule ? [DailyCheckScheduler] : [];
     return {
       module: DailyCheckModule,
-      imports: [ScheduleModule.forRoot(), ChecksModule],
+      imports: [...(schedule ? [ScheduleModule.forRoot()] : []), ChecksModule],
       providers: [
         { provide: DailyCheckSettings, useValue: settings },
         { provide: DailyCheckOptions, useValue: settings.options },
@@ -23,9 +25,9 @@ export class DailyCheckModule {
           inject: [HttpMetrics],
         },
         DailyCheckRunner,
-        DailyCheckScheduler,
+        ...scheduler,
       ],
-      exports: [DailyCheckRunner, DailyCheckScheduler],
+      exports: [DailyCheckRunner, ...scheduler],
     };
   }
 }

@@ -9,7 +9,9 @@ import { ExecutorWorker } from './executor.worker';
  */
 @Module({})
 export class ExecutionModule {
-  static forRoot(settings: ExecutorSettings): DynamicModule {
+  /** `worker: false` (the CLI): the executor without its loop. */
+  static forRoot(settings: ExecutorSettings, { worker }: { worker: boolean }): DynamicModule {
+    const loop = worker ? [ExecutorWorker] : [];
     return {
       module: ExecutionModule,
       providers: [
@@ -17,9 +19,9 @@ export class ExecutionModule {
         { provide: ExecutorOptions, useValue: settings.options },
         ApplicationContext,
         ProposalExecutor,
-        ExecutorWorker,
+        ...loop,
       ],
-      exports: [ProposalExecutor, ExecutorWorker],
+      exports: [ProposalExecutor, ...loop],
     };
   }
 }

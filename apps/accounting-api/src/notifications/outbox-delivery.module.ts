@@ -36,7 +36,8 @@ class OutboxChannelsModule {}
  */
 @Module({})
 export class OutboxDeliveryModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `dispatch: false` (the CLI): the outbox without its dispatcher's loop, whatever OUTBOX_DISPATCH_ENABLED says. */
+  static forRoot(config: AppConfig, { dispatch }: { dispatch: boolean }): DynamicModule {
     const channels: DynamicModule = {
       module: OutboxChannelsModule,
       providers: [
@@ -55,7 +56,7 @@ export class OutboxDeliveryModule {
       imports: [
         NotificationsModule.register({
           imports: [channels],
-          autoStart: config.outboxDispatch,
+          autoStart: dispatch && config.outboxDispatch,
           dispatcher: { pollIntervalMs: config.outboxPollMs, developmentChannel: config.developmentChannel },
           // Development may deliver to local receivers; production only to public addresses.
           allowInternalTargets: !config.production,

@@ -18,12 +18,13 @@ import { SandboxRuntime } from '../sandbox/sandbox-runtime';
 @Global()
 @Module({})
 export class ProviderAccessModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  /** `role`: the CLI uses the running service's sandbox when there is one (SandboxRuntime). */
+  static forRoot(config: AppConfig, role: 'service' | 'cli'): DynamicModule {
     return {
       module: ProviderAccessModule,
       imports: [VaultModule.register({ imports: [], useFactory: () => config.kek })],
       providers: [
-        { provide: SandboxRuntime, useFactory: () => SandboxRuntime.start(config) },
+        { provide: SandboxRuntime, useFactory: () => SandboxRuntime.start(config, role) },
         { provide: ProviderEndpoints, useValue: new ProviderEndpoints(config.publicUrl) },
         {
           provide: ProviderConnectionRepository,

@@ -24,6 +24,25 @@ describe('the in-process sandboxes', () => {
     expect(await (await fetch(`${running.url}/`)).json()).toHaveProperty('credentials');
   });
 
+  it('are the running service’s for a CLI command beside it, and the command’s own when no service runs', async () => {
+    const config = loadConfig({ DATA_DIR: directory });
+    const alone = await SandboxRuntime.start(config, 'cli');
+    const aloneUrl = alone.running!.url;
+    await alone.onApplicationShutdown();
+    runtime = await SandboxRuntime.start(config);
+
+    const beside = await SandboxRuntime.start(config, 'cli');
+
+    expect(beside.running!.url).toBe(runtime.running!.url);
+    expect(beside.control).toBeNull();
+    await beside.onApplicationShutdown(); // leaves the service's sandbox running
+    expect(await statusOf(`${runtime.running!.control}/faults`)).toBe(200);
+    expect(aloneUrl).not.toBe(runtime.running!.url);
+    await runtime.onApplicationShutdown();
+    runtime = undefined;
+    expect(fs.existsSync(path.join(directory, 'sandbox.json'))).toBe(false);
+  });
+
   it('serve no control API, no reset, no faults and no credentials from a production instance', async () => {
     runtime = await SandboxRuntime.start(
       loadConfig({

@@ -42,6 +42,8 @@ export interface RunDayOptions {
   readonly companyId?: string;
   /** Take failed runs now, whatever their next attempt time (the operator's `checks run`). */
   readonly ignoreBackoff?: boolean;
+  /** Run again the day's finished runs too (the operator's `checks run --force`). */
+  readonly force?: boolean;
   readonly onProgress?: (progress: DailyCheckProgress) => void;
 }
 
@@ -77,9 +79,10 @@ export class DailyCheckRunner {
     return this.runDay(latestSlotDay(this.clock.now()), options);
   }
 
-  /** Creates the day's runs (those that exist are left alone) and runs the due ones. */
+  /** Creates the day's runs (those that exist are left alone, unless `force` reopens them) and runs the due ones. */
   async runDay(day: string, options: RunDayOptions = {}): Promise<DailyCheckSummary> {
     await this.runs.schedule(day, this.clock.now(), options.companyId);
+    if (options.force) await this.runs.reopen(day, this.clock.now(), options.companyId);
     return this.process(
       { day, companyId: options.companyId, ignoreBackoff: options.ignoreBackoff },
       options.onProgress,

@@ -54,6 +54,13 @@ export abstract class DailyCheckRuns {
   /** Creates pending runs of `day` for every company with a connected provider (or just `companyId`); returns how many are new. */
   abstract schedule(day: string, now: Date, companyId?: string): Promise<number>;
 
+  /**
+   * Makes the finished runs of `day` (succeeded or failed; all companies, or just `companyId`)
+   * pending again from now, their attempts from zero, to be run once more (`checks run --force`).
+   * A running one is left to its holder. Returns how many were reopened.
+   */
+  abstract reopen(day: string, now: Date, companyId?: string): Promise<number>;
+
   /** How many runs in scope are due now (pending, failed and due, or running with a lapsed lease). */
   abstract countDue(now: Date, scope: Omit<DailyCheckScope, 'provider'>): Promise<number>;
 

@@ -85,6 +85,18 @@ export class TypeOrmDailyCheckRuns extends DailyCheckRuns {
     });
   }
 
+  async reopen(day: string, now: Date, companyId?: string): Promise<number> {
+    const { affected } = await execute(
+      this.dataSource.manager,
+      `UPDATE daily_check_runs
+          SET status = 'pending', attempts = 0, next_attempt_at = $2, claim_token = NULL, claimed_by = NULL,
+              started_at = NULL, finished_at = NULL, counts = NULL, items_found = NULL, error = NULL
+        WHERE day = $1::date AND status IN ('succeeded', 'failed') AND ($3::text IS NULL OR company_id = $3)`,
+      [day, now, companyId ?? null],
+    );
+    return affected;
+  }
+
   async countDue(now: Date, scope: Omit<DailyCheckScope, 'provider'>): Promise<number> {
     const filter = scopeFilter(scope, 2);
     const [row] = await select<{ due: string | number }>(

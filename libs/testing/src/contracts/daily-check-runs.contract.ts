@@ -280,6 +280,57 @@ export function describeDailyCheckRunsContract(
       expect(await claim(24 * 60, { ignoreBackoff: true, companyId: givenUp })).toEqual([]);
     });
 
+    it('reopens a day’s finished runs, its own company’s only when named, and leaves a held one to its holder', async () => {
+      const [succeeded, failed, held, otherDay] = await companiesConnectedTo(
+        'tripletex',
+        'tripletex',
+        'tripletex',
+        'tripletex',
+      );
+      await subject.runs.schedule(DAY, at(0));
+      await subject.runs.schedule('2026-11-19', at(0), otherDay);
+      const claims = await claim(0, { day: DAY });
+      const of = (company: string) => claims.find((c) => c.companyId === company)!;
+      await inLedger((ledger) => ledger.succeed(of(succeeded), counts, at(1)));
+      await subject.runs.fail(of(failed), 'refused', at(1), null);
+      await inLedger((ledger) => ledger.succeed(of(otherDay), counts, at(1)));
+      const [earlier] = await claim(0, { day: '2026-11-19' });
+      await inLedger((ledger) => ledger.succeed(earlier, counts, at(1)));
+
+      expect(await subject.runs.reopen(DAY, at(5), succeeded)).toBe(1);
+      expect(await subject.runs.reopen(DAY, at(6))).toBe(2); // failed, and otherDay's run of DAY
+
+      expect(await subject.runs.history({ companyId: succeeded, limit: 1 })).toEqual([
+        {
+          companyId: succeeded,
+          day: DAY,
+          status: 'pending',
+          attempts: 0,
+          provider: 'tripletex',
+          startedAt: null,
+          finishedAt: null,
+          counts: null,
+          itemsFound: null,
+          error: null,
+          nextAttemptAt: at(5),
+        },
+      ]);
+      expect((await subject.runs.history({ companyId: held, limit: 1 }))[0]).toMatchObject({ status: 'running' });
+      expect(await subject.runs.history({ companyId: otherDay, day: '2026-11-19', limit: 1 })).toEqual([
+        expect.objectContaining({ status: 'succeeded' }),
+      ]);
+      expect((await claim(6, { day: DAY })).map((c) => [c.companyId, c.attempt]).sort()).toEqual(
+        [
+          [succeeded, 1],
+          [failed, 1],
+          [otherDay, 1],
+        ].sort(),
+      );
+      await expect(inLedger((ledger) => ledger.succeed(of(succeeded), counts, at(7)))).rejects.toBeInstanceOf(
+        ConcurrencyConflict,
+      );
+    });
+
     it('counts the due runs in scope: pending, failed and due, running with a lapsed lease', async () => {
       const [a, b, c] = await companiesConnectedTo('tripletex', 'tripletex', 'tripletex');
       await subject.runs.schedule(DAY, at(0));

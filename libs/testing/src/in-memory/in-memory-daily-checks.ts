@@ -85,6 +85,28 @@ export class InMemoryDailyChecks extends DailyCheckLedger implements Snapshottab
       return created;
     },
 
+    reopen: async (day: string, now: Date, companyId?: string): Promise<number> => {
+      await Promise.resolve();
+      let reopened = 0;
+      for (const row of this.rows.values()) {
+        if (row.day !== day || (companyId !== undefined && row.companyId !== companyId)) continue;
+        if (row.status !== 'succeeded' && row.status !== 'failed') continue;
+        Object.assign(row, {
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          token: null,
+          startedAt: null,
+          finishedAt: null,
+          counts: null,
+          itemsFound: null,
+          error: null,
+        });
+        reopened++;
+      }
+      return reopened;
+    },
+
     countDue: async (now: Date, scope: Omit<DailyCheckScope, 'provider'>): Promise<number> =>
       [...this.rows.values()].filter((row) => isDue(row, now, scope.ignoreBackoff ?? false) && inScope(row, scope))
         .length,
