@@ -19,7 +19,7 @@ import {
 } from '@app/domain';
 import { PROVIDER_KINDS, PROVIDER_NAMES as NAMES } from '@app/providers';
 import { ConsolePage } from '../auth/access.decorator';
-import { html, type Html } from '../onboarding/html';
+import { html, type Html } from './html';
 import { providerParam } from '../onboarding/provider-param';
 import { ConsoleCookies } from './console-cookies';
 import { ConsoleExceptionFilter } from './console-exception.filter';

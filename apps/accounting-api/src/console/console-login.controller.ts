@@ -12,7 +12,7 @@ import {
 import { Access, ConsolePage, Public } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import { AppConfig } from '../config/app-config';
-import { html } from '../onboarding/html';
+import { html } from './html';
 import { ConsoleCookies } from './console-cookies';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { bareConsolePage, sendConsole } from './console-page';

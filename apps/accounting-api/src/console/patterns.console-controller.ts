@@ -18,7 +18,7 @@ import {
   type Pattern,
 } from '@app/domain';
 import { ConsolePage } from '../auth/access.decorator';
-import { html, type Html } from '../onboarding/html';
+import { html, type Html } from './html';
 import { accountLabel } from './console-chart';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { formatAmount, formatDate, formatInstant, formatRate } from './console-format';

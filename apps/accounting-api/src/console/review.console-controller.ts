@@ -12,7 +12,7 @@ import {
 import { EventChainKeys, EventChainVerifier, type EventLinkCheck, type EventsVerification } from '@app/persistence';
 import { NotFound, routeFor, type CompanyContext, type DomainEvent, type Proposal, type Route } from '@app/domain';
 import { ConsolePage } from '../auth/access.decorator';
-import { html, type Html } from '../onboarding/html';
+import { html, type Html } from './html';
 import { accountLabel } from './console-chart';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { formatAmount, formatDate, formatInstant, formatRate, formatShare } from './console-format';
