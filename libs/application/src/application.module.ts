@@ -4,6 +4,7 @@ import { ApplicationOptions } from './application.options';
 import { ApproveProposalHandler } from './approve-proposal/approve-proposal.handler';
 import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from './company-config/company-config.handlers';
 import { GetProposalHandler } from './get-proposal/get-proposal.handler';
+import { GetProposalChain } from './proposal-chain/proposal-chain.query';
 import { IdempotentExecution } from './idempotency/idempotent-execution';
 import { ListEventsHandler } from './list-events/list-events.handler';
 import {
@@ -23,6 +24,7 @@ import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler
 export const APPLICATION_HANDLERS = [
   SubmitProposalHandler,
   GetProposalHandler,
+  GetProposalChain,
   ApproveProposalHandler,
   RejectProposalHandler,
   ListEventsHandler,
