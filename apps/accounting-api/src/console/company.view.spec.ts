@@ -20,7 +20,7 @@ const viewer: ConsoleViewer = {
 const connection: ProviderConnectionRecord = {
   companyId: 'acme',
   provider: 'fiken',
-  status: 'reauthorization_required',
+  status: 'needs_reauthorization',
   externalCompanyId: 'acme-as',
   externalCompanyName: 'Acme <AS>',
   accessTokenExpiresAt: null,
@@ -67,7 +67,7 @@ describe('renderCompanyPage', () => {
         mappedEmployees: 0,
       },
     });
-    expect(page).toContain('data-connection="reauthorization_required"');
+    expect(page).toContain('data-connection="needs_reauthorization"');
     expect(page).toContain('Acme &lt;AS&gt;');
     expect(page).toContain('the grant was &lt;revoked&gt;');
     expect(page).toMatch(/Reconnect\s+Fiken/);
