@@ -9,6 +9,7 @@ export * from './shared/domain-context.provider';
 export * from './receipts/receipt-store.port';
 export * from './receipts/receipt-upload';
 export * from './receipts/image-header';
+export * from './receipts/pdf-check';
 
 export * from './idempotency/idempotency-store.port';
 export * from './idempotency/idempotency-key';

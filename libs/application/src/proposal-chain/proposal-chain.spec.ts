@@ -1,4 +1,5 @@
 import { EventChainVerification, NotFound, PermissionDenied, type EventsVerification } from '@app/domain';
+import { GetProposalChain } from './proposal-chain.query';
 import {
   aUseCaseWorld,
   ACCOUNTANT,
@@ -6,8 +7,8 @@ import {
   OTHER_COMPANY,
   submitted,
   type UseCaseWorld,
-} from '../testing/use-case-world';
-import { GetProposalChain } from './proposal-chain.query';
+  endUseCaseWorlds,
+} from '@app/testing';
 
 /** Answers every chain with `result` and remembers what it was asked. */
 class RecordingVerification extends EventChainVerification {
@@ -29,6 +30,8 @@ const BROKEN: EventsVerification = {
   broken: 1,
   keyed: true,
 };
+
+afterAll(endUseCaseWorlds);
 
 describe('GetProposalChain', () => {
   let world: UseCaseWorld;
