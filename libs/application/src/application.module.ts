@@ -5,6 +5,7 @@ import { ApproveProposalHandler } from './approve-proposal/approve-proposal.hand
 import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from './company-config/company-config.handlers';
 import { GetProposalHandler } from './get-proposal/get-proposal.handler';
 import { GetProposalChain } from './proposal-chain/proposal-chain.query';
+import { LatestDailyCheck } from './daily-check/latest-daily-check.query';
 import { IdempotentExecution } from './idempotency/idempotent-execution';
 import { ListEventsHandler } from './list-events/list-events.handler';
 import {
@@ -38,6 +39,7 @@ export const APPLICATION_HANDLERS = [
   ConfirmSuggestionsHandler,
   ConsoleAccess,
   ReviewQueue,
+  LatestDailyCheck,
 ];
 
 /**

@@ -1,6 +1,6 @@
 import { Controller, Get, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
-import { DailyCheckRuns, ProviderChecks } from '@app/application';
+import { LatestDailyCheck, ProviderChecks } from '@app/application';
 import { ConsolePage } from '../auth/access.decorator';
 import { renderChecksPage, type ChecksPageView } from './checks.view';
 import { ConsoleExceptionFilter } from './console-exception.filter';
@@ -22,7 +22,7 @@ const SHOWN = 200;
 export class ChecksConsoleController {
   constructor(
     private readonly viewers: ConsoleViewers,
-    private readonly runs: DailyCheckRuns,
+    private readonly latestRun: LatestDailyCheck,
     private readonly checks: ProviderChecks,
   ) {}
 
@@ -31,7 +31,7 @@ export class ChecksConsoleController {
   async page(@Req() request: ConsoleRequest, @Query('run') run: unknown, @Res() response: Response): Promise<void> {
     const viewer = await this.viewers.of(request);
     const company = viewer.identity.company;
-    const [latest] = await this.runs.history({ companyId: company, limit: 1 });
+    const latest = await this.latestRun.execute(company);
     let result: ChecksPageView['result'] = null;
     if (run === 'missing-receipts') {
       result = { check: run, report: await this.checks.missingReceipts(company, { limit: SHOWN }) };
@@ -39,6 +39,6 @@ export class ChecksConsoleController {
     if (run === 'overdue-invoices') {
       result = { check: run, report: await this.checks.overdueInvoices(company, { limit: SHOWN }) };
     }
-    sendConsole(response, 200, renderChecksPage({ viewer, latest: latest ?? null, result, shown: SHOWN }));
+    sendConsole(response, 200, renderChecksPage({ viewer, latest, result, shown: SHOWN }));
   }
 }

@@ -1,6 +1,6 @@
 import { Controller, Get, Req, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
-import { CompanySettingsStore } from '@app/domain';
+import { GetCompanySettingsHandler } from '@app/application';
 import { OutboxRepository } from '@app/notifications';
 import { ConsolePage } from '../auth/access.decorator';
 import { AppConfig } from '../config/app-config';
@@ -24,7 +24,7 @@ export class MessagesConsoleController {
   constructor(
     private readonly viewers: ConsoleViewers,
     private readonly outbox: OutboxRepository,
-    private readonly settings: CompanySettingsStore,
+    private readonly getSettings: GetCompanySettingsHandler,
     private readonly config: AppConfig,
   ) {}
 
@@ -35,7 +35,7 @@ export class MessagesConsoleController {
     const company = viewer.identity.company;
     const [messages, settings] = await Promise.all([
       this.outbox.listRecent(company, SHOWN),
-      this.settings.get(company),
+      this.getSettings.execute(viewer.identity),
     ]);
     sendConsole(
       response,
