@@ -6,6 +6,7 @@ import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from './compa
 import { GetProposalHandler } from './get-proposal/get-proposal.handler';
 import { GetProposalChain } from './proposal-chain/proposal-chain.query';
 import { LatestDailyCheck } from './daily-check/latest-daily-check.query';
+import { GetCompanyProfile } from './company-profile/company-profile.query';
 import { IdempotentExecution } from './idempotency/idempotent-execution';
 import { ListEventsHandler } from './list-events/list-events.handler';
 import {
@@ -40,6 +41,7 @@ export const APPLICATION_HANDLERS = [
   ConsoleAccess,
   ReviewQueue,
   LatestDailyCheck,
+  GetCompanyProfile,
 ];
 
 /**

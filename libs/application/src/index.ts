@@ -50,6 +50,7 @@ export * from './daily-check/daily-check-runner';
 export type { DailyCheck, DailyCheckContext, DailyCheckRendering, DailyCheckResult } from './daily-check/daily-check';
 export * from './daily-check/daily-checks';
 export * from './daily-check/latest-daily-check.query';
+export * from './company-profile/company-profile.query';
 export * from './history-suggestions/history-suggestions.handlers';
 export * from './console/console-access';
 export * from './review-queue/review-queue';
