@@ -7,6 +7,7 @@ import { GetProposalHandler } from './get-proposal/get-proposal.handler';
 import { GetProposalChain } from './proposal-chain/proposal-chain.query';
 import { LatestDailyCheck } from './daily-check/latest-daily-check.query';
 import { GetCompanyProfile } from './company-profile/company-profile.query';
+import { GetProposalReceipt } from './receipts/get-proposal-receipt.query';
 import { IdempotentExecution } from './idempotency/idempotent-execution';
 import { ListEventsHandler } from './list-events/list-events.handler';
 import {
@@ -42,6 +43,7 @@ export const APPLICATION_HANDLERS = [
   ReviewQueue,
   LatestDailyCheck,
   GetCompanyProfile,
+  GetProposalReceipt,
 ];
 
 /**

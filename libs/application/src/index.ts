@@ -10,6 +10,7 @@ export * from './receipts/receipt-store.port';
 export * from './receipts/receipt-upload';
 export * from './receipts/image-header';
 export * from './receipts/pdf-check';
+export * from './receipts/get-proposal-receipt.query';
 
 export * from './idempotency/idempotency-store.port';
 export * from './idempotency/idempotency-key';

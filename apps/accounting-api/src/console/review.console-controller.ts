@@ -4,11 +4,10 @@ import {
   ApproveProposalHandler,
   GetProposalChain,
   GetProposalHandler,
-  ReceiptStore,
+  GetProposalReceipt,
   RejectProposalHandler,
   ReviewQueue,
 } from '@app/application';
-import { NotFound } from '@app/domain';
 import { ConsolePage } from '../auth/access.decorator';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { sendConsole } from './console-page';
@@ -38,7 +37,7 @@ export class ReviewConsoleController {
     private readonly rejectProposal: RejectProposalHandler,
     private readonly getProposal: GetProposalHandler,
     private readonly proposalChain: GetProposalChain,
-    private readonly receipts: ReceiptStore,
+    private readonly proposalReceipt: GetProposalReceipt,
   ) {}
 
   @Get()
@@ -114,10 +113,7 @@ export class ReviewConsoleController {
   @Get('proposals/:id/receipt')
   @ConsolePage('monitor', 'manager')
   async receipt(@Req() request: ConsoleRequest, @Param('id') id: string, @Res() response: Response): Promise<void> {
-    const identity = request.identity!;
-    await this.getProposal.execute({ caller: identity, proposalId: id });
-    const receipt = await this.receipts.find(identity.company, id);
-    if (!receipt) throw new NotFound('receipt of proposal', id);
+    const receipt = await this.proposalReceipt.execute({ caller: request.identity!, proposalId: id });
     response
       .status(200)
       .set({
