@@ -29,7 +29,7 @@ module.exports = {
     {
       name: 'application-only-domain',
       severity: 'error',
-      from: { path: '^libs/application/src', pathNot: '\\.spec\\.ts$|/testing/' },
+      from: { path: '^libs/application/src', pathNot: '\\.spec\\.ts$' },
       to: { path: ['^libs/(?!(application|domain)/)', '^apps/', '^node_modules/(typeorm|pg|express|@electric-sql)'] },
     },
     {
@@ -48,8 +48,11 @@ module.exports = {
     },
     {
       name: 'no-testing-in-production',
+      comment:
+        'Production code never imports the test kit: only specs, contract suites and libs/testing itself may ' +
+        '(a folder named testing/ inside a production lib or app is production code too).',
       severity: 'error',
-      from: { path: '^(libs|apps)/', pathNot: '\\.spec\\.ts$|\\.contract\\.ts$|/testing/' },
+      from: { path: '^(libs|apps)/', pathNot: ['\\.spec\\.ts$', '\\.contract\\.ts$', '^libs/testing/'] },
       to: { path: '^libs/testing/' },
     },
     {

@@ -4,8 +4,14 @@ import { PassportModule } from '@nestjs/passport';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
-import { Clock, IdGenerator } from '@app/domain';
-import { EventChainKeys, EventChainVerifier, EventSealer, PersistenceModule } from '@app/persistence';
+import { Clock, EventChainVerification, IdGenerator } from '@app/domain';
+import {
+  EventChainKeys,
+  EventChainVerifier,
+  EventSealer,
+  PersistenceModule,
+  TypeOrmEventChainVerification,
+} from '@app/persistence';
 import { Kms } from '@app/vault';
 import { DataSource } from 'typeorm';
 import { AppConfig } from './config/app-config';
@@ -95,6 +101,13 @@ export class AppModule {
       { provide: IdGenerator, useClass: UuidV7Generator },
       { provide: HttpMetrics, useValue: new HttpMetrics() },
       { provide: ConsoleCookies, useValue: new ConsoleCookies(config) },
+      // The chain check of the console's proposal page: it needs the chain keys, wired below.
+      {
+        provide: EventChainVerification,
+        inject: [DataSource, EventChainKeys],
+        useFactory: (dataSource: DataSource, keys: EventChainKeys) =>
+          new TypeOrmEventChainVerification(dataSource.manager, keys),
+      },
     ];
     return {
       module: AppModule,

@@ -4,6 +4,10 @@ import { ApplicationOptions } from './application.options';
 import { ApproveProposalHandler } from './approve-proposal/approve-proposal.handler';
 import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from './company-config/company-config.handlers';
 import { GetProposalHandler } from './get-proposal/get-proposal.handler';
+import { GetProposalChain } from './proposal-chain/proposal-chain.query';
+import { LatestDailyCheck } from './daily-check/latest-daily-check.query';
+import { GetCompanyProfile } from './company-profile/company-profile.query';
+import { GetProposalReceipt } from './receipts/get-proposal-receipt.query';
 import { IdempotentExecution } from './idempotency/idempotent-execution';
 import { ListEventsHandler } from './list-events/list-events.handler';
 import {
@@ -24,6 +28,7 @@ import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler
 export const APPLICATION_HANDLERS = [
   SubmitProposalHandler,
   GetProposalHandler,
+  GetProposalChain,
   ApproveProposalHandler,
   RejectProposalHandler,
   ListEventsHandler,
@@ -38,6 +43,9 @@ export const APPLICATION_HANDLERS = [
   ConsoleAccess,
   ReviewQueue,
   DeleteCompanyHandler,
+  LatestDailyCheck,
+  GetCompanyProfile,
+  GetProposalReceipt,
 ];
 
 /**

@@ -54,4 +54,5 @@ export * from './ports/provider-catalog.port';
 export * from './ports/provider-token-store.port';
 export * from './console/console-session';
 export * from './ports/console-session-store.port';
+export * from './ports/event-chain-verification.port';
 export * from './duplicates/receipt-fingerprint';

@@ -32,9 +32,10 @@ export * from './mothers/notification.mother';
 export * from './fakes/test-webhook-receiver';
 export * from './fakes/fake-kms-server';
 export { ManualTimer, ManualClock as ManualTimeSource } from './time/manual-timer';
-// The sandbox's conformance check against the providers' own definitions stays with the sandbox,
-// whose internals it drives; the adapters' specs reach it from here.
-export * from '../../../apps/provider-sandbox/src/testing/provider-contract';
+// The sandbox's conformance check against the providers' own definitions, and the sandbox's own
+// specs' kit (a sandbox on a manual clock, sessions, OAuth), driven through the sandbox's index.
+export * from './sandbox/provider-contract';
+export * from './sandbox/sandbox-test-kit';
 export * from './in-memory/in-memory-company-context-store';
 export * from './in-memory/in-memory-authorization-request-store';
 export * from './in-memory/in-memory-employee-mapping-repository';
@@ -43,3 +44,4 @@ export * from './mothers/receipt-pdf.mother';
 export * from './mothers/image-bomb.mother';
 export * from './mothers/receipt-image.mother';
 export * from './providers/test-provider-registry';
+export * from './use-case-world';

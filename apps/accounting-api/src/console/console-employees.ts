@@ -1,5 +1,5 @@
 import { CHANNELS, ROLES, type EmployeeMapping, type FieldError, type ProviderEmployee } from '@app/domain';
-import { html, type Html } from '../onboarding/html';
+import { html, type Html } from './html';
 import { consoleTable } from './console-table';
 
 type Form = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { ERROR_STATUS } from '../http/error-codes';
 import { problemOf } from '../http/problem-details.filter';
-import { html } from '../onboarding/html';
+import { html } from './html';
 import { ConsoleCsrfRefused, ConsoleSignInRequired } from './console-errors';
 import { bareConsolePage, sendConsole } from './console-page';
 

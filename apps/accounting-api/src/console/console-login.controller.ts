@@ -1,18 +1,12 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ConsoleAccess, CONSOLE_MIN_ROLE } from '@app/application';
-import {
-  CompanyRepository,
-  isProviderKind,
-  type ConsoleLinkRejection,
-  type Identity,
-  type ProviderKind,
-} from '@app/domain';
+import { ConsoleAccess, CONSOLE_MIN_ROLE, GetCompanyProfile } from '@app/application';
+import { isProviderKind, type ConsoleLinkRejection, type Identity, type ProviderKind } from '@app/domain';
 import { Access, ConsolePage, Public } from '../auth/access.decorator';
 import { CurrentIdentity } from '../auth/current-identity.decorator';
 import { AppConfig } from '../config/app-config';
-import { html } from '../onboarding/html';
+import { html } from './html';
 import { ConsoleCookies } from './console-cookies';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { bareConsolePage, sendConsole } from './console-page';
@@ -72,7 +66,7 @@ export class ConsoleLoginController {
   constructor(
     private readonly access: ConsoleAccess,
     private readonly cookies: ConsoleCookies,
-    private readonly companies: CompanyRepository,
+    private readonly profiles: GetCompanyProfile,
     private readonly config: AppConfig,
   ) {
     this.ownOrigin = new URL(config.publicUrl).origin;
@@ -110,7 +104,7 @@ export class ConsoleLoginController {
       return;
     }
     const person = previewed.identity;
-    const company = await this.companies.findById(person.company);
+    const company = await this.profiles.execute(person.company);
     const next = providerOf(connect);
     sendConsole(
       response,
@@ -119,7 +113,7 @@ export class ConsoleLoginController {
         'Sign in to the console',
         html`<p>
             This link signs you in to the console of
-            <strong>${company?.name ?? person.company}</strong> (<code>${person.company}</code>) as
+            <strong>${company.name}</strong> (<code>${person.company}</code>) as
             <strong>${person.actor}</strong> (${person.role})${
               next ? html`, to connect ${PROVIDER_NAMES[next]} to this company` : ''
             }.

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { Identity } from '@app/domain';
-import { html, type Html } from '../onboarding/html';
+import { html, type Html } from './html';
 import type { ConsoleLocale } from './console-format';
 
 /** The console's sections, in navigation order. */
@@ -27,7 +27,7 @@ export function csrfField(viewer: ConsoleViewer): Html {
 }
 
 /** A console page: skip link, navigation, the signed-in person, a logout form, then `body`. */
-export function consolePage(viewer: ConsoleViewer, section: ConsoleSection | null, title: string, body: Html): string {
+export function consolePage(viewer: ConsoleViewer, section: ConsoleSection | null, title: string, body: Html): Html {
   const lang = viewer.locale === 'nb-NO' ? 'nb' : 'en';
   const nav = CONSOLE_SECTIONS.map(
     (s) =>
@@ -65,11 +65,11 @@ export function consolePage(viewer: ConsoleViewer, section: ConsoleSection | nul
           ${body}
         </main>
       </body>
-    </html>`.value;
+    </html>`;
 }
 
 /** A page outside a session (sign-in refused, session ended): no navigation, no data. */
-export function bareConsolePage(title: string, body: Html): string {
+export function bareConsolePage(title: string, body: Html): Html {
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -84,7 +84,7 @@ export function bareConsolePage(title: string, body: Html): string {
           ${body}
         </main>
       </body>
-    </html>`.value;
+    </html>`;
 }
 
 /**
@@ -96,7 +96,7 @@ export function bareConsolePage(title: string, body: Html): string {
 export function sendConsole(
   response: Response,
   status: number,
-  document: string,
+  document: Html,
   options: { formTargets?: readonly string[] } = {},
 ): void {
   const formAction = ["'self'", ...(options.formTargets ?? [])].join(' ');
@@ -113,5 +113,5 @@ export function sendConsole(
       'X-Content-Type-Options': 'nosniff',
       'Cross-Origin-Opener-Policy': 'same-origin',
     })
-    .send(document);
+    .send(document.value);
 }

@@ -1,4 +1,4 @@
-import { html } from '../onboarding/html';
+import { html } from './html';
 import { consoleTable } from './console-table';
 
 describe('consoleTable', () => {

@@ -1,4 +1,4 @@
-import { html, type Html } from '../onboarding/html';
+import { html, type Html } from './html';
 
 /** One column of a console table: its heading, and what a row shows in it (text is escaped). */
 export interface ConsoleColumn<T> {

@@ -1,24 +1,19 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
 import {
   ApproveProposalHandler,
+  GetProposalChain,
   GetProposalHandler,
-  ListEventsHandler,
-  ReceiptStore,
+  GetProposalReceipt,
   RejectProposalHandler,
   ReviewQueue,
 } from '@app/application';
-import { EventChainKeys, EventChainVerifier, type EventLinkCheck, type EventsVerification } from '@app/persistence';
-import { NotFound, routeFor, type CompanyContext, type DomainEvent, type Proposal, type Route } from '@app/domain';
 import { ConsolePage } from '../auth/access.decorator';
-import { html, type Html } from '../onboarding/html';
-import { accountLabel } from './console-chart';
 import { ConsoleExceptionFilter } from './console-exception.filter';
-import { formatAmount, formatDate, formatInstant, formatRate, formatShare } from './console-format';
-import { consolePage, csrfField, sendConsole, type ConsoleViewer } from './console-page';
+import { sendConsole } from './console-page';
 import type { ConsoleRequest } from './console-session.guard';
 import { ConsoleViewers } from './console-viewers';
+import { renderProposalPage, renderReviewPage } from './review.view';
 
 type Form = Record<string, unknown>;
 
@@ -26,28 +21,9 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value.trim() : undefined;
 }
 
-/** How the review page colours a confidence: by its band (CONFIDENCE_BANDS). */
-const BAND_CLASS: Record<Route, string> = { auto_approve: 'ok', review_recommended: '', review_required: 'bad' };
-
-const STATUS_LABELS: Record<Proposal['status'], string> = {
-  PROPOSED: 'Waiting for review',
-  APPROVED: 'Approved, not yet booked',
-  REJECTED: 'Rejected',
-  EXECUTED: 'Booked',
-};
-
-/** Reasons that call for a closer look (a possible duplicate, an unusual amount, a look-alike name). */
-const WARNING = /duplicate|unusual|similar|look-?alike|outside|limit/i;
-
-function reasonList(reasons: readonly string[]): Html {
-  return html`<ul class="reasons">
-    ${reasons.map((r) => html`<li class="${WARNING.test(r) ? 'warn' : ''}">${r}</li>`)}
-  </ul>`;
-}
-
 /**
  * The review queue and the proposal page. Reading goes through ReviewQueue, GetProposalHandler
- * and ListEventsHandler; approving, rejecting and stopping through the same ApproveProposalHandler
+ * and GetProposalChain (which also checks the events in the hash chain); approving, rejecting and stopping through the same ApproveProposalHandler
  * and RejectProposalHandler as POST /v1/review/{id}/approve|reject, with the session's identity on
  * the channel `web` — so separation of duties, the chart checks and the audit events are the API's.
  */
@@ -60,10 +36,8 @@ export class ReviewConsoleController {
     private readonly approveProposal: ApproveProposalHandler,
     private readonly rejectProposal: RejectProposalHandler,
     private readonly getProposal: GetProposalHandler,
-    private readonly listEvents: ListEventsHandler,
-    private readonly receipts: ReceiptStore,
-    private readonly dataSource: DataSource,
-    private readonly chainKeys: EventChainKeys,
+    private readonly proposalChain: GetProposalChain,
+    private readonly proposalReceipt: GetProposalReceipt,
   ) {}
 
   @Get()
@@ -80,45 +54,17 @@ export class ReviewConsoleController {
     @Res() response: Response,
   ): Promise<void> {
     const viewer = await this.viewers.of(request);
-    const view = await this.queue.execute(viewer.identity);
-    const mayDecide = viewer.identity.permissions.includes('solve') && viewer.identity.role !== 'manager';
+    const queue = await this.queue.execute(viewer.identity);
     const done = text(query.done);
-    const notice =
-      done === 'approved'
-        ? 'Approved. It is booked in the accounting system within a minute.'
-        : done === 'rejected'
-          ? 'Rejected. The submitter is told why.'
-          : done === 'stopped'
-            ? 'Stopped. The auto-approval will not be booked.'
-            : null;
-    const pending = view.pending.map((p, i) => this.queueItem(viewer, p, i, view.context, mayDecide));
-    const delayed = view.delayed.map((p) => this.delayedItem(viewer, p, mayDecide));
-    const body = html`${notice ? html`<p class="notice" role="status">${notice}</p>` : html``}
-      <p class="hint" id="shortcuts">
-        Keyboard: <kbd>j</kbd>/<kbd>k</kbd> next/previous, <kbd>a</kbd> approve, <kbd>r</kbd> reject (type a reason),
-        <kbd>o</kbd> open.
-      </p>
-      <section aria-labelledby="pending-heading">
-        <h2 id="pending-heading">Waiting for review (${view.pending.length}${view.truncated ? '+' : ''})</h2>
-        ${
-          pending.length
-            ? html`<ol class="queue">
-                ${pending}
-              </ol>`
-            : html`<p class="empty">Nothing waits for review.</p>`
-        }
-      </section>
-      <section aria-labelledby="delayed-heading">
-        <h2 id="delayed-heading">Auto-approved, not yet booked (${view.delayed.length})</h2>
-        ${
-          delayed.length
-            ? html`<ol class="queue">
-                ${delayed}
-              </ol>`
-            : html`<p class="empty">No auto-approval waits for its execution delay.</p>`
-        }
-      </section>`;
-    sendConsole(response, 200, consolePage(viewer, 'review', 'Review queue', body));
+    sendConsole(
+      response,
+      200,
+      renderReviewPage({
+        viewer,
+        queue,
+        done: done === 'approved' || done === 'rejected' || done === 'stopped' ? done : null,
+      }),
+    );
   }
 
   @Post('proposals/:id/approve')
@@ -160,70 +106,14 @@ export class ReviewConsoleController {
   @ConsolePage('monitor', 'manager')
   async proposal(@Req() request: ConsoleRequest, @Param('id') id: string, @Res() response: Response): Promise<void> {
     const viewer = await this.viewers.of(request);
-    const { proposal } = await this.getProposal.execute({ caller: viewer.identity, proposalId: id });
-    const chain: DomainEvent[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await this.listEvents.execute({
-        caller: viewer.identity,
-        correlationId: proposal.correlationId,
-        limit: 200,
-        cursor,
-      });
-      chain.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== null && chain.length < 1000);
-    const verification = await new EventChainVerifier(this.dataSource.manager, this.chainKeys).verifyEvents(
-      viewer.identity.company,
-      proposal.correlationId,
-    );
-    const l = viewer.locale;
-    const links = new Map(verification.events.map((check) => [check.eventId, check]));
-    const titles = new Map(chain.map((event) => [event.id, event.type]));
-    const verified = chainState(verification, titles);
-    const events = chain.map((event) => {
-      const calls = event.api_calls.map((c) => html`<li><code>${c.method} ${c.path}</code> → ${c.status}</li>`);
-      const link = links.get(event.id);
-      return html`<li
-        class="${link?.state === 'broken' ? 'event broken' : 'event'}"
-        data-link="${link?.state ?? 'unchecked'}"
-      >
-        <h3>${event.type}${event.proposalId && event.proposalId !== proposal.id ? html` (earlier submission)` : ''}</h3>
-        <p>
-          <time datetime="${event.occurredAt.toISOString()}">${formatInstant(l, event.occurredAt)}</time> by
-          <strong>${event.actor}</strong> via
-          ${event.channel}${event.provider ? html` · provider ${event.provider}` : ''}
-        </p>
-        ${eventDetail(event, l)} ${linkDetail(link)}
-        ${
-          calls.length
-            ? html`<details>
-                <summary>Provider calls (${calls.length})</summary>
-                <ul>
-                  ${calls}
-                </ul>
-              </details>`
-            : ''
-        }
-      </li>`;
-    });
-    const body = html`<p><a href="/console/review">← Review queue</a></p>
-      ${summary(proposal, l)} ${this.receiptPreview(proposal)}
-      <h2>Event chain</h2>
-      ${verified}
-      <ol class="chain">
-        ${events}
-      </ol>`;
-    sendConsole(response, 200, consolePage(viewer, 'review', `${proposal.merchant}`, body));
+    const chain = await this.proposalChain.execute({ caller: viewer.identity, proposalId: id });
+    sendConsole(response, 200, renderProposalPage({ viewer, chain }));
   }
 
   @Get('proposals/:id/receipt')
   @ConsolePage('monitor', 'manager')
   async receipt(@Req() request: ConsoleRequest, @Param('id') id: string, @Res() response: Response): Promise<void> {
-    const identity = request.identity!;
-    await this.getProposal.execute({ caller: identity, proposalId: id });
-    const receipt = await this.receipts.find(identity.company, id);
-    if (!receipt) throw new NotFound('receipt of proposal', id);
+    const receipt = await this.proposalReceipt.execute({ caller: request.identity!, proposalId: id });
     response
       .status(200)
       .set({
@@ -236,241 +126,5 @@ export class ReviewConsoleController {
         'Referrer-Policy': 'no-referrer',
       })
       .send(Buffer.from(receipt.bytes));
-  }
-
-  private receiptPreview(proposal: Proposal): Html {
-    if (!proposal.receipt) return html`<p class="empty">No receipt was attached.</p>`;
-    const src = `/console/proposals/${proposal.id}/receipt`;
-    return proposal.receipt.contentType === 'application/pdf'
-      ? html`<p><a href="${src}" target="_blank" rel="noopener">Open the receipt (PDF)</a></p>
-          <iframe class="receipt" src="${src}" title="Receipt of ${proposal.merchant} (PDF)"></iframe>`
-      : html`<a href="${src}" target="_blank" rel="noopener"
-          ><img class="receipt" src="${src}" alt="Receipt of ${proposal.merchant}" loading="lazy"
-        /></a>`;
-  }
-
-  private queueItem(
-    viewer: ConsoleViewer,
-    p: Proposal,
-    index: number,
-    context: CompanyContext | null,
-    mayDecide: boolean,
-  ): Html {
-    const l = viewer.locale;
-    const decide = mayDecide
-      ? html`<form method="post" action="/console/proposals/${p.id}/approve" class="approve">
-            ${csrfField(viewer)}
-            <label for="account-${p.id}">Account</label>
-            ${accountChoice(`account-${p.id}`, p.accountCode, context)}
-            <label for="vat-${p.id}">VAT</label>
-            ${vatChoice(`vat-${p.id}`, p.vatRate, context, l)}
-            <button type="submit" data-action="approve">Approve</button>
-          </form>
-          <form method="post" action="/console/proposals/${p.id}/reject" class="reject">
-            ${csrfField(viewer)}
-            <label for="reason-${p.id}">Reason for rejecting</label>
-            <input id="reason-${p.id}" name="reason" required maxlength="1000" autocomplete="off" data-role="reason" />
-            <button type="submit" data-action="reject">Reject</button>
-          </form>`
-      : html`<p class="hint">Approving and rejecting need the role accountant.</p>`;
-    return html`<li class="item" id="item-${index}" tabindex="-1" data-proposal="${p.id}">
-      <article aria-labelledby="title-${p.id}">
-        <h3 id="title-${p.id}">
-          <a href="/console/proposals/${p.id}" data-action="open">${p.merchant}</a>
-          <span class="amount">${formatAmount(l, p.amount, p.currency)}</span>
-        </h3>
-        <p class="meta">
-          ${formatDate(l, p.date)} · submitted by ${p.submittedBy} via ${p.channel} ·
-          <time datetime="${p.submittedAt.toISOString()}">${formatInstant(l, p.submittedAt)}</time>
-        </p>
-        <p>
-          Suggested: account <strong>${accountLabel(p.accountCode, context)}</strong>, VAT
-          <strong>${formatRate(l, p.vatRate)}</strong>${p.description ? html` · ${p.description}` : ''}
-        </p>
-        <p>
-          Confidence
-          <strong class="${BAND_CLASS[routeFor(p.confidence)]}">${formatShare(l, p.confidence)}</strong>
-        </p>
-        ${reasonList(p.reasons)}
-        ${
-          p.receipt
-            ? html`<a class="thumb" href="/console/proposals/${p.id}/receipt" target="_blank" rel="noopener"
-                >${
-                  p.receipt.contentType === 'application/pdf'
-                    ? html`Receipt (PDF)`
-                    : html`<img
-                        src="/console/proposals/${p.id}/receipt"
-                        alt="Receipt of ${p.merchant}"
-                        loading="lazy"
-                      />`
-                }</a
-              >`
-            : html`<p class="bad">No receipt attached.</p>`
-        }
-        ${decide}
-      </article>
-    </li>`;
-  }
-
-  private delayedItem(viewer: ConsoleViewer, p: Proposal, mayDecide: boolean): Html {
-    const l = viewer.locale;
-    return html`<li class="item" data-proposal="${p.id}">
-      <article>
-        <h3>
-          <a href="/console/proposals/${p.id}">${p.merchant}</a>
-          <span class="amount">${formatAmount(l, p.amount, p.currency)}</span>
-        </h3>
-        <p class="meta">
-          ${formatDate(l, p.date)} · account ${p.accountCode}, VAT ${formatRate(l, p.vatRate)} · booked after
-          <time datetime="${p.executeAfter!.toISOString()}">${formatInstant(l, p.executeAfter!)}</time>
-        </p>
-        ${
-          mayDecide
-            ? html`<form method="post" action="/console/proposals/${p.id}/reject" class="reject">
-                ${csrfField(viewer)}
-                <input type="hidden" name="stop" value="1" />
-                <label for="stop-${p.id}">Why stop it</label>
-                <input id="stop-${p.id}" name="reason" required maxlength="1000" autocomplete="off" />
-                <button type="submit">Stop</button>
-              </form>`
-            : ''
-        }
-      </article>
-    </li>`;
-  }
-}
-
-function accountChoice(id: string, current: string, context: CompanyContext | null): Html {
-  if (!context || context.accounts.length === 0) {
-    return html`<input id="${id}" name="accountCode" value="${current}" inputmode="numeric" required />`;
-  }
-  const known = context.accounts.some((a) => a.code === current);
-  const options = context.accounts.map(
-    (a) => html`<option value="${a.code}" ${a.code === current ? html`selected` : ''}>${a.code} ${a.name}</option>`,
-  );
-  return html`<select id="${id}" name="accountCode">
-    ${known ? '' : html`<option value="${current}" selected>${current} (not in the chart)</option>`} ${options}
-  </select>`;
-}
-
-function vatChoice(id: string, current: string, context: CompanyContext | null, locale: ConsoleViewer['locale']): Html {
-  const rates = [...new Set((context?.vatTypes ?? []).map((v) => v.ratePercent))];
-  if (rates.length === 0)
-    return html`<input id="${id}" name="vatRate" value="${current}" inputmode="decimal" required />`;
-  if (!rates.includes(current)) rates.unshift(current);
-  const options = rates.map(
-    (r) => html`<option value="${r}" ${r === current ? html`selected` : ''}>${formatRate(locale, r)}</option>`,
-  );
-  return html`<select id="${id}" name="vatRate">
-    ${options}
-  </select>`;
-}
-
-function summary(p: Proposal, l: ConsoleViewer['locale']): Html {
-  return html`<dl class="summary">
-    <dt>Status</dt>
-    <dd data-status="${p.status}">${STATUS_LABELS[p.status]}</dd>
-    <dt>Amount</dt>
-    <dd>${formatAmount(l, p.amount, p.currency)}</dd>
-    <dt>Date</dt>
-    <dd>${formatDate(l, p.date)}</dd>
-    <dt>Account, VAT</dt>
-    <dd>${p.accountCode}, ${formatRate(l, p.vatRate)}</dd>
-    <dt>Submitted by</dt>
-    <dd>${p.submittedBy} via ${p.channel}</dd>
-    <dt>Confidence</dt>
-    <dd>${formatShare(l, p.confidence)} ${reasonList(p.reasons)}</dd>
-    ${
-      p.booking
-        ? html`<dt>Booked</dt>
-            <dd>${p.booking.provider} ${p.booking.bookingId}</dd>`
-        : ''
-    }
-    ${
-      p.rejectionReason
-        ? html`<dt>Rejected because</dt>
-            <dd>${p.rejectionReason}</dd>`
-        : ''
-    }
-  </dl>`;
-}
-
-function eventDetail(event: DomainEvent, l: ConsoleViewer['locale']): Html {
-  switch (event.type) {
-    case 'Proposed':
-      return html`<p>
-        ${event.data.merchant}, ${event.data.amount} ${event.data.currency}, account ${event.data.accountCode}, VAT
-        ${formatRate(l, event.data.vatRate)}; routed to ${event.data.route}
-      </p>`;
-    case 'Approved':
-      return html`<p>
-        ${event.data.auto ? 'Auto-approved' : 'Approved'}: account ${event.data.accountCode}, VAT
-        ${formatRate(l, event.data.vatRate)}${event.data.corrections ? html` (corrected)` : ''}
-      </p>`;
-    case 'Rejected':
-      return html`<p>Reason: ${event.data.reason}</p>`;
-    case 'Executed':
-      return html`<p>Booked as ${event.data.bookingId}</p>`;
-    case 'ExecutionFailed':
-      return html`<p class="bad">${event.data.message}</p>`;
-    case 'PatternSaved':
-    case 'PatternRetired':
-      return html`<p>Pattern ${event.data.pattern.merchantName} → ${event.data.pattern.accountCode}</p>`;
-  }
-}
-
-/**
- * The state of the proposal's events in the company's hash chain (EventChainVerifier.verifyEvents):
- * verified, or broken with each event (or missing sequence number) where a link does not hold.
- */
-function chainState(verification: EventsVerification, titles: ReadonlyMap<string, string>): Html {
-  const scope = html`Each event is checked against its seal and the seals before and after it; the company's whole chain
-    is checked by <code>events verify</code>.`;
-  if (verification.ok && verification.verified === 0) {
-    return html`<p data-chain="pending">
-      Not verified yet: the ${verification.pending} event(s) of this proposal were recorded moments ago and are not
-      sealed into the hash chain yet. <span class="hint">${scope}</span>
-    </p>`;
-  }
-  if (verification.ok) {
-    return html`<p class="ok" data-chain="verified">
-      Hash chain verified for the ${verification.verified} sealed event(s) of this
-      proposal${
-        verification.pending ? html`; ${verification.pending} recorded moments ago are not sealed yet` : html``
-      }${verification.keyed ? html`` : html` (links not keyed yet)`}.
-      <span class="hint">${scope}</span>
-    </p>`;
-  }
-  const where = verification.events
-    .filter((check) => check.state === 'broken')
-    .map(
-      (check) =>
-        html`<li>
-          ${check.eventId ? (titles.get(check.eventId) ?? 'Event') : 'A removed event'} (sequence
-          ${check.sequence}${check.chainIndex === null ? '' : html`, chain index ${check.chainIndex}`}): ${check.reason}
-        </li>`,
-    );
-  return html`<div class="bad" data-chain="broken" role="alert">
-    <p>
-      Hash chain broken at ${verification.broken} place(s) of this proposal's events. Tell your operator (<code
-        >events verify</code
-      >).
-    </p>
-    <ul>
-      ${where}
-    </ul>
-    <p class="hint">${scope}</p>
-  </div>`;
-}
-
-function linkDetail(link: EventLinkCheck | undefined): Html {
-  if (!link) return html``;
-  switch (link.state) {
-    case 'verified':
-      return html`<p class="meta">Link verified, chain index ${link.chainIndex}.</p>`;
-    case 'pending':
-      return html`<p class="meta">Not sealed yet.</p>`;
-    case 'broken':
-      return html`<p class="bad">Link broken: ${link.reason}</p>`;
   }
 }

@@ -7,7 +7,8 @@ import { CompleteConnection, type ConnectionOutcome } from '@app/application';
 import { HistoryImportStarter } from '../patterns/history-import-on-connect';
 import { Public } from '../auth/access.decorator';
 import { ConsoleCookies } from '../console/console-cookies';
-import { html, sendPage, type Html } from './html';
+import { html, type Html } from '../console/html';
+import { sendPage } from './onboarding-page';
 
 const STATE_MESSAGES: Record<StateRejection, string> = {
   forged: 'The link is not one this service issued (its state does not verify). Nothing was stored.',

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { SANDBOX_FIKEN_DEMO_SLUG, tripletexEmployeeToken } from '../constants';
-import { fikenAuthorize, fikenClientAuth, testSandbox, tripletexSession } from '../testing/sandbox-test-kit';
+import { fikenAuthorize, fikenClientAuth, testSandbox, tripletexSession } from '@app/testing';
 
 const voucherQuery = { dateFrom: '2026-01-01', dateTo: '2026-02-01', fields: 'id' };
 

@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { fikenCompanySlug } from '../constants';
-import { checkProviderContract } from '../testing/provider-contract';
-import { fikenAuthorize, PDF, testSandbox } from '../testing/sandbox-test-kit';
+import { checkProviderContract, fikenAuthorize, SANDBOX_PDF, testSandbox } from '@app/testing';
 
 // The answers are checked against Fiken's definition; some requests here are refused on purpose.
 checkProviderContract({ requests: false });
@@ -296,7 +295,7 @@ describe('Fiken sandbox: purchases', () => {
         .query(query)
         .set('Authorization', bearer)
         .field('filename', 'kvittering.pdf')
-        .attach('file', PDF, 'kvittering.pdf');
+        .attach('file', SANDBOX_PDF, 'kvittering.pdf');
     const neither = await upload({});
     expect(neither.status).toBe(400);
     expect(neither.body.message).toMatch(/attachToPayment and attachToSale/);
@@ -316,7 +315,7 @@ describe('Fiken sandbox: purchases', () => {
         .query({ attachToSale: true })
         .set('Authorization', bearer)
         .field('filename', filename)
-        .attach('file', PDF, filename);
+        .attach('file', SANDBOX_PDF, filename);
       expect(response.status).toBe(400);
       expect(response.body.message).toMatch(/Unsupported file type/);
     },
@@ -333,7 +332,7 @@ describe('Fiken sandbox: purchases', () => {
         .set('Authorization', bearer);
     const bad = await attach().field('filename', 'note.txt').attach('file', Buffer.from('x'), 'note.txt');
     expect(bad.status).toBe(400);
-    const ok = await attach().field('filename', 'kvittering.pdf').attach('file', PDF, 'kvittering.pdf');
+    const ok = await attach().field('filename', 'kvittering.pdf').attach('file', SANDBOX_PDF, 'kvittering.pdf');
     expect(ok.status).toBe(201);
     expect(ok.headers.location).toMatch(/\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect((await get(`/companies/${SLUG}/purchases/${id}`)).body.purchaseAttachments).toHaveLength(1);

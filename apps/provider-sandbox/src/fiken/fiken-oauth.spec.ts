@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { SANDBOX_FIKEN_CLIENT_ID, SANDBOX_FIKEN_CLIENT_SECRET } from '../constants';
-import { fikenAuthorize, fikenClientAuth, REDIRECT_URI, testSandbox } from '../testing/sandbox-test-kit';
+import { fikenAuthorize, fikenClientAuth, SANDBOX_REDIRECT_URI, testSandbox } from '@app/testing';
 
 const token = (app: Parameters<typeof request>[0], form: Record<string, string>, auth = fikenClientAuth()) =>
   request(app).post('/fiken/oauth/token').set('Authorization', auth).type('form').send(form);
@@ -10,7 +10,12 @@ describe('Fiken sandbox: OAuth', () => {
     const { app } = testSandbox();
     const response = await request(app)
       .get('/fiken/oauth/authorize')
-      .query({ response_type: 'code', client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 'xyz' });
+      .query({
+        response_type: 'code',
+        client_id: SANDBOX_FIKEN_CLIENT_ID,
+        redirect_uri: SANDBOX_REDIRECT_URI,
+        state: 'xyz',
+      });
     expect(response.status).toBe(200);
     expect(response.type).toBe('text/html');
     expect(response.text).toContain('value="approve"');
@@ -22,7 +27,7 @@ describe('Fiken sandbox: OAuth', () => {
     const { app } = testSandbox();
     const response = await request(app)
       .get('/fiken/oauth/authorize')
-      .query({ response_type: 'code', client_id: 'other', redirect_uri: REDIRECT_URI, state: 's' });
+      .query({ response_type: 'code', client_id: 'other', redirect_uri: SANDBOX_REDIRECT_URI, state: 's' });
     expect(response.status).toBe(400);
   });
 
@@ -30,7 +35,7 @@ describe('Fiken sandbox: OAuth', () => {
     const { app } = testSandbox();
     const form = {
       client_id: SANDBOX_FIKEN_CLIENT_ID,
-      redirect_uri: REDIRECT_URI,
+      redirect_uri: SANDBOX_REDIRECT_URI,
       state: 'abc',
       company: 'demo-fiken-as',
     };
@@ -40,7 +45,7 @@ describe('Fiken sandbox: OAuth', () => {
       .send({ ...form, decision: 'approve' });
     expect(approved.status).toBe(302);
     const back = new URL(approved.headers.location as string);
-    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+    expect(`${back.origin}${back.pathname}`).toBe(SANDBOX_REDIRECT_URI);
     expect(back.searchParams.get('code')).toEqual(expect.any(String));
     expect(back.searchParams.get('state')).toBe('abc');
     const denied = await request(app)
@@ -59,18 +64,28 @@ describe('Fiken sandbox: OAuth', () => {
       const approved = await request(app)
         .post('/fiken/oauth/authorize')
         .type('form')
-        .send({ client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 's', decision: 'approve' });
+        .send({
+          client_id: SANDBOX_FIKEN_CLIENT_ID,
+          redirect_uri: SANDBOX_REDIRECT_URI,
+          state: 's',
+          decision: 'approve',
+        });
       return new URL(approved.headers.location as string).searchParams.get('code') ?? '';
     };
     const code = await codeFor();
     const badClient = await token(
       app,
-      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' },
+      { grant_type: 'authorization_code', code, redirect_uri: SANDBOX_REDIRECT_URI, state: 's' },
       fikenClientAuth(SANDBOX_FIKEN_CLIENT_ID, 'wrong'),
     );
     expect(badClient.status).toBe(401);
     expect(badClient.body).toMatchObject({ error: 'invalid_client' });
-    const ok = await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' });
+    const ok = await token(app, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: SANDBOX_REDIRECT_URI,
+      state: 's',
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({
       access_token: expect.any(String),
@@ -79,7 +94,12 @@ describe('Fiken sandbox: OAuth', () => {
       expires_in: 3600,
       scope: expect.any(String),
     });
-    const reused = await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' });
+    const reused = await token(app, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: SANDBOX_REDIRECT_URI,
+      state: 's',
+    });
     expect(reused.status).toBe(400);
     expect(reused.body).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
     const other = await codeFor();
@@ -98,20 +118,25 @@ describe('Fiken sandbox: OAuth', () => {
       const approved = await request(app)
         .post('/fiken/oauth/authorize')
         .type('form')
-        .send({ client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 's', decision: 'approve' });
+        .send({
+          client_id: SANDBOX_FIKEN_CLIENT_ID,
+          redirect_uri: SANDBOX_REDIRECT_URI,
+          state: 's',
+          decision: 'approve',
+        });
       return new URL(approved.headers.location as string).searchParams.get('code') ?? '';
     };
     const missing = await token(app, {
       grant_type: 'authorization_code',
       code: await codeFor(),
-      redirect_uri: REDIRECT_URI,
+      redirect_uri: SANDBOX_REDIRECT_URI,
     });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('state') });
     const other = await token(app, {
       grant_type: 'authorization_code',
       code: await codeFor(),
-      redirect_uri: REDIRECT_URI,
+      redirect_uri: SANDBOX_REDIRECT_URI,
       state: 'another',
     });
     expect(other.body).toMatchObject({ error: 'invalid_grant' });
@@ -121,7 +146,7 @@ describe('Fiken sandbox: OAuth', () => {
     const { app } = testSandbox();
     const response = await request(app)
       .get('/fiken/oauth/authorize')
-      .query({ response_type: 'code', client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI });
+      .query({ response_type: 'code', client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: SANDBOX_REDIRECT_URI });
     expect(response.status).toBe(302);
     expect(new URL(response.headers.location as string).searchParams.get('error')).toBe('invalid_request');
   });
@@ -132,9 +157,14 @@ describe('Fiken sandbox: OAuth', () => {
     const approved = await request(app)
       .post('/fiken/oauth/authorize')
       .type('form')
-      .send({ client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 's', decision: 'approve' });
+      .send({
+        client_id: SANDBOX_FIKEN_CLIENT_ID,
+        redirect_uri: SANDBOX_REDIRECT_URI,
+        state: 's',
+        decision: 'approve',
+      });
     const code = new URL(approved.headers.location as string).searchParams.get('code') ?? '';
-    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' };
+    const form = { grant_type: 'authorization_code', code, redirect_uri: SANDBOX_REDIRECT_URI, state: 's' };
     const encoded = await token(
       app,
       form,
@@ -150,11 +180,17 @@ describe('Fiken sandbox: OAuth', () => {
     const approved = await request(app)
       .post('/fiken/oauth/authorize')
       .type('form')
-      .send({ client_id: SANDBOX_FIKEN_CLIENT_ID, redirect_uri: REDIRECT_URI, state: 's', decision: 'approve' });
+      .send({
+        client_id: SANDBOX_FIKEN_CLIENT_ID,
+        redirect_uri: SANDBOX_REDIRECT_URI,
+        state: 's',
+        decision: 'approve',
+      });
     clock.advance(61_000);
     const code = new URL(approved.headers.location as string).searchParams.get('code') ?? '';
     expect(
-      (await token(app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's' })).body,
+      (await token(app, { grant_type: 'authorization_code', code, redirect_uri: SANDBOX_REDIRECT_URI, state: 's' }))
+        .body,
     ).toMatchObject({ error: 'invalid_grant' });
   });
 

@@ -4,7 +4,7 @@ import {
   SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
   tripletexEmployeeToken,
 } from '../constants';
-import { basicSession, testSandbox, tripletexSession } from '../testing/sandbox-test-kit';
+import { basicSession, testSandbox, tripletexSession } from '@app/testing';
 
 const CREATE = '/tripletex/v2/token/session/:create';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { tripletexEmployeeToken } from '../constants';
-import { testSandbox, tripletexSession } from '../testing/sandbox-test-kit';
+import { testSandbox, tripletexSession } from '@app/testing';
 
 const REDIRECT = 'http://localhost:3000/v1/oauth/tripletex/callback';
 

@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { tripletexEmployeeToken } from '../constants';
-import { checkProviderContract } from '../testing/provider-contract';
-import { PDF, testSandbox, tripletexSession } from '../testing/sandbox-test-kit';
+import { checkProviderContract, SANDBOX_PDF, testSandbox, tripletexSession } from '@app/testing';
 
 // The answers are checked against Tripletex's definition; some requests here are refused on purpose.
 checkProviderContract({ requests: false });
@@ -294,14 +293,14 @@ describe('Tripletex sandbox: vouchers', () => {
     const missing = await upload().field('other', 'x');
     expect(missing.status).toBe(422);
     const ok = await upload()
-      .attach('file', PDF, { filename: 'kvittering.pdf', contentType: 'application/pdf' })
+      .attach('file', SANDBOX_PDF, { filename: 'kvittering.pdf', contentType: 'application/pdf' })
       .query({ fields: 'id,attachment(*)' });
     expect(ok.status).toBe(200);
     expect(ok.body.value.attachment).toMatchObject({ id: expect.any(Number), mimeType: 'application/pdf' });
   });
 
   it.each([
-    ['PDF', PDF, 200],
+    ['PDF', SANDBOX_PDF, 200],
     ['PNG', PNG, 200],
     ['JPEG', JPEG, 200],
     ['TIFF', TIFF, 200],
@@ -375,7 +374,7 @@ describe('Tripletex sandbox: vouchers', () => {
     await request(app)
       .post(`${API}/ledger/voucher/${id}/attachment`)
       .set('Authorization', auth)
-      .attach('file', PDF, 'kvittering.png');
+      .attach('file', SANDBOX_PDF, 'kvittering.png');
     expect((await get(`/ledger/voucher/${id}`, { fields: 'attachment' })).body.value.attachment).not.toBeNull();
   });
 });

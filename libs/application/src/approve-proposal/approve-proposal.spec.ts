@@ -1,6 +1,7 @@
 import { ConcurrencyConflict, InvalidTransition, NotFound, PermissionDenied, UnknownAccountCode } from '@app/domain';
-import { aPattern, TEST_COMPANY } from '@app/testing';
 import {
+  aPattern,
+  TEST_COMPANY,
   aCompanyContext,
   aRepeatSubmission,
   aSubmission,
@@ -11,7 +12,10 @@ import {
   OTHER_COMPANY,
   submitted,
   type UseCaseWorld,
-} from '../testing/use-case-world';
+  endUseCaseWorlds,
+} from '@app/testing';
+
+afterAll(endUseCaseWorlds);
 
 describe('ApproveProposal', () => {
   let world: UseCaseWorld;

@@ -1,7 +1,8 @@
 import { DEFAULT_COMPANY_SETTINGS } from '@app/domain';
-import { TEST_COMPANY } from '@app/testing';
-import { aUseCaseWorld, fieldsOf, type UseCaseWorld } from '../testing/use-case-world';
+import { TEST_COMPANY, aUseCaseWorld, fieldsOf, type UseCaseWorld, endUseCaseWorlds } from '@app/testing';
 import { isInternalHost } from './webhook-target-policy';
+
+afterAll(endUseCaseWorlds);
 
 describe('company settings', () => {
   let world: UseCaseWorld;

@@ -30,6 +30,11 @@ export class CompanyContextService {
     return this.fetch(record);
   }
 
+  /** The cached context, as last fetched (from any provider); null before the first fetch. Never calls the provider. */
+  cached(companyId: string): Promise<CompanyContext | null> {
+    return this.store.get(companyId);
+  }
+
   /** Fetches the context again from the provider and caches it. */
   async refresh(companyId: string): Promise<CompanyContext> {
     const { record } = await this.connections.require(companyId);

@@ -6,11 +6,21 @@ import {
   type ProviderConnectionRecord,
   type ProviderConnectionRepository,
 } from '@app/domain';
-import { receiptImage, receiptPdf, TEST_COMPANY, testProviderRegistry } from '@app/testing';
+import {
+  receiptImage,
+  receiptPdf,
+  TEST_COMPANY,
+  testProviderRegistry,
+  aSubmission,
+  aUseCaseWorld,
+  ACCOUNTANT,
+  EMPLOYEE,
+  submitted,
+  endUseCaseWorlds,
+} from '@app/testing';
 import { ImportBookingHistoryHandler } from '../history-suggestions/history-suggestions.handlers';
 import { ProviderConnections } from '../onboarding/provider-connections';
 import { ApplicationContext } from '../shared/domain-context.provider';
-import { aSubmission, aUseCaseWorld, ACCOUNTANT, EMPLOYEE, submitted } from '../testing/use-case-world';
 
 /**
  * The trust evaluation (docs/trust.md "Measured"): realistic generated expenses run through the
@@ -152,6 +162,8 @@ async function submitAndReview(world: World, submission: ReturnType<typeof expen
   await world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: proposal.id });
   return false;
 }
+
+afterAll(endUseCaseWorlds);
 
 describe('trust evaluation', () => {
   const figures: string[] = [];

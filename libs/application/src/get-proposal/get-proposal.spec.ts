@@ -7,7 +7,10 @@ import {
   OTHER_COMPANY,
   submitted,
   type UseCaseWorld,
-} from '../testing/use-case-world';
+  endUseCaseWorlds,
+} from '@app/testing';
+
+afterAll(endUseCaseWorlds);
 
 describe('GetProposal', () => {
   let world: UseCaseWorld;

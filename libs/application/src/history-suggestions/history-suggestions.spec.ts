@@ -6,17 +6,19 @@ import {
   type ProviderConnectionRecord,
   type ProviderConnectionRepository,
 } from '@app/domain';
-import { TEST_COMPANY, testProviderRegistry } from '@app/testing';
-import { ProviderConnections } from '../onboarding/provider-connections';
-import { ApplicationContext } from '../shared/domain-context.provider';
 import {
+  TEST_COMPANY,
+  testProviderRegistry,
   aRepeatSubmission,
   aSubmission,
   aUseCaseWorld,
   ACCOUNTANT,
   EMPLOYEE,
   submitted,
-} from '../testing/use-case-world';
+  endUseCaseWorlds,
+} from '@app/testing';
+import { ProviderConnections } from '../onboarding/provider-connections';
+import { ApplicationContext } from '../shared/domain-context.provider';
 import { ImportBookingHistoryHandler } from './history-suggestions.handlers';
 
 let n = 0;
@@ -93,6 +95,8 @@ function aHistoryWorld() {
 
 const refresh = (w: ReturnType<typeof aHistoryWorld>) =>
   w.importHistory.execute({ companyId: TEST_COMPANY, actor: ACCOUNTANT.actor });
+
+afterAll(endUseCaseWorlds);
 
 describe('history suggestions', () => {
   it('reads the history page by page and suggests only the merchants whose account clearly dominates', async () => {

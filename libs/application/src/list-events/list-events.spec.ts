@@ -1,5 +1,5 @@
-import { aPattern } from '@app/testing';
 import {
+  aPattern,
   aRepeatSubmission,
   aSubmission,
   aUseCaseWorld,
@@ -8,7 +8,10 @@ import {
   OTHER_COMPANY,
   submitted,
   type UseCaseWorld,
-} from '../testing/use-case-world';
+  endUseCaseWorlds,
+} from '@app/testing';
+
+afterAll(endUseCaseWorlds);
 
 describe('ListEvents', () => {
   let world: UseCaseWorld;

@@ -1,6 +1,6 @@
 import { InvalidTransition, NotFound } from '@app/domain';
-import { TEST_COMPANY } from '@app/testing';
 import {
+  TEST_COMPANY,
   aSubmission,
   aUseCaseWorld,
   ACCOUNTANT,
@@ -8,8 +8,11 @@ import {
   OTHER_COMPANY,
   submitted,
   type UseCaseWorld,
-} from '../testing/use-case-world';
+  endUseCaseWorlds,
+} from '@app/testing';
 import { DuplicatePattern } from './manage-patterns.handlers';
+
+afterAll(endUseCaseWorlds);
 
 describe('managing patterns', () => {
   let world: UseCaseWorld;

@@ -1,6 +1,7 @@
 import { InvalidTransition, NotFound, transitionProposal } from '@app/domain';
-import { aPattern, TEST_COMPANY } from '@app/testing';
 import {
+  aPattern,
+  TEST_COMPANY,
   aSubmission,
   aUseCaseWorld,
   ACCOUNTANT,
@@ -9,7 +10,10 @@ import {
   OTHER_COMPANY,
   submitted,
   type UseCaseWorld,
-} from '../testing/use-case-world';
+  endUseCaseWorlds,
+} from '@app/testing';
+
+afterAll(endUseCaseWorlds);
 
 describe('RejectProposal', () => {
   let world: UseCaseWorld;

@@ -8,10 +8,13 @@ import {
   UnknownVatRate,
 } from '@app/domain';
 import { PDFDocument } from '@cantoo/pdf-lib';
-import { aPattern, gifDeclaring, receiptImage, receiptPdf, TEST_COMPANY, webpDeclaring } from '@app/testing';
-import { ApplicationOptions } from '../application.options';
-import { IdempotencyConflict } from '../idempotency/idempotent-execution';
 import {
+  aPattern,
+  gifDeclaring,
+  receiptImage,
+  receiptPdf,
+  TEST_COMPANY,
+  webpDeclaring,
   aCompanyContext,
   aRepeatSubmission,
   aSubmission,
@@ -23,7 +26,10 @@ import {
   PDF_BYTES,
   submitted,
   type UseCaseWorld,
-} from '../testing/use-case-world';
+  endUseCaseWorlds,
+} from '@app/testing';
+import { ApplicationOptions } from '../application.options';
+import { IdempotencyConflict } from '../idempotency/idempotent-execution';
 
 const respond = (result: { proposal: { id: string; status: string } }) => ({
   status: 201,
@@ -33,6 +39,8 @@ const respond = (result: { proposal: { id: string; status: string } }) => ({
 function never(): never {
   throw new Error('expected a stored result, not a replay');
 }
+
+afterAll(endUseCaseWorlds);
 
 describe('SubmitProposal', () => {
   let world: UseCaseWorld;

@@ -1,4 +1,5 @@
 import { DataSource, type EntityManager } from 'typeorm';
+import { EventChainVerification, type EventLinkCheck, type EventsVerification } from '@app/domain';
 import { select, toNumber } from '../shared/sql';
 import { eventColumnsOf, type EventRecord } from './event.entity';
 import { eventFromRecord } from './event.mapper';
@@ -51,30 +52,6 @@ export interface VerifyOptions {
 }
 
 export const DEFAULT_UNSEALED_GRACE_MS = 5 * 60_000;
-
-/** How one event of a checked chain (a proposal's, a pattern's) stands in its company's hash chain. */
-export interface EventLinkCheck {
-  /** Null for an event missing from the chain's sequence (removed). */
-  readonly eventId: string | null;
-  readonly sequence: number;
-  /** The event's seal's place in the company's chain; null when it has no seal. */
-  readonly chainIndex: number | null;
-  /** `pending`: recorded within the grace period and not sealed yet. */
-  readonly state: 'verified' | 'pending' | 'broken';
-  readonly reason: string | null;
-}
-
-export interface EventsVerification {
-  /** True when no event of the chain is broken. */
-  readonly ok: boolean;
-  /** One per event, and one per missing sequence number, in sequence order. */
-  readonly events: readonly EventLinkCheck[];
-  readonly verified: number;
-  readonly pending: number;
-  readonly broken: number;
-  /** As ChainVerification.keyed. */
-  readonly keyed: boolean;
-}
 
 const BATCH = 1000;
 
@@ -541,4 +518,18 @@ export function verifyChain(
     companyId,
     options,
   );
+}
+
+/** The EventChainVerification port over EventChainVerifier.verifyEvents (default grace period). */
+export class TypeOrmEventChainVerification extends EventChainVerification {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly keys: EventChainKeys,
+  ) {
+    super();
+  }
+
+  verifyChain(companyId: string, correlationId: string): Promise<EventsVerification> {
+    return new EventChainVerifier(this.manager, this.keys).verifyEvents(companyId, correlationId);
+  }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { ExchangeBody, SandboxExchange } from '../../inspect/exchange-tap';
+import type { ExchangeBody, SandboxExchange } from '@app/sandbox';
 import { DEFINITION_FILES, DEFINITION_SHA256, DEFINITIONS_DIR, contractViolations } from './index';
 
 function exchange(overrides: Partial<SandboxExchange> & { url?: string }): SandboxExchange {

@@ -1,36 +1,7 @@
 import type { Response } from 'express';
+import { html, type Html } from '../console/html';
 
-/** Small server-rendered pages (OAuth callback, token form; the web console reuses `html`). Every value is escaped. */
-export function escapeHtml(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-/** A tagged template that escapes every interpolated value unless it is already `Html`. */
-export class Html {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
-  let out = strings[0];
-  values.forEach((value, i) => {
-    const rendered = Array.isArray(value)
-      ? value.map((v) => (v instanceof Html ? v.value : escapeHtml(v))).join('')
-      : value instanceof Html
-        ? value.value
-        : escapeHtml(value);
-    out += rendered + strings[i + 1];
-  });
-  return new Html(out);
-}
-
+/** The OAuth callback's small server-rendered pages. */
 function page(title: string, body: Html): string {
   return html`<!doctype html>
     <html lang="en">

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { load } from 'js-yaml';
-import type { ProviderName } from '../../faults/fault-spec';
+import type { ProviderName } from '@app/sandbox';
 
 /** Where the vendored definitions live (test data; see its README for provenance). */
 export const DEFINITIONS_DIR = path.resolve(__dirname, '../../../../../test/fixtures/providers');

@@ -1,32 +1,30 @@
-import { ConfidenceEngine, type CompanyContext } from '@app/domain';
 import {
-  createInMemoryAdapters,
-  InMemoryBookingHistoryStore,
-  InMemoryCompanyContextStore,
-  receiptPdf,
-  REVIEWER,
-  SUBMITTER,
-  TEST_COMPANY,
-} from '@app/testing';
-import { ConfirmSuggestionsHandler, ListSuggestionsHandler } from '../history-suggestions/history-suggestions.handlers';
-import { ApplicationOptions } from '../application.options';
-import { ApproveProposalHandler } from '../approve-proposal/approve-proposal.handler';
-import { GetCompanySettingsHandler, UpdateCompanySettingsHandler } from '../company-config/company-config.handlers';
-import { GetProposalHandler } from '../get-proposal/get-proposal.handler';
-import { IdempotentExecution } from '../idempotency/idempotent-execution';
-import { ListEventsHandler } from '../list-events/list-events.handler';
-import { PdfCheck } from '../receipts/pdf-check';
-import {
+  ApplicationContext,
+  ApplicationOptions,
+  ApproveProposalHandler,
+  ConfirmSuggestionsHandler,
   CreatePatternHandler,
   EditPatternHandler,
+  GetCompanySettingsHandler,
+  GetProposalHandler,
+  IdempotentExecution,
+  ListEventsHandler,
   ListPatternsHandler,
+  ListSuggestionsHandler,
+  PdfCheck,
+  RejectProposalHandler,
   RetirePatternHandler,
-} from '../manage-patterns/manage-patterns.handlers';
-import { RejectProposalHandler } from '../reject-proposal/reject-proposal.handler';
-import type { Caller } from '../shared/caller';
-import { ApplicationContext } from '../shared/domain-context.provider';
-import { SubmitProposalHandler } from '../submit-proposal/submit-proposal.handler';
-import type { ProposalSubmission } from '../submit-proposal/submit-proposal.command';
+  SubmitProposalHandler,
+  UpdateCompanySettingsHandler,
+  type Caller,
+  type ProposalSubmission,
+} from '@app/application';
+import { ConfidenceEngine, type CompanyContext } from '@app/domain';
+import { InMemoryBookingHistoryStore } from './in-memory/in-memory-booking-history-store';
+import { InMemoryCompanyContextStore } from './in-memory/in-memory-company-context-store';
+import { createInMemoryAdapters } from './in-memory/in-memory-adapters';
+import { REVIEWER, SUBMITTER, TEST_COMPANY } from './mothers/origin.mother';
+import { receiptPdf } from './mothers/receipt-pdf.mother';
 
 /** The employee who submits through the agent (the mothers' SUBMITTER). */
 export const EMPLOYEE: Caller = { actor: SUBMITTER, company: TEST_COMPANY, channel: 'slack', role: 'employee' };
@@ -38,12 +36,19 @@ export const OTHER_COMPANY = 'globex';
 export const PDF_BYTES = receiptPdf();
 
 /**
- * One PDF check (and so one parser thread) for every world of the test file, ended after the
- * file's tests. The thread does not keep the process alive, but a jest worker ending with parser
- * threads still running has to stop each of them on its way out.
+ * One PDF check (and so one parser thread, started on first use) for every world of a test file.
+ * The thread does not keep the process alive, but a jest worker ending with parser threads still
+ * running has to stop each of them on its way out: a spec that makes worlds ends them with
+ * `afterAll(endUseCaseWorlds)`.
  */
-const PDF_CHECK = new PdfCheck();
-afterAll(() => PDF_CHECK.onModuleDestroy());
+let pdfCheck: PdfCheck | null = null;
+
+/** Ends what the worlds made so far share (the PDF parser thread). */
+export async function endUseCaseWorlds(): Promise<void> {
+  const check = pdfCheck;
+  pdfCheck = null;
+  await check?.onModuleDestroy();
+}
 
 /** A valid POST /proposals body: the Spotify subscription of the mothers, with a PDF receipt. */
 export function aSubmission(overrides: Partial<ProposalSubmission> = {}): ProposalSubmission {
@@ -117,7 +122,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       new ConfidenceEngine(),
       ctx,
       applicationOptions,
-      PDF_CHECK,
+      (pdfCheck ??= new PdfCheck()),
     ),
     getProposal: new GetProposalHandler(adapters.proposals, adapters.events),
     approveProposal: new ApproveProposalHandler(adapters.unitOfWork, contexts, ctx),

@@ -1,5 +1,4 @@
-import { inspectSandboxExchanges, type SandboxExchange } from '../../inspect/exchange-tap';
-import type { ProviderName } from '../../faults/fault-spec';
+import { inspectSandboxExchanges, type ProviderName, type SandboxExchange } from '@app/sandbox';
 import { checkFikenOAuth } from './fiken-oauth-contract';
 import { OpenApiContract } from './openapi-contract';
 

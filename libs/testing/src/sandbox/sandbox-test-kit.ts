@@ -1,17 +1,18 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import { receiptPdf } from '@app/testing';
 import {
+  createSandbox,
   SANDBOX_FIKEN_CLIENT_ID,
   SANDBOX_FIKEN_CLIENT_SECRET,
   SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
   SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
-} from '../constants';
-import { createSandbox, type Sandbox } from '../sandbox';
-import type { SandboxOptions } from '../options';
+  type Sandbox,
+  type SandboxOptions,
+} from '@app/sandbox';
+import { receiptPdf } from '../mothers/receipt-pdf.mother';
 
 /** A clock tests move by hand. */
-export class ManualClock {
+export class SandboxClock {
   private current: number;
 
   constructor(start: string) {
@@ -28,8 +29,8 @@ export class ManualClock {
 const TODAY = '2026-03-16';
 
 /** A small deterministic sandbox on a manual clock set to 10:00 UTC on {@link TODAY}. */
-export function testSandbox(options: SandboxOptions = {}): Sandbox & { clock: ManualClock } {
-  const clock = new ManualClock(`${TODAY}T10:00:00Z`);
+export function testSandbox(options: SandboxOptions = {}): Sandbox & { clock: SandboxClock } {
+  const clock = new SandboxClock(`${TODAY}T10:00:00Z`);
   const sandbox = createSandbox({ seed: 7, ledgerEndDate: TODAY, now: clock.now, ...options });
   return { ...sandbox, clock };
 }
@@ -55,7 +56,7 @@ export function fikenClientAuth(id = SANDBOX_FIKEN_CLIENT_ID, secret = SANDBOX_F
   return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 }
 
-export const REDIRECT_URI = 'http://localhost:3000/v1/oauth/fiken/callback';
+export const SANDBOX_REDIRECT_URI = 'http://localhost:3000/v1/oauth/fiken/callback';
 
 /** Runs the authorize → approve → token exchange of Fiken's OAuth flow. */
 export async function fikenAuthorize(
@@ -64,7 +65,7 @@ export async function fikenAuthorize(
 ): Promise<{ access_token: string; refresh_token: string; expires_in: number }> {
   const approve = await request(app).post('/fiken/oauth/authorize').type('form').send({
     client_id: SANDBOX_FIKEN_CLIENT_ID,
-    redirect_uri: REDIRECT_URI,
+    redirect_uri: SANDBOX_REDIRECT_URI,
     state: 's1',
     company,
     decision: 'approve',
@@ -74,9 +75,9 @@ export async function fikenAuthorize(
     .post('/fiken/oauth/token')
     .set('Authorization', fikenClientAuth())
     .type('form')
-    .send({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, state: 's1' });
+    .send({ grant_type: 'authorization_code', code, redirect_uri: SANDBOX_REDIRECT_URI, state: 's1' });
   if (token.status !== 200) throw new Error(`token exchange failed: ${token.status} ${JSON.stringify(token.body)}`);
   return token.body as { access_token: string; refresh_token: string; expires_in: number };
 }
 
-export const PDF = receiptPdf();
+export const SANDBOX_PDF = receiptPdf();

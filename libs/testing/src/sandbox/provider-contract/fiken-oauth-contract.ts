@@ -1,4 +1,4 @@
-import type { SandboxExchange } from '../../inspect/exchange-tap';
+import type { SandboxExchange } from '@app/sandbox';
 
 /**
  * Fiken's OAuth endpoints are described in the definition's introduction ("Authorization with

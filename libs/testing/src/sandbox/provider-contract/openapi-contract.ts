@@ -1,7 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { ExchangeBody, SandboxExchange } from '../../inspect/exchange-tap';
-import type { ProviderName } from '../../faults/fault-spec';
+import type { ExchangeBody, ProviderName, SandboxExchange } from '@app/sandbox';
 import { definitionOf, type OpenApiDocument } from './definitions';
 
 type Json = Record<string, unknown>;

@@ -1,0 +1,108 @@
+import type { EventsVerification, Role } from '@app/domain';
+import { aProposalHistory } from '@app/testing';
+import type { ConsoleViewer } from './console-page';
+import { renderProposalPage, renderReviewPage } from './review.view';
+
+function viewerAs(role: Role): ConsoleViewer {
+  return {
+    identity: {
+      actor: 'kari@example.no',
+      company: 'acme',
+      channel: 'web',
+      role,
+      permissions: role === 'manager' ? ['monitor'] : ['monitor', 'solve'],
+      tokenExpiresAt: new Date('2026-11-20T10:00:00Z'),
+    },
+    csrf: 'the-csrf',
+    companyName: 'Acme AS',
+    locale: 'nb-NO',
+  };
+}
+
+const pending = aProposalHistory('PROPOSED', { details: { merchant: 'Kiosk <b>Bar</b>' } });
+
+describe('renderReviewPage', () => {
+  it('gives an accountant approve and reject forms carrying the CSRF token', () => {
+    const page = renderReviewPage({
+      viewer: viewerAs('accountant'),
+      queue: { pending: [pending.proposal], delayed: [], truncated: false, context: null },
+      done: null,
+    }).value;
+    expect(page).toContain(`action="/console/proposals/${pending.proposal.id}/approve"`);
+    expect(page).toContain(`action="/console/proposals/${pending.proposal.id}/reject"`);
+    expect(page).toContain('name="_csrf" value="the-csrf"');
+    expect(page).toContain('Waiting for review (1)');
+  });
+
+  it('shows a manager the queue without the deciding forms', () => {
+    const page = renderReviewPage({
+      viewer: viewerAs('manager'),
+      queue: { pending: [pending.proposal], delayed: [], truncated: true, context: null },
+      done: 'approved',
+    }).value;
+    expect(page).not.toContain('/approve"');
+    expect(page).toContain('Approving and rejecting need the role accountant.');
+    expect(page).toContain('Waiting for review (1+)');
+    expect(page).toContain('Approved. It is booked in the accounting system within a minute.');
+  });
+
+  it('escapes what the submitter wrote', () => {
+    const page = renderReviewPage({
+      viewer: viewerAs('accountant'),
+      queue: { pending: [pending.proposal], delayed: [], truncated: false, context: null },
+      done: null,
+    }).value;
+    expect(page).toContain('Kiosk &lt;b&gt;Bar&lt;/b&gt;');
+    expect(page).not.toContain('<b>Bar</b>');
+  });
+});
+
+describe('renderProposalPage', () => {
+  const rejected = aProposalHistory('REJECTED', { details: { merchant: 'Kiosk <b>Bar</b>' } });
+  const events = rejected.events.map((e) => ({ ...e }));
+
+  function verification(over: Partial<EventsVerification>): EventsVerification {
+    return { ok: true, events: [], verified: events.length, pending: 0, broken: 0, keyed: true, ...over };
+  }
+
+  it('says the chain is verified, and lists every event', () => {
+    const page = renderProposalPage({
+      viewer: viewerAs('manager'),
+      chain: { proposal: rejected.proposal, events, verification: verification({}) },
+    }).value;
+    expect(page).toContain('data-chain="verified"');
+    expect(page).toContain('<h3>Proposed');
+    expect(page).toContain('<h3>Rejected');
+    expect(page).toContain('data-status="REJECTED"');
+    expect(page).not.toContain('<b>Bar</b>');
+  });
+
+  it('names where the chain is broken, escaping the reason', () => {
+    const [first] = events;
+    const page = renderProposalPage({
+      viewer: viewerAs('manager'),
+      chain: {
+        proposal: rejected.proposal,
+        events,
+        verification: verification({
+          ok: false,
+          verified: events.length - 1,
+          broken: 1,
+          events: [{ eventId: first.id, sequence: 1, chainIndex: 7, state: 'broken', reason: 'hash <differs>' }],
+        }),
+      },
+    }).value;
+    expect(page).toContain('data-chain="broken"');
+    expect(page).toContain('Hash chain broken at 1 place(s)');
+    expect(page).toContain('hash &lt;differs&gt;');
+    expect(page).toContain('data-link="broken"');
+  });
+
+  it('says recent events are not sealed yet', () => {
+    const page = renderProposalPage({
+      viewer: viewerAs('manager'),
+      chain: { proposal: rejected.proposal, events, verification: verification({ verified: 0, pending: 2 }) },
+    }).value;
+    expect(page).toContain('data-chain="pending"');
+  });
+});
