@@ -8,14 +8,12 @@ const token = (app: Parameters<typeof request>[0], form: Record<string, string>,
 describe('Fiken sandbox: OAuth', () => {
   it('shows an authorize page with Approve and Deny buttons', async () => {
     const { app } = testSandbox();
-    const response = await request(app)
-      .get('/fiken/oauth/authorize')
-      .query({
-        response_type: 'code',
-        client_id: SANDBOX_FIKEN_CLIENT_ID,
-        redirect_uri: SANDBOX_REDIRECT_URI,
-        state: 'xyz',
-      });
+    const response = await request(app).get('/fiken/oauth/authorize').query({
+      response_type: 'code',
+      client_id: SANDBOX_FIKEN_CLIENT_ID,
+      redirect_uri: SANDBOX_REDIRECT_URI,
+      state: 'xyz',
+    });
     expect(response.status).toBe(200);
     expect(response.type).toBe('text/html');
     expect(response.text).toContain('value="approve"');
@@ -61,15 +59,12 @@ describe('Fiken sandbox: OAuth', () => {
   it('exchanges a code once, only with the same redirect_uri and client credentials', async () => {
     const { app } = testSandbox();
     const codeFor = async () => {
-      const approved = await request(app)
-        .post('/fiken/oauth/authorize')
-        .type('form')
-        .send({
-          client_id: SANDBOX_FIKEN_CLIENT_ID,
-          redirect_uri: SANDBOX_REDIRECT_URI,
-          state: 's',
-          decision: 'approve',
-        });
+      const approved = await request(app).post('/fiken/oauth/authorize').type('form').send({
+        client_id: SANDBOX_FIKEN_CLIENT_ID,
+        redirect_uri: SANDBOX_REDIRECT_URI,
+        state: 's',
+        decision: 'approve',
+      });
       return new URL(approved.headers.location as string).searchParams.get('code') ?? '';
     };
     const code = await codeFor();
@@ -115,15 +110,12 @@ describe('Fiken sandbox: OAuth', () => {
   it('requires the state of the authorize request at the code exchange, as the definition lists it', async () => {
     const { app } = testSandbox();
     const codeFor = async () => {
-      const approved = await request(app)
-        .post('/fiken/oauth/authorize')
-        .type('form')
-        .send({
-          client_id: SANDBOX_FIKEN_CLIENT_ID,
-          redirect_uri: SANDBOX_REDIRECT_URI,
-          state: 's',
-          decision: 'approve',
-        });
+      const approved = await request(app).post('/fiken/oauth/authorize').type('form').send({
+        client_id: SANDBOX_FIKEN_CLIENT_ID,
+        redirect_uri: SANDBOX_REDIRECT_URI,
+        state: 's',
+        decision: 'approve',
+      });
       return new URL(approved.headers.location as string).searchParams.get('code') ?? '';
     };
     const missing = await token(app, {
@@ -154,15 +146,12 @@ describe('Fiken sandbox: OAuth', () => {
   it('compares the Basic client credentials as sent: a form-encoded secret is refused', async () => {
     const { app } = testSandbox();
     expect(SANDBOX_FIKEN_CLIENT_SECRET).not.toBe(encodeURIComponent(SANDBOX_FIKEN_CLIENT_SECRET));
-    const approved = await request(app)
-      .post('/fiken/oauth/authorize')
-      .type('form')
-      .send({
-        client_id: SANDBOX_FIKEN_CLIENT_ID,
-        redirect_uri: SANDBOX_REDIRECT_URI,
-        state: 's',
-        decision: 'approve',
-      });
+    const approved = await request(app).post('/fiken/oauth/authorize').type('form').send({
+      client_id: SANDBOX_FIKEN_CLIENT_ID,
+      redirect_uri: SANDBOX_REDIRECT_URI,
+      state: 's',
+      decision: 'approve',
+    });
     const code = new URL(approved.headers.location as string).searchParams.get('code') ?? '';
     const form = { grant_type: 'authorization_code', code, redirect_uri: SANDBOX_REDIRECT_URI, state: 's' };
     const encoded = await token(
@@ -177,15 +166,12 @@ describe('Fiken sandbox: OAuth', () => {
 
   it('expires authorization codes', async () => {
     const { app, clock } = testSandbox({ fiken: { authorizationCodeTtlSeconds: 60 } });
-    const approved = await request(app)
-      .post('/fiken/oauth/authorize')
-      .type('form')
-      .send({
-        client_id: SANDBOX_FIKEN_CLIENT_ID,
-        redirect_uri: SANDBOX_REDIRECT_URI,
-        state: 's',
-        decision: 'approve',
-      });
+    const approved = await request(app).post('/fiken/oauth/authorize').type('form').send({
+      client_id: SANDBOX_FIKEN_CLIENT_ID,
+      redirect_uri: SANDBOX_REDIRECT_URI,
+      state: 's',
+      decision: 'approve',
+    });
     clock.advance(61_000);
     const code = new URL(approved.headers.location as string).searchParams.get('code') ?? '';
     expect(
