@@ -131,7 +131,9 @@ export class OAuthCallbackController {
         response,
         404,
         'Unknown provider',
-        html`<p class="bad">This service connects to Tripletex and Fiken only.</p>`,
+        html`<p class="bad">
+          This service connects to ${PROVIDER_KINDS.map((kind) => PROVIDER_NAMES[kind]).join(', ')} only.
+        </p>`,
       );
       return;
     }
