@@ -16,11 +16,12 @@ describe('HttpMetrics', () => {
     const afterBusy = await busySeconds(metrics);
     expect(afterBusy - before).toBeGreaterThanOrEqual(0.055);
 
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const afterIdle = await busySeconds(metrics);
-    // waiting for a timer is idle time: the counter hardly moves (a scrape is a few ms of work)
+    // Waiting for a timer is idle time: the counter moves by far less than the wait (a scrape is a
+    // few ms of work; on a loaded machine the test process's own housekeeping adds some).
     expect(afterIdle - afterBusy).toBeGreaterThanOrEqual(0);
-    expect(afterIdle - afterBusy).toBeLessThan(0.05);
+    expect(afterIdle - afterBusy).toBeLessThan(0.1);
   });
 
   it('exposes the counter in the scrape', async () => {
