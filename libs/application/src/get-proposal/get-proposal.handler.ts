@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EventStore, NotFound, ProposalRepository } from '@app/domain';
+import { EventStore, ProposalRepository } from '@app/domain';
 import type { Caller } from '../shared/caller';
-import { assertMayRead } from '../shared/proposal-access';
+import { readableProposal } from '../shared/proposal-access';
 import { proposalEvents, type ProposalView } from '../shared/proposal-view';
 
 export interface GetProposalQuery {
@@ -23,9 +23,7 @@ export class GetProposalHandler {
 
   async execute(query: GetProposalQuery): Promise<ProposalView> {
     const { caller, proposalId } = query;
-    const proposal = await this.proposals.findById(caller.company, proposalId);
-    if (!proposal) throw new NotFound('proposal', proposalId);
-    assertMayRead(caller, proposal);
+    const proposal = await readableProposal(this.proposals, caller, proposalId);
     return { proposal, events: await proposalEvents(this.events, proposal) };
   }
 }

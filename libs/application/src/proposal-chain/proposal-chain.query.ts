@@ -2,14 +2,13 @@ import { Injectable } from '@nestjs/common';
 import {
   EventChainVerification,
   EventStore,
-  NotFound,
   ProposalRepository,
   type DomainEvent,
   type EventsVerification,
   type Proposal,
 } from '@app/domain';
 import type { Caller } from '../shared/caller';
-import { assertMayRead } from '../shared/proposal-access';
+import { readableProposal } from '../shared/proposal-access';
 
 export interface ProposalChainQuery {
   readonly caller: Caller;
@@ -43,9 +42,7 @@ export class GetProposalChain {
 
   async execute(query: ProposalChainQuery): Promise<ProposalChainView> {
     const { caller, proposalId } = query;
-    const proposal = await this.proposals.findById(caller.company, proposalId);
-    if (!proposal) throw new NotFound('proposal', proposalId);
-    assertMayRead(caller, proposal);
+    const proposal = await readableProposal(this.proposals, caller, proposalId);
     const events: DomainEvent[] = [];
     let cursor: string | null = null;
     do {

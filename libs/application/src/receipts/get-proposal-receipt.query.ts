@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFound, ProposalRepository } from '@app/domain';
 import type { Caller } from '../shared/caller';
-import { assertMayRead } from '../shared/proposal-access';
+import { readableProposal } from '../shared/proposal-access';
 import { ReceiptStore, type StoredReceipt } from './receipt-store.port';
 
 export interface ProposalReceiptQuery {
@@ -22,9 +22,7 @@ export class GetProposalReceipt {
 
   async execute(query: ProposalReceiptQuery): Promise<StoredReceipt> {
     const { caller, proposalId } = query;
-    const proposal = await this.proposals.findById(caller.company, proposalId);
-    if (!proposal) throw new NotFound('proposal', proposalId);
-    assertMayRead(caller, proposal);
+    await readableProposal(this.proposals, caller, proposalId);
     const receipt = await this.receipts.find(caller.company, proposalId);
     if (!receipt) throw new NotFound('receipt of proposal', proposalId);
     return receipt;

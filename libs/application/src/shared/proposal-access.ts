@@ -1,4 +1,4 @@
-import { PermissionDenied, sameActor, type Proposal } from '@app/domain';
+import { NotFound, PermissionDenied, sameActor, type Proposal, type ProposalRepository } from '@app/domain';
 import type { Caller } from './caller';
 
 /**
@@ -11,4 +11,16 @@ export function assertMayRead(caller: Caller, proposal: Proposal): void {
       `employees may read only their own proposals; proposal ${proposal.id} was submitted by someone else`,
     );
   }
+}
+
+/** A proposal of the caller's company that the caller may read: another company's is not found. */
+export async function readableProposal(
+  proposals: ProposalRepository,
+  caller: Caller,
+  proposalId: string,
+): Promise<Proposal> {
+  const proposal = await proposals.findById(caller.company, proposalId);
+  if (!proposal) throw new NotFound('proposal', proposalId);
+  assertMayRead(caller, proposal);
+  return proposal;
 }
