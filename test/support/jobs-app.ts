@@ -16,6 +16,7 @@ import {
   ProviderConnectionRepository,
   submitProposal,
   transitionProposal,
+  withExpenseDefaults,
   type Proposal,
 } from '@app/domain';
 import { UnitOfWork } from '@app/application';
@@ -201,7 +202,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
           {
             companyId: company,
             origin: { actor: 'ola@demo.no', channel: 'slack', provider: null },
-            details: {
+            details: withExpenseDefaults({
               kind: 'expense',
               merchant: 'Kontorrekvisita AS',
               amount: Math.round(Number(overrides.amount ?? '125.00') * 100),
@@ -215,7 +216,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
                 ? { filename: 'receipt.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, sha256 }
                 : null,
               thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
-            },
+            }),
             assessment: { score: 0, route: 'review_required', reasons: ['unknown merchant'] },
           },
           ctx,

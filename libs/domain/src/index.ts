@@ -19,6 +19,8 @@ export * from './values/vat-rate';
 export * from './values/account-code';
 export * from './proposal/proposal-status';
 export * from './proposal/expense-details';
+export * from './bookkeeping/bookkeeping';
+export * from './bookkeeping/booking-lines';
 export * from './proposal/receipt-image';
 export * from './proposal/proposal';
 export * from './proposal/proposal-commands';

@@ -7,6 +7,7 @@ import {
   HistoryPage,
   LedgerVoucher,
   OpenInvoice,
+  Posting,
   ProviderCallOptions,
   ProviderConnection,
   ProviderContext,
@@ -67,6 +68,10 @@ export class RoutingAccountingProvider extends AccountingProvider {
     options?: ProviderCallOptions,
   ): Promise<void> {
     return this.adapter(conn).attachReceipt(conn, bookingId, receipt, options);
+  }
+
+  bookedPostings(conn: ProviderConnection, bookingId: string, options?: ProviderCallOptions): Promise<Posting[]> {
+    return this.adapter(conn).bookedPostings(conn, bookingId, options);
   }
 
   findBookingByReference(

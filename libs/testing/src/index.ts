@@ -21,6 +21,7 @@ export * from './in-memory/in-memory-console-session-store';
 export * from './in-memory/in-memory-adapters';
 export * from './mothers/origin.mother';
 export * from './mothers/proposal.mother';
+export * from './mothers/booking.mother';
 export * from './mothers/pattern.mother';
 export * from './mothers/merchant-names';
 export * from './contracts';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { ConfidenceAssessment } from '../confidence/confidence-engine';
 import type { Proposal } from '../proposal/proposal';
+import { withExpenseDefaults } from '../proposal/expense-details';
 import {
   duplicateAmountRange,
   duplicateDateWindow,
@@ -15,7 +16,7 @@ import {
 const SHA = 'a'.repeat(64);
 
 function earlier(overrides: Partial<Proposal> = {}): Proposal {
-  return {
+  return withExpenseDefaults({
     id: 'p-1',
     companyId: 'acme',
     correlationId: 'p-1',
@@ -51,7 +52,7 @@ function earlier(overrides: Partial<Proposal> = {}): Proposal {
     lastExecutionError: null,
     receiptFingerprint: null,
     ...overrides,
-  };
+  });
 }
 
 const probe = (overrides: Partial<DuplicateProbe> = {}): DuplicateProbe => ({

@@ -1,3 +1,4 @@
+import type { PaidWith, Posting, ProposalKind, VatTreatment } from '../bookkeeping/bookkeeping';
 import type { HistoricalBooking } from '../history/booking-history';
 import type { ApiCallRecorder } from '../provider/api-call';
 import type { ProviderConnection } from '../provider/provider-connection';
@@ -10,6 +11,25 @@ export interface ProviderAccount {
   readonly name: string;
   /** The account's default VAT type at the provider (Tripletex), when it has one. */
   readonly vatTypeId?: string;
+  /** What the provider requires of a posting on the account; absent: no rule known. */
+  readonly rules?: AccountRules;
+}
+
+/**
+ * The rules the provider enforces on a posting to an account (Tripletex: `vatLocked`,
+ * `legalVatTypes`, `ledgerType`, `requiresDepartment`, `requiresProject`, `isInactive`; Fiken:
+ * inactive accounts). VAT types are named by their standard (SAF-T) code.
+ */
+export interface AccountRules {
+  /** The only VAT code the account takes when it is VAT-locked; null when not locked. */
+  readonly lockedVatCode: string | null;
+  /** The VAT codes the account allows; null: any. */
+  readonly legalVatCodes: readonly string[] | null;
+  /** The party a posting on the account must name: its sub-ledger. `general`: none. */
+  readonly ledgerType: 'general' | 'customer' | 'supplier' | 'employee' | 'asset';
+  readonly requiresDepartment: boolean;
+  readonly requiresProject: boolean;
+  readonly inactive: boolean;
 }
 
 export interface ProviderDepartment {
@@ -25,6 +45,8 @@ export interface ProviderVatType {
   readonly name: string;
   /** Percentage as a decimal string: `"25"`, `"15"`, `"11.11"`, `"0"`. */
   readonly ratePercent: string;
+  /** The Norwegian standard (SAF-T) VAT code it stands for (`"1"`, `"11"`, `"86"`), when known. */
+  readonly standardCode?: string | null;
 }
 
 export interface ProviderEmployee {
@@ -80,8 +102,59 @@ export interface Receipt {
   readonly bytes: Uint8Array;
 }
 
-/** An approved expense to book: one expense line and its payment. */
+/** One line of a booking: an account, a VAT code and a gross amount. */
+export interface BookingLine {
+  readonly accountCode: string;
+  /** VAT percentage as a decimal string (`"25"`); with `vatCode`, what the line's VAT type is. */
+  readonly vatRate: string;
+  /**
+   * The standard (SAF-T) VAT code of the line: `"1"`, `"11"`, `"13"`, `"0"`, `"86"` …; null when the
+   * rate has none under the treatment (the provider refuses the booking with `unknown_vat_rate`).
+   */
+  readonly vatCode: string | null;
+  /** VAT included (for reverse charge: the amount paid, no VAT in it), minor units of `currency`, > 0. */
+  readonly grossAmount: number;
+  /** The same in NOK øre (what is booked); equals `grossAmount` for NOK. The lines' NOK amounts add up to the total. */
+  readonly grossAmountNok: number;
+  readonly description: string | null;
+}
+
+/** The supplier of a supplier invoice, as the proposal names it. */
+export interface BookingSupplier {
+  readonly name: string;
+  readonly organizationNumber: string;
+  readonly bankAccount: string | null;
+  readonly kid: string | null;
+}
+
+/** The employee an out-of-pocket expense is owed to, as the provider knows them. */
+export interface BookingEmployee {
+  /** The provider's employee id (Tripletex employee, Fiken contact), from the employee mapping. */
+  readonly providerId: string | null;
+  readonly name: string;
+  readonly email: string;
+}
+
+/**
+ * An approved proposal to book. `kind: 'expense'` is paid (the credit side is `paymentAccount`);
+ * `kind: 'supplier_invoice'` is unpaid (the credit side is accounts payable, with the supplier,
+ * invoice number, due date and KID). The top-level `accountCode`, `vatRate`, `grossAmount` and
+ * `amountNok` are the proposal's totals / main line; `lines` is what is booked.
+ */
 export interface ExpenseBooking {
+  readonly kind: ProposalKind;
+  /** How an expense was paid; null for a supplier invoice. */
+  readonly paidWith: PaidWith | null;
+  readonly vatTreatment: VatTreatment;
+  readonly lines: readonly BookingLine[];
+  /** A supplier invoice's supplier, number and due date; null for an expense. */
+  readonly supplier: BookingSupplier | null;
+  readonly invoiceNumber: string | null;
+  readonly dueDate: string | null;
+  /** The employee an out-of-pocket expense is owed to (`paidWith: 'employee'`); null otherwise. */
+  readonly employee: BookingEmployee | null;
+  /** The provider's department id to post on; null for none. */
+  readonly departmentId: string | null;
   /** Our reference (the proposal id), stored in the booking so that it can be found again. */
   readonly reference: string;
   readonly date: string;
@@ -100,7 +173,10 @@ export interface ExpenseBooking {
    * provider books; null for NOK. A foreign booking without it is refused before anything is sent.
    */
   readonly amountNok: number | null;
-  /** The account the expense was paid from (the credit side), e.g. `"1920"` or `"1920:10001"`. */
+  /**
+   * The credit side of an expense, from the company's payment accounts by `paidWith` (e.g. `"1920"`,
+   * `"1920:10001"`, `"2910"`); for a supplier invoice the accounts-payable account (`"2400"`).
+   */
   readonly paymentAccount: string;
   readonly receipt?: Receipt;
 }
@@ -182,6 +258,17 @@ export abstract class AccountingProvider {
     booking: ExpenseBooking,
     options?: ProviderCallOptions,
   ): Promise<BookingRef>;
+
+  /**
+   * The postings of a booking as the provider's own ledger holds them, read back (Tripletex: the
+   * voucher's postings; Fiken: the purchase's journal entry), in NOK øre with VAT codes and parties,
+   * VAT postings the provider generated marked `generated`.
+   */
+  abstract bookedPostings(
+    conn: ProviderConnection,
+    bookingId: string,
+    options?: ProviderCallOptions,
+  ): Promise<Posting[]>;
 
   /** Attaches a receipt to an existing booking (after a booking whose upload failed). */
   abstract attachReceipt(

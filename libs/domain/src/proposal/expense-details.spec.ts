@@ -64,6 +64,13 @@ describe('parseExpenseDetails', () => {
       description: 'Spotify Premium',
       receipt: { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 1234, sha256: 'ab'.repeat(32) },
       thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
+      paidWith: 'bank',
+      vatTreatment: 'domestic',
+      lines: [{ accountCode: '6540', vatRate: '25', amount: 124950, description: 'Spotify Premium' }],
+      supplier: null,
+      invoiceNumber: null,
+      dueDate: null,
+      departmentId: null,
     });
   });
 

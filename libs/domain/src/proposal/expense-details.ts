@@ -8,8 +8,10 @@ import { VatRate, parseVatRate } from '../values/vat-rate';
 import { CHANNELS, Channel, isChannel } from '../identity/identity';
 import { normalizeMerchant } from '../confidence/normalize-merchant';
 
-export const PROPOSAL_KINDS = ['expense'] as const;
-export type ProposalKind = (typeof PROPOSAL_KINDS)[number];
+import type { PaidWith, ProposalKind, VatTreatment } from '../bookkeeping/bookkeeping';
+
+/** The kinds `parseExpenseDetails` accepts. */
+const ACCEPTED_KINDS: readonly ProposalKind[] = ['expense'];
 
 /**
  * Receipt content types the service accepts: what Tripletex (PDF, PNG, JPEG, TIFF) or Fiken (PDF,
@@ -49,7 +51,31 @@ export interface ThreadRef {
   readonly threadId: string;
 }
 
-/** The validated content of an expense proposal. Amount in minor units. */
+/** One line of a proposal: an account and VAT rate for part of the gross amount (minor units of `currency`). */
+export interface ExpenseLine {
+  readonly accountCode: AccountCode;
+  readonly vatRate: VatRate;
+  readonly amount: MinorUnits;
+  readonly description: string | null;
+}
+
+/** The supplier of a supplier invoice: found (or created) at the provider by organisation number. */
+export interface SupplierDetails {
+  readonly name: string;
+  /** Nine digits, mod-11 checked. */
+  readonly organizationNumber: string;
+  /** Norwegian bank account, eleven digits, mod-11 checked; null when not given. */
+  readonly bankAccount: string | null;
+  /** The KID to pay with (mod-10 or mod-11 checked); null when not given. */
+  readonly kid: string | null;
+}
+
+/**
+ * The validated content of a proposal. Amount in minor units. `lines` always holds at least one
+ * line and adds up to `amount`; a proposal sent without `lines` has one line made of `accountCode`,
+ * `vatRate` and `amount`. With several lines, `accountCode` and `vatRate` are those of the largest
+ * line (the first of equals): what lists, patterns and messages show for the proposal as a whole.
+ */
 export interface ExpenseDetails {
   readonly kind: ProposalKind;
   readonly merchant: string;
@@ -66,6 +92,16 @@ export interface ExpenseDetails {
   readonly description: string | null;
   readonly receipt: ReceiptMetadata | null;
   readonly thread: ThreadRef | null;
+  /** How an expense was paid; null for a supplier invoice (unpaid: accounts payable). */
+  readonly paidWith: PaidWith | null;
+  readonly vatTreatment: VatTreatment;
+  readonly lines: readonly ExpenseLine[];
+  /** A supplier invoice's supplier, invoice number and due date; null for an expense. */
+  readonly supplier: SupplierDetails | null;
+  readonly invoiceNumber: string | null;
+  readonly dueDate: AccountingDate | null;
+  /** The provider's department id the booking is posted on, where the account requires one. */
+  readonly departmentId: string | null;
 }
 
 /** The wire shape (docs/api.md §4.1) with the receipt already reduced to metadata. */
@@ -155,8 +191,8 @@ function parseThread(value: NonNullable<ExpenseDetailsInput['thread']>, errors: 
 export function parseExpenseDetails(input: ExpenseDetailsInput, today: AccountingDate): ExpenseDetails {
   const errors = new FieldErrorCollector();
   const kind = errors.check(() => {
-    if (!(PROPOSAL_KINDS as readonly unknown[]).includes(input.kind))
-      invalidField('kind', `must be one of ${PROPOSAL_KINDS.join(', ')}`);
+    if (!(ACCEPTED_KINDS as readonly unknown[]).includes(input.kind))
+      invalidField('kind', `must be one of ${ACCEPTED_KINDS.join(', ')}`);
     return input.kind as ProposalKind;
   });
   const merchant = errors.check(() => parseMerchant(input.merchant));
@@ -184,7 +220,7 @@ export function parseExpenseDetails(input: ExpenseDetailsInput, today: Accountin
   const thread = input.thread ? parseThread(input.thread, errors) : null;
   errors.throwIfAny('the proposal is invalid');
   if (currency !== BOOKKEEPING_CURRENCY && amountNok === null) throw new NokAmountRequired(currency as string);
-  return {
+  return withExpenseDefaults({
     kind: kind as ProposalKind,
     merchant: merchant as string,
     amount: amount as MinorUnits,
@@ -196,7 +232,7 @@ export function parseExpenseDetails(input: ExpenseDetailsInput, today: Accountin
     description: description ?? null,
     receipt,
     thread,
-  };
+  });
 }
 
 /** An expense in a foreign currency without the NOK amount actually paid. */
@@ -208,4 +244,33 @@ export class NokAmountRequired extends DomainError {
       [{ field: 'amountNok', message: `is required when currency is not NOK (got ${currency})` }],
     );
   }
+}
+
+/** The fields of a proposal that have a default: a single-line expense paid from the bank, domestic VAT. */
+type DefaultedField = 'paidWith' | 'vatTreatment' | 'lines' | 'supplier' | 'invoiceNumber' | 'dueDate' | 'departmentId';
+
+/**
+ * Completes details given without the defaulted fields: paid from the bank, domestic VAT, one line
+ * made of `accountCode`, `vatRate`, `amount` and `description`, no supplier or department.
+ */
+export function withExpenseDefaults<T extends Omit<ExpenseDetails, DefaultedField>>(
+  details: T & Partial<Pick<ExpenseDetails, DefaultedField>>,
+): T & ExpenseDetails {
+  return {
+    ...details,
+    paidWith: details.paidWith !== undefined ? details.paidWith : details.kind === 'expense' ? 'bank' : null,
+    vatTreatment: details.vatTreatment ?? 'domestic',
+    lines: details.lines ?? [
+      {
+        accountCode: details.accountCode,
+        vatRate: details.vatRate,
+        amount: details.amount,
+        description: details.description,
+      },
+    ],
+    supplier: details.supplier ?? null,
+    invoiceNumber: details.invoiceNumber ?? null,
+    dueDate: details.dueDate ?? null,
+    departmentId: details.departmentId ?? null,
+  };
 }

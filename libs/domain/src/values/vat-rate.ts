@@ -33,3 +33,10 @@ export function sameVatRate(a: string, b: string): boolean {
   const [x, y] = [hundredths(a), hundredths(b)];
   return x !== null && y !== null ? x === y : a === b;
 }
+
+/** A canonical rate in hundredths of a percent ("11.11" → 1111); throws on a rate that is not one. */
+export function vatRateHundredths(rate: VatRate): number {
+  const value = hundredths(rate);
+  if (value === null) throw new Error(`not a VAT rate: ${rate}`);
+  return value;
+}

@@ -8,6 +8,7 @@ import type {
   Route,
   ThreadRef,
 } from '@app/domain';
+import { withExpenseDefaults } from '@app/domain';
 import { toNumber } from '../shared/sql';
 
 /** The proposal columns in the order of PROPOSAL_SELECT / proposalParameters. */
@@ -58,7 +59,7 @@ export type ProposalRecord = Record<(typeof PROPOSAL_COLUMN_NAMES)[number], unkn
 
 export function proposalFromRecord(row: ProposalRecord): Proposal {
   const bookingId = row.booking_id as string | null;
-  return {
+  return withExpenseDefaults({
     id: row.id as string,
     companyId: row.company_id as string,
     correlationId: row.correlation_id as string,
@@ -93,7 +94,7 @@ export function proposalFromRecord(row: ProposalRecord): Proposal {
     lastExecutionError: row.last_execution_error as string | null,
     amountNok: row.amount_nok === null || row.amount_nok === undefined ? null : toNumber(row.amount_nok),
     receiptFingerprint: (row.receipt_fingerprint as string | null | undefined) ?? null,
-  };
+  });
 }
 
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));

@@ -12,7 +12,7 @@ import {
 } from '@app/sandbox';
 import { ApiCallLog, Clock, ExpenseBooking, ProviderError, ProviderReauthorizationRequired } from '@app/domain';
 import type { FikenConnection } from './fiken-connection';
-import { checkProviderContract } from '@app/testing';
+import { aBooking, checkProviderContract } from '@app/testing';
 import { readableReference } from '../shared/booking-text';
 import { addDays } from '../shared/dates';
 import { InMemoryProviderTokenStore } from '@app/testing';
@@ -127,7 +127,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
   const purchases = () => sandbox.control.bookings('fiken', SANDBOX_FIKEN_DEMO_SLUG);
 
   function booking(overrides: Partial<ExpenseBooking> = {}): ExpenseBooking {
-    return {
+    return aBooking({
       reference: '0190f1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
       date: TODAY,
       description: 'Spotify Premium',
@@ -139,7 +139,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
       amountNok: null,
       paymentAccount: '1920',
       ...overrides,
-    };
+    });
   }
 
   describe('reading', () => {

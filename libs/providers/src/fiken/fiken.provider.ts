@@ -12,6 +12,7 @@ import {
   IGNORE_API_CALLS,
   LedgerVoucher,
   OpenInvoice,
+  Posting,
   ProviderCallOptions,
   ProviderConnection,
   ProviderContext,
@@ -252,6 +253,10 @@ export class FikenProvider extends AccountingProvider {
       },
       settleMs: this.config.settleBeforeLookupMs,
     });
+  }
+
+  async bookedPostings(): Promise<Posting[]> {
+    throw new ProviderError('fiken', 'rejected', "reading a booking's postings back is not supported yet");
   }
 
   async findBookingByReference(

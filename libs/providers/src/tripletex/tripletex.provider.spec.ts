@@ -10,7 +10,7 @@ import {
 } from '@app/sandbox';
 import { ApiCallLog, Clock, ExpenseBooking, ProviderError } from '@app/domain';
 import type { TripletexConnection } from './tripletex-connection';
-import { checkProviderContract, receiptPdf } from '@app/testing';
+import { aBooking, checkProviderContract, receiptPdf } from '@app/testing';
 import { addDays } from '../shared/dates';
 import { TripletexProvider } from './tripletex.provider';
 import { TripletexConfig } from './tripletex.config';
@@ -109,7 +109,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       .then((bytes) => new Uint8Array(bytes));
 
   function booking(overrides: Partial<ExpenseBooking> = {}): ExpenseBooking {
-    return {
+    return aBooking({
       reference: '0190f1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
       date: TODAY,
       description: 'Kontorrekvisita',
@@ -121,7 +121,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       amountNok: null,
       paymentAccount: '1920',
       ...overrides,
-    };
+    });
   }
 
   describe('reading', () => {

@@ -12,6 +12,7 @@ import {
   IGNORE_API_CALLS,
   LedgerVoucher,
   OpenInvoice,
+  Posting,
   ProviderCallOptions,
   ProviderConnection,
   ProviderContext,
@@ -306,6 +307,10 @@ export class TripletexProvider extends AccountingProvider {
       },
       settleMs: this.config.settleBeforeLookupMs,
     });
+  }
+
+  async bookedPostings(): Promise<Posting[]> {
+    throw new ProviderError('tripletex', 'rejected', "reading a booking's postings back is not supported yet");
   }
 
   async findBookingByReference(

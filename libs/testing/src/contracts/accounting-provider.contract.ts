@@ -1,5 +1,6 @@
 import { ProviderError, type AccountingProvider, type ExpenseBooking, type ProviderConnection } from '@app/domain';
 import { receiptPdf } from '../mothers/receipt-pdf.mother';
+import { aBooking } from '../mothers/booking.mother';
 
 /** A booking as the provider itself holds it, read past the adapter (the sandbox's control, the fake's ledger). */
 export interface BookingAtProvider {
@@ -41,7 +42,7 @@ export function describeAccountingProviderContract(
 
     function booking(overrides: Partial<ExpenseBooking> = {}): ExpenseBooking {
       serial += 1;
-      return {
+      return aBooking({
         reference: `contract-${Date.now().toString(36)}-${serial}`,
         date: subject.date,
         description: 'Printer paper',
@@ -53,7 +54,7 @@ export function describeAccountingProviderContract(
         amountNok: null,
         paymentAccount: subject.paymentAccount,
         ...overrides,
-      };
+      });
     }
 
     const receipt = () => ({ filename: 'receipt.pdf', contentType: 'application/pdf', bytes: receiptPdf() });

@@ -8,6 +8,7 @@ import {
   routeFor,
   submitProposal,
   transitionProposal,
+  withExpenseDefaults,
 } from '@app/domain';
 import { ManualClock } from '../time/manual-clock';
 import { SequentialIdGenerator } from '../time/sequential-id-generator';
@@ -15,7 +16,7 @@ import { aReviewerOrigin, anOrigin, TEST_COMPANY } from './origin.mother';
 
 /** A valid expense: a Spotify subscription. */
 export function anExpense(overrides: Partial<ExpenseDetails> = {}): ExpenseDetails {
-  return {
+  return withExpenseDefaults({
     kind: 'expense',
     merchant: 'Spotify AB',
     amount: 11900,
@@ -33,7 +34,7 @@ export function anExpense(overrides: Partial<ExpenseDetails> = {}): ExpenseDetai
     },
     thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
     ...overrides,
-  };
+  });
 }
 
 /** An engine verdict with the given score (route derived from it). */

@@ -10,6 +10,7 @@ import {
   type HistoryPage,
   type LedgerVoucher,
   type OpenInvoice,
+  type Posting,
   type ProviderConnection,
   type ProviderContext,
   type Receipt,
@@ -120,6 +121,17 @@ export class KassebokProvider extends AccountingProvider {
       hasAttachment: async () => entry.attachment !== null,
       settleMs: 0,
     });
+  }
+
+  /** A Kassebok entry is one debit on the expense account and one credit on the payment account, without VAT postings. */
+  async bookedPostings(conn: ProviderConnection, bookingId: string): Promise<Posting[]> {
+    const entry = (await this.entries(conn)).find((e) => e.id === bookingId);
+    if (!entry) throw new ProviderError('kassebok', 'rejected', `Kassebok has no booking ${bookingId}`);
+    const posting = { party: null, description: entry.text, generated: false };
+    return [
+      { ...posting, accountCode: entry.expenseAccount, amount: entry.amount, vatCode: null },
+      { ...posting, accountCode: entry.paymentAccount, amount: -entry.amount, vatCode: null },
+    ];
   }
 
   async findBookingByReference(conn: ProviderConnection, reference: string): Promise<BookingRef | null> {

@@ -15,6 +15,7 @@ import { InMemoryCompanyContextStore } from '../../in-memory/in-memory-company-c
 import { InMemoryProviderConnectionRepository } from '../../in-memory/in-memory-provider-connection-repository';
 import { InMemoryProviderTokenStore } from '../../in-memory/in-memory-provider-token-store';
 import { receiptPdf } from '../../mothers/receipt-pdf.mother';
+import { aBooking } from '../../mothers/booking.mother';
 import { ManualClock } from '../../time/manual-clock';
 import { testProviderSettings } from '../test-provider-registry';
 import { KassebokLedger } from './kassebok-ledger';
@@ -138,19 +139,22 @@ describe('onboarding a test-only provider registered by one line', () => {
       context: { accounts: 4, vatTypes: 4 },
     });
     const { connection } = await resolver.require('company-1', 'kassebok');
-    const booked = await new RoutingAccountingProvider(registry).bookExpense(connection, {
-      reference: 'proposal-1',
-      date: '2026-03-16',
-      description: 'Toner',
-      merchant: 'Clas Ohlson',
-      accountCode: '6800',
-      vatRate: '25',
-      grossAmount: 49_900,
-      currency: 'NOK',
-      amountNok: null,
-      paymentAccount: '1920',
-      receipt: { filename: 'r.pdf', contentType: 'application/pdf', bytes: receiptPdf() },
-    });
+    const booked = await new RoutingAccountingProvider(registry).bookExpense(
+      connection,
+      aBooking({
+        reference: 'proposal-1',
+        date: '2026-03-16',
+        description: 'Toner',
+        merchant: 'Clas Ohlson',
+        accountCode: '6800',
+        vatRate: '25',
+        grossAmount: 49_900,
+        currency: 'NOK',
+        amountNok: null,
+        paymentAccount: '1920',
+        receipt: { filename: 'r.pdf', contentType: 'application/pdf', bytes: receiptPdf() },
+      }),
+    );
     expect(ledger.bookings('acme')).toEqual([
       expect.objectContaining({ id: booked.bookingId, reference: 'proposal-1', amount: 49_900, attachment: 'r.pdf' }),
     ]);
