@@ -96,3 +96,26 @@ export const FIKEN_PURCHASE_VAT_TYPES: Readonly<Record<string, string>> = {
   '86': 'HIGH_FOREIGN_SERVICE_DEDUCTIBLE',
   '88': 'LOW_FOREIGN_SERVICE_DEDUCTIBLE',
 };
+
+/** NS 4102 accounts the VAT postings go to: input VAT, and the output side of a reverse charge. */
+export const INPUT_VAT_ACCOUNT = '2710';
+export const REVERSE_CHARGE_OUTPUT_VAT_ACCOUNT = '2700';
+/** NS 4102 accounts payable (leverandørgjeld): the credit side of a supplier invoice. */
+export const ACCOUNTS_PAYABLE_ACCOUNT = '2400';
+
+function roundHalfUp(numerator: bigint, denominator: bigint): number {
+  return Number((numerator * 2n + denominator) / (denominator * 2n));
+}
+
+/**
+ * The VAT inside a gross amount (øre) at a rate in hundredths of a percent, rounded half up to the
+ * øre: 12 500 at 25 % → 2 500. The net is the gross less this.
+ */
+export function vatOfGross(grossOre: number, rateHundredths: number): number {
+  return roundHalfUp(BigInt(grossOre) * BigInt(rateHundredths), BigInt(10_000 + rateHundredths));
+}
+
+/** The VAT on a net amount (øre), rounded half up: a reverse charge's VAT on the amount paid. */
+export function vatOfNet(netOre: number, rateHundredths: number): number {
+  return roundHalfUp(BigInt(netOre) * BigInt(rateHundredths), 10_000n);
+}
