@@ -9,6 +9,7 @@ import type {
   ProviderTokenStore,
   RedeemedGrant,
 } from '@app/domain';
+import type { ProviderConfig } from './provider-config';
 
 /** What a provider's parts are built with at boot, besides its own settings. */
 export interface ProviderDependencies {
@@ -44,5 +45,7 @@ export interface ProviderDefinition<Settings = never> {
   /** As people read it: `Tripletex`. */
   readonly displayName: string;
   readonly onboarding: OnboardingKind;
+  /** Its environment variables and how its settings are built from them. */
+  readonly config: ProviderConfig<Settings>;
   create(settings: Settings, dependencies: ProviderDependencies): ProviderParts;
 }
