@@ -24,6 +24,11 @@ export const tripletex: ProviderDefinition<TripletexSettings> = {
   kind: 'tripletex',
   displayName: 'Tripletex',
   onboarding: 'token',
+  tokenForm: {
+    label: 'Employee token',
+    instructions:
+      'Create an employee token for this integration in Tripletex (Settings → API access) and paste it here.',
+  },
   config: {
     variables: {
       /** The application's consumer token (secret). */
