@@ -173,7 +173,7 @@ export function dailyCheckConcurrencyVariable(kind: string): string {
 function schemaOf(definitions: readonly AnyProviderDefinition[]) {
   const concurrency = definitions.map((definition) => [dailyCheckConcurrencyVariable(definition.kind), int(1)]);
   const extra = { ...providerVariables(definitions), ...Object.fromEntries(concurrency) };
-  // Typed as the service's own variables; the providers read theirs by name (`Env.providers`).
+  // Typed as the service's own variables; the providers read theirs by name (`Env.variables`).
   return envSchema.extend(extra as Record<never, never>);
 }
 
