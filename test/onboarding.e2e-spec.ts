@@ -172,6 +172,16 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       const form = await t.http.get('/v1/oauth/tripletex/token-form').query({ state }).set('Cookie', started.binding);
       expect(form.status).toBe(200);
       expect(form.text).toContain('name="code"');
+      expect(form.text).toContain('Employee token');
+      // The form belongs to the providers whose definition onboards by token.
+      for (const other of ['fiken', 'nope']) {
+        const refused = await t.http
+          .get(`/v1/oauth/${other}/token-form`)
+          .query({ state })
+          .set('Cookie', started.binding);
+        expect(refused.status).toBe(404);
+        expect(refused.text).not.toContain('name="code"');
+      }
       const res = await t.http
         .post('/v1/oauth/tripletex/callback')
         .set('Cookie', started.binding)

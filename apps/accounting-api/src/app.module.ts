@@ -30,7 +30,8 @@ import { HttpMetrics } from './metrics/http-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { HealthController } from './health/health.controller';
 import { WhoamiController } from './whoami/whoami.controller';
-import { ApplicationModule } from '@app/application';
+import { ApplicationModule, DailyCheckMetrics } from '@app/application';
+import { PrometheusDailyCheckMetrics } from './daily-check/prometheus-daily-check.metrics';
 import { ProposalsController } from './proposals/proposals.controller';
 import { ReviewController } from './review/review.controller';
 import { EventsController } from './events/events.controller';
@@ -100,6 +101,12 @@ export class AppModule {
       clock ? { provide: Clock, useValue: clock } : { provide: Clock, useClass: SystemClock },
       { provide: IdGenerator, useClass: UuidV7Generator },
       { provide: HttpMetrics, useValue: new HttpMetrics() },
+      // The daily check's counts and durations, on /metrics.
+      {
+        provide: DailyCheckMetrics,
+        inject: [HttpMetrics],
+        useFactory: (metrics: HttpMetrics) => new PrometheusDailyCheckMetrics(metrics),
+      },
       { provide: ConsoleCookies, useValue: new ConsoleCookies(config) },
       // The chain check of the console's proposal page: it needs the chain keys, wired below.
       {
@@ -138,7 +145,13 @@ export class AppModule {
           }),
           companyCacheTtlMs: config.companyCacheTtlMs,
         }),
-        ApplicationModule.forRoot({ receiptMaxBytes: config.receiptMaxBytes, strictWebhookTargets: config.production }),
+        // Every use case and query; the executor and the daily check with their EXECUTOR_* / DAILY_CHECK_* options.
+        ApplicationModule.forRoot({
+          receiptMaxBytes: config.receiptMaxBytes,
+          strictWebhookTargets: config.production,
+          executor: config.executor.options,
+          dailyCheck: config.dailyCheck.options,
+        }),
         // Vault, sealed provider connections, sandbox; then onboarding, context, employees, balance (last route).
         ProviderAccessModule.forRoot(config, role),
         OnboardingModule.forRoot(config),

@@ -1,4 +1,11 @@
-export { createSandbox, sandboxUrls, type RunningSandbox, type Sandbox, type SandboxUrls } from './sandbox';
+export {
+  createSandbox,
+  sandboxEnvironment,
+  sandboxUrls,
+  type RunningSandbox,
+  type Sandbox,
+  type SandboxUrls,
+} from './sandbox';
 export type { FikenOptions, SandboxOptions, SeedingOptions, TripletexOptions } from './options';
 export {
   SANDBOX_FIKEN_CLIENT_ID,

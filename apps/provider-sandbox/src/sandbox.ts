@@ -10,12 +10,27 @@ import { CallLog } from './control/call-log';
 import { createControl, type SandboxControl } from './control/control';
 import { controlRouter } from './control/control.router';
 import { FaultRegistry } from './faults/fault-registry';
-import { fikenRouter } from './fiken/fiken.router';
-import { FikenState } from './fiken/fiken-state';
+import { fikenSandbox } from './fiken/fiken.sandbox';
+import type { FikenState } from './fiken/fiken-state';
 import { exchangeTap } from './inspect/exchange-tap';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
-import { tripletexRouter } from './tripletex/tripletex.router';
-import { TripletexState } from './tripletex/tripletex-state';
+import type { SandboxProvider } from './sandbox-provider';
+import { tripletexSandbox } from './tripletex/tripletex.sandbox';
+import type { TripletexState } from './tripletex/tripletex-state';
+
+/**
+ * The providers' sandboxes, each declared by its own folder (`<kind>/<kind>.sandbox.ts`): adding
+ * one is its folder and a line here.
+ */
+export const SANDBOX_PROVIDERS: readonly SandboxProvider<any>[] = [tripletexSandbox, fikenSandbox];
+
+/**
+ * The environment that points a service at the sandboxes served at `url` (`http://host:port`):
+ * each provider's own variables, with the sandbox's address and credentials.
+ */
+export function sandboxEnvironment(url: string): Readonly<Record<string, string>> {
+  return Object.assign({}, ...SANDBOX_PROVIDERS.map((provider) => provider.environment(url)));
+}
 
 export interface SandboxUrls {
   /** `http://host:port` */
@@ -57,24 +72,30 @@ export function sandboxUrls(url: string): SandboxUrls {
 }
 
 /**
- * Builds the Tripletex and Fiken sandboxes as one Express app: Tripletex under `/tripletex`, Fiken
- * under `/fiken`, the control endpoints under `/_sandbox` (unless `controlApi` is false). Seeded data is generated lazily and
+ * Builds the providers' sandboxes (`SANDBOX_PROVIDERS`) as one Express app, each under `/{kind}`
+ * (Tripletex under `/tripletex`, Fiken under `/fiken`), the control endpoints under `/_sandbox` (unless `controlApi` is false). Seeded data is generated lazily and
  * deterministically from the seed; only tokens and bookings made through the API are stored.
  */
 export function createSandbox(input: SandboxOptions = {}): Sandbox {
   const options = resolveOptions(input);
   const faults = new FaultRegistry(options.seed);
   const log = new CallLog(options.callLogSize);
-  const tripletex = new TripletexState(options);
-  const fiken = new FikenState(options);
-  const control = createControl(tripletex, fiken, faults, log);
+  const states = new Map(SANDBOX_PROVIDERS.map((provider) => [provider.kind, provider.createState(options)]));
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(exchangeTap());
-  app.use('/tripletex', tripletexRouter(tripletex, faults, log));
-  app.use('/fiken', fikenRouter(fiken, faults, log));
+  for (const provider of SANDBOX_PROVIDERS) {
+    app.use(`/${provider.kind}`, provider.router(states.get(provider.kind), faults, log));
+  }
+  // The control API is the tests' handle on the two sandboxes' own data (their companies, bookings, tokens).
+  const control = createControl(
+    states.get(tripletexSandbox.kind) as TripletexState,
+    states.get(fikenSandbox.kind) as FikenState,
+    faults,
+    log,
+  );
   if (input.controlApi !== false) {
     app.use('/_sandbox', controlRouter(control));
     app.get('/', (req, res) => {

@@ -24,6 +24,19 @@ import { DeleteCompanyHandler } from './delete-company/delete-company.handler';
 import { PdfCheck } from './receipts/pdf-check';
 import { ReviewQueue } from './review-queue/review-queue';
 import { SubmitProposalHandler } from './submit-proposal/submit-proposal.handler';
+import { ProviderConnections } from './onboarding/provider-connections';
+import { StartConnection } from './onboarding/start-connection.handler';
+import { CompleteConnection } from './onboarding/complete-connection.handler';
+import { ConnectionOverview } from './onboarding/connection-overview';
+import { CompanyContextService } from './context/company-context.service';
+import { EmployeeDirectory } from './employees/employee-directory';
+import { ReadBalances } from './balance/read-balances.handler';
+import { ImportBookingHistoryHandler } from './history-suggestions/history-suggestions.handlers';
+import { ExecutorOptions } from './execute-proposal/executor.options';
+import { ProposalExecutor } from './execute-proposal/proposal-executor';
+import { ProviderChecks } from './checks/checks';
+import { DailyCheckOptions } from './daily-check/daily-check.options';
+import { DailyCheckRunner } from './daily-check/daily-check-runner';
 
 export const APPLICATION_HANDLERS = [
   SubmitProposalHandler,
@@ -46,28 +59,54 @@ export const APPLICATION_HANDLERS = [
   LatestDailyCheck,
   GetCompanyProfile,
   GetProposalReceipt,
+  // Onboarding, the company's context, its employees and balances.
+  ProviderConnections,
+  StartConnection,
+  CompleteConnection,
+  ConnectionOverview,
+  CompanyContextService,
+  EmployeeDirectory,
+  ReadBalances,
+  ImportBookingHistoryHandler,
+  // The executor, the provider checks and the daily check; the app runs their loops.
+  ProposalExecutor,
+  ProviderChecks,
+  DailyCheckRunner,
 ];
 
+/** What the app configures the use cases with. */
+export interface ApplicationModuleOptions extends Partial<ApplicationOptions> {
+  /** The executor's batch, lease and retry policy (EXECUTOR_*). */
+  readonly executor?: ExecutorOptions;
+  /** The daily check's look-back, concurrency, lease and retries (DAILY_CHECK_*). */
+  readonly dailyCheck?: DailyCheckOptions;
+}
+
 /**
- * The use cases. Their ports (UnitOfWork, EventStore, ProposalRepository, PatternStore,
- * CompanySettingsStore, ReceiptStore, IdempotencyStore, SubmissionStore, CompanyRepository, TokenVault, Clock,
- * IdGenerator) come from the modules the app module chooses (persistence, vault, platform); this
- * module adds only the pure ConfidenceEngine.
+ * Every use case and query, in one place. Their ports come from the adapter libraries' modules
+ * the app module chooses (persistence, providers, vault, notifications) and from the app's own
+ * adapters (the clock, ids, the daily check's metrics); this module adds only the pure
+ * ConfidenceEngine and the options. Global: the feature modules' controllers and loops inject the
+ * use cases without re-providing them.
  */
 @Module({})
 export class ApplicationModule {
-  static forRoot(options: Partial<ApplicationOptions> = {}): DynamicModule {
+  static forRoot(options: ApplicationModuleOptions = {}): DynamicModule {
+    const { executor, dailyCheck, ...application } = options;
     return {
       module: ApplicationModule,
+      global: true,
       providers: [
-        { provide: ApplicationOptions, useValue: new ApplicationOptions(options) },
+        { provide: ApplicationOptions, useValue: new ApplicationOptions(application) },
+        { provide: ExecutorOptions, useValue: executor ?? new ExecutorOptions() },
+        { provide: DailyCheckOptions, useValue: dailyCheck ?? new DailyCheckOptions() },
         { provide: ConfidenceEngine, useValue: new ConfidenceEngine() },
         ApplicationContext,
         IdempotentExecution,
         PdfCheck,
         ...APPLICATION_HANDLERS,
       ],
-      exports: APPLICATION_HANDLERS,
+      exports: [...APPLICATION_HANDLERS, ApplicationContext, ExecutorOptions, DailyCheckOptions],
     };
   }
 }

@@ -9,6 +9,7 @@ export * from './ports/company-channel-directory.port';
 export * from './ports/webhook-secret-source.port';
 
 export * from './outbox/outbox-notifier';
+export * from './queries/list-recent-messages.query';
 export * from './channels/settings-channel-directory';
 export * from './channels/derived-webhook-secret-source';
 

@@ -13,6 +13,7 @@ import { WebhookSender } from './delivery/webhook-sender';
 import { OutboxDispatcher, type OutboxDispatcherOptions } from './dispatch/outbox-dispatcher';
 import type { LogFields, NotificationLogger } from './dispatch/runtime';
 import { OutboxNotifier } from './outbox/outbox-notifier';
+import { ListRecentMessages } from './queries/list-recent-messages.query';
 import { CompanyChannelDirectory } from './ports/company-channel-directory.port';
 import { OutboxRepository } from './ports/outbox.repository.port';
 
@@ -113,9 +114,14 @@ export class NotificationsModule {
             new OutboxNotifier(repository, clock, ids),
         },
         { provide: Notifier, useExisting: OutboxNotifier },
+        {
+          provide: ListRecentMessages,
+          inject: [OutboxRepository],
+          useFactory: (repository: OutboxRepository) => new ListRecentMessages(repository),
+        },
         NotificationsLifecycle,
       ],
-      exports: [OutboxDispatcher, OutboxNotifier, Notifier, WebhookSender, SlackWebhookSender],
+      exports: [OutboxDispatcher, OutboxNotifier, Notifier, WebhookSender, SlackWebhookSender, ListRecentMessages],
     };
   }
 }

@@ -6,6 +6,18 @@ export * from './providers.module';
 export * from './routing-accounting-provider';
 export { PROVIDERS, PROVIDER_KINDS, PROVIDER_NAMES } from './providers';
 export { ProviderRegistry, type AnyProviderDefinition, type ProviderSettings } from './provider-registry';
+export {
+  hasProviderCredentials,
+  parseProviderVariables,
+  providerCredentialsHint,
+  providerEnvValues,
+  providerProblems,
+  providerSettingsOf,
+  providerVariables,
+  type ProviderConfig,
+  type ProviderEnv,
+  type SharedProviderSettings,
+} from './provider-config';
 export type { GrantRedeemer, ProviderDefinition, ProviderDependencies, ProviderParts } from './provider-definition';
 export { attachOnce, bookThenAttach, type BookingSteps } from './shared/book-then-attach';
 export type { ReceiptTarget } from './shared/receipt-format';

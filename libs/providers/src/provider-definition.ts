@@ -9,6 +9,7 @@ import type {
   ProviderTokenStore,
   RedeemedGrant,
 } from '@app/domain';
+import type { ProviderConfig } from './provider-config';
 
 /** What a provider's parts are built with at boot, besides its own settings. */
 export interface ProviderDependencies {
@@ -44,5 +45,12 @@ export interface ProviderDefinition<Settings = never> {
   /** As people read it: `Tripletex`. */
   readonly displayName: string;
   readonly onboarding: OnboardingKind;
+  /**
+   * A `token` provider's form (the service's page, for a provider without a consent screen of its
+   * own): what the admin is asked to paste and where to get it. Unused for `oauth`.
+   */
+  readonly tokenForm?: { readonly label: string; readonly instructions: string };
+  /** Its environment variables and how its settings are built from them. */
+  readonly config: ProviderConfig<Settings>;
   create(settings: Settings, dependencies: ProviderDependencies): ProviderParts;
 }

@@ -45,4 +45,6 @@ export * from './mothers/receipt-pdf.mother';
 export * from './mothers/image-bomb.mother';
 export * from './mothers/receipt-image.mother';
 export * from './providers/test-provider-registry';
+// A test-only provider, for the tests that show a provider needs only its folder and one line.
+export { kassebok } from './providers/kassebok/kassebok.definition';
 export * from './use-case-world';

@@ -1,8 +1,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PROVIDERS } from '@app/providers';
+import { kassebok } from '@app/testing';
+import { DailyCheckSettings } from '../daily-check/daily-check.settings';
 import { ConfigError, loadConfig } from './app-config';
-import { ENV_VARIABLES } from './env.schema';
+import { ENV_VARIABLES, parseEnv } from './env.schema';
 
 /** The problems loadConfig reports for `env` (none: []). */
 function problemsOf(env: Record<string, string>): string[] {
@@ -83,6 +86,68 @@ describe('configuration', () => {
   it('turns the sandbox off by default when provider credentials are configured', () => {
     expect(loadConfig({ TRIPLETEX_CONSUMER_TOKEN: 'abc' }).providerSandbox).toBe(false);
     expect(loadConfig({ TRIPLETEX_CONSUMER_TOKEN: 'abc', PROVIDER_SANDBOX: 'on' }).providerSandbox).toBe(true);
+  });
+
+  describe("the providers' variables, declared by each provider's definition", () => {
+    // Kassebok, the test kit's provider, registered by one line: nothing in this app names it.
+    const withKassebok = [...PROVIDERS, kassebok];
+
+    it('are validated with the rest of the environment, every bad one reported at once', () => {
+      const { problems } = parseEnv(
+        {
+          PORT: 'eighty',
+          FIKEN_MAX_CONCURRENT_REQUESTS: '0',
+          TRIPLETEX_BASE_URL: 'ftp://tripletex',
+          KASSEBOK_AUTHORIZE_URL: 'not a url',
+          KASSEBOK_CLIENT_ID: 'client',
+          DAILY_CHECK_CONCURRENCY_KASSEBOK: 'many',
+        },
+        withKassebok,
+      );
+      expect(problems).toEqual([
+        expect.stringMatching(/^PORT /),
+        'TRIPLETEX_BASE_URL must be a http: or https: URL',
+        'FIKEN_MAX_CONCURRENT_REQUESTS must be an integer from 1 to 100',
+        expect.stringMatching(/^KASSEBOK_AUTHORIZE_URL must be a http: or https: URL/),
+        expect.stringMatching(/^DAILY_CHECK_CONCURRENCY_KASSEBOK must be an integer/),
+        // Its own combination check sees that the (bad) consent URL is absent.
+        'KASSEBOK_CLIENT_ID needs KASSEBOK_AUTHORIZE_URL',
+      ]);
+    });
+
+    it("are read by name, with each kind's daily-check concurrency", () => {
+      const { env, problems } = parseEnv(
+        { KASSEBOK_AUTHORIZE_URL: 'https://kassebok.test/oauth/', DAILY_CHECK_CONCURRENCY_KASSEBOK: '3' },
+        withKassebok,
+      );
+      expect(problems).toEqual([]);
+      expect(env.variables.KASSEBOK_AUTHORIZE_URL).toBe('https://kassebok.test/oauth');
+      expect(env.variables.DAILY_CHECK_CONCURRENCY_KASSEBOK).toBe(3);
+      // Unregistered, its variables are not part of the environment.
+      expect(parseEnv({ KASSEBOK_CLIENT_ID: 'client' }).env.variables.KASSEBOK_CLIENT_ID).toBeUndefined();
+      expect(ENV_VARIABLES).not.toContain('KASSEBOK_CLIENT_ID');
+    });
+
+    it("count as production's provider credentials", () => {
+      const env = production({ TRIPLETEX_CONSUMER_TOKEN: undefined });
+      const refused = parseEnv(env, withKassebok).problems;
+      expect(refused).toEqual([
+        expect.stringContaining(
+          'TRIPLETEX_CONSUMER_TOKEN, or FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET, or KASSEBOK_CLIENT_ID',
+        ),
+      ]);
+      const accepted = parseEnv(
+        { ...env, KASSEBOK_CLIENT_ID: 'client', KASSEBOK_AUTHORIZE_URL: 'https://kassebok.test/oauth' },
+        withKassebok,
+      );
+      expect(accepted.problems).toEqual([]);
+    });
+
+    it('give each registered kind its daily-check concurrency', () => {
+      const { env } = parseEnv({ DAILY_CHECK_CONCURRENCY_FIKEN: '2', DAILY_CHECK_CONCURRENCY_TRIPLETEX: '7' });
+      const { concurrency } = DailyCheckSettings.read(env, { jobsByDefault: false }).options;
+      expect(concurrency).toMatchObject({ fiken: 2, tripletex: 7 });
+    });
   });
 
   it('seals events every second by default, not at all with EVENT_SEAL_INTERVAL_MS=0 or under jest, and refuses a bad interval', () => {

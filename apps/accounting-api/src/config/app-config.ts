@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { DailyCheckSettings } from '../daily-check/daily-check.settings';
 import { ExecutorSettings } from '../execution/executor.settings';
-import { hasProviderCredentials, parseEnv, type Env, type LogLevel } from './env.schema';
+import { hasProviderCredentials, PROVIDERS, type ProviderEnv } from '@app/providers';
+import { parseEnv, type Env, type LogLevel } from './env.schema';
 
 /**
  * The service's configuration, read from the environment once at boot (docs/api.md §5). Every bad
@@ -53,19 +54,11 @@ export class AppConfig {
   providerSandbox!: boolean;
   /** Port of the in-process sandbox in sandbox mode; 0 = any free port. */
   providerSandboxPort!: number;
-  /** The application's Tripletex consumer token (secret). */
-  tripletexConsumerToken?: string;
-  /** Tripletex API root. */
-  tripletexApiUrl!: string;
-  /** The Fiken OAuth client (the secret is secret). */
-  fikenClientId?: string;
-  fikenClientSecret?: string;
-  /** Fiken API root. */
-  fikenApiUrl!: string;
-  /** Fiken OAuth root: `{url}/authorize`, `{url}/token`. */
-  fikenOAuthUrl!: string;
-  /** Fiken API requests in flight at once from this instance, across every company (Fiken allows one). */
-  fikenMaxConcurrentRequests!: number;
+  /**
+   * The parsed environment by variable name, where each registered provider reads its own variables
+   * (`ProviderDefinition.config`: credentials, some secret, and where its API is).
+   */
+  providerEnv!: ProviderEnv;
   /** Key of the HMAC that signs onboarding `state`s; undefined → generated into dataDir. */
   stateSecret?: string;
   /** Per-attempt timeout of provider calls. */
@@ -155,15 +148,10 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.kekSource = env.KEK_SOURCE;
   config.kek = kekSettings(env, config.dataDir);
   // The sandboxes stand in for the providers in development; production runs them only when told.
-  config.providerSandbox = env.PROVIDER_SANDBOX ?? (!config.production && !hasProviderCredentials(env));
+  config.providerSandbox =
+    env.PROVIDER_SANDBOX ?? (!config.production && !hasProviderCredentials(PROVIDERS, env.variables));
   config.providerSandboxPort = env.PROVIDER_SANDBOX_PORT ?? 0;
-  config.tripletexConsumerToken = env.TRIPLETEX_CONSUMER_TOKEN;
-  config.tripletexApiUrl = env.TRIPLETEX_BASE_URL ?? 'https://tripletex.no/v2';
-  config.fikenClientId = env.FIKEN_CLIENT_ID;
-  config.fikenClientSecret = env.FIKEN_CLIENT_SECRET;
-  config.fikenApiUrl = env.FIKEN_API_URL ?? 'https://api.fiken.no/api/v2';
-  config.fikenOAuthUrl = env.FIKEN_OAUTH_URL ?? 'https://fiken.no/oauth';
-  config.fikenMaxConcurrentRequests = env.FIKEN_MAX_CONCURRENT_REQUESTS ?? 1;
+  config.providerEnv = env.variables;
   config.stateSecret = env.STATE_SECRET;
   config.providerTimeoutMs = env.PROVIDER_TIMEOUT_MS ?? 10_000;
   config.providerRetries = env.PROVIDER_RETRIES ?? 3;

@@ -1,6 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import {
+  hasProviderCredentials,
+  PROVIDERS,
+  providerCredentialsHint,
+  providerProblems,
+  providerVariables,
+  type AnyProviderDefinition,
+  type ProviderEnv,
+} from '@app/providers';
 
 /**
  * Every environment variable the service, its CLI and its database connection read, in one zod
@@ -103,13 +112,6 @@ const envSchema = z.object({
   AWS_ENDPOINT_URL: httpUrl(),
   PROVIDER_SANDBOX: flag(),
   PROVIDER_SANDBOX_PORT: int(0, 65_535),
-  TRIPLETEX_CONSUMER_TOKEN: text(),
-  TRIPLETEX_BASE_URL: httpUrl(),
-  FIKEN_CLIENT_ID: text(),
-  FIKEN_CLIENT_SECRET: text(),
-  FIKEN_API_URL: httpUrl(),
-  FIKEN_OAUTH_URL: httpUrl(),
-  FIKEN_MAX_CONCURRENT_REQUESTS: int(1, 100),
   STATE_SECRET: secret(),
   WEBHOOK_SIGNING_KEY: secret(),
   PROVIDER_TIMEOUT_MS: int(100, 300_000),
@@ -150,8 +152,6 @@ const envSchema = z.object({
   DAILY_CHECK_ENABLED: flag(),
   DAILY_CHECK_LOOKBACK_DAYS: int(1),
   DAILY_CHECK_ITEMS_PER_MESSAGE: int(0),
-  DAILY_CHECK_CONCURRENCY_TRIPLETEX: int(1),
-  DAILY_CHECK_CONCURRENCY_FIKEN: int(1),
   DAILY_CHECK_SERIAL: flag(),
   DAILY_CHECK_LEASE_MS: int(1),
   DAILY_CHECK_RETRY_MS: int(1),
@@ -161,16 +161,35 @@ const envSchema = z.object({
   OUTBOX_POLL_MS: int(1),
 });
 
-/** Every variable the schema reads (the README's configuration table lists exactly these). */
-export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+/** How many companies of `kind` the daily check runs at once (daily-check.settings.ts): DAILY_CHECK_CONCURRENCY_FIKEN. */
+export function dailyCheckConcurrencyVariable(kind: string): string {
+  return `DAILY_CHECK_CONCURRENCY_${kind.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
 
-/** The environment as the schema types it: every key optional, absent when unset or blank. */
-export type Env = z.output<typeof envSchema>;
+/**
+ * The whole schema: the service's own variables above, and those each registered provider declares
+ * in its definition (`ProviderDefinition.config`), with a daily-check concurrency for each kind.
+ */
+function schemaOf(definitions: readonly AnyProviderDefinition[]) {
+  const concurrency = definitions.map((definition) => [dailyCheckConcurrencyVariable(definition.kind), int(1)]);
+  const extra = { ...providerVariables(definitions), ...Object.fromEntries(concurrency) };
+  // Typed as the service's own variables; the providers read theirs by name (`Env.variables`).
+  return envSchema.extend(extra as Record<never, never>);
+}
+
+/** Every variable the schema reads (the README's configuration table lists exactly these). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(schemaOf(PROVIDERS).shape);
+
+/**
+ * The environment as the schema types it: every key optional, absent when unset or blank; the
+ * providers' variables (and every other) by name in `variables`.
+ */
+export type Env = z.output<typeof envSchema> & { readonly variables: ProviderEnv };
 
 /** The variables the schema knows, trimmed, without the unset and blank ones. */
-function presentVariables(env: Record<string, string | undefined>): Record<string, string> {
+function presentVariables(schema: z.ZodObject, env: Record<string, string | undefined>): Record<string, string> {
   const present: Record<string, string> = {};
-  for (const key of Object.keys(envSchema.shape)) {
+  for (const key of Object.keys(schema.shape)) {
     const value = env[key]?.trim();
     if (value !== undefined && value !== '') present[key] = value;
   }
@@ -181,34 +200,39 @@ function presentVariables(env: Record<string, string | undefined>): Record<strin
  * Parses the environment. Returns the typed values and every problem found — each bad variable,
  * the combinations that do not go together and, with NODE_ENV=production, everything production
  * requires — so that one start-up reports all of them. Values are never echoed: some are secrets.
+ * `definitions`: the registered providers, whose variables are part of the environment.
  */
-export function parseEnv(raw: Record<string, string | undefined>): { env: Env; problems: string[] } {
-  const present = presentVariables(raw);
-  const parsed = envSchema.safeParse(present);
+export function parseEnv(
+  raw: Record<string, string | undefined>,
+  definitions: readonly AnyProviderDefinition[] = PROVIDERS,
+): { env: Env; problems: string[] } {
+  const schema = schemaOf(definitions);
+  const present = presentVariables(schema, raw);
+  const parsed = schema.safeParse(present);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
   // With a bad variable the valid ones are still parsed, so that the checks below see them.
-  const env: Env = parsed.success ? parsed.data : parseValidOnes(present);
-  problems.push(...combinationProblems(env));
-  if (env.NODE_ENV === 'production') problems.push(...productionProblems(env, new Set(Object.keys(present))));
+  const data = parsed.success ? parsed.data : parseValidOnes(schema, present);
+  const env: Env = { ...data, variables: data as ProviderEnv };
+  problems.push(...combinationProblems(env), ...providerProblems(definitions, env.variables));
+  if (env.NODE_ENV === 'production') {
+    problems.push(...productionProblems(env, new Set(Object.keys(present)), definitions));
+  }
   return { env, problems };
 }
 
-function parseValidOnes(present: Record<string, string>): Env {
+function parseValidOnes(schema: z.ZodObject, present: Record<string, string>): z.output<typeof envSchema> {
   const valid: Record<string, string> = {};
   for (const [key, value] of Object.entries(present)) {
-    const field = envSchema.shape[key as keyof typeof envSchema.shape];
-    if (field.safeParse(value).success) valid[key] = value;
+    const field = schema.shape[key];
+    if (field?.safeParse(value).success) valid[key] = value;
   }
-  return envSchema.parse(valid);
+  return schema.parse(valid) as z.output<typeof envSchema>;
 }
 
 function combinationProblems(env: Env): string[] {
   const problems: string[] = [];
   if (env.MIGRATION_DATABASE_URL !== undefined && env.DATABASE_URL === undefined) {
     problems.push('MIGRATION_DATABASE_URL needs DATABASE_URL (the embedded database has a single role)');
-  }
-  if ((env.FIKEN_CLIENT_ID === undefined) !== (env.FIKEN_CLIENT_SECRET === undefined)) {
-    problems.push('FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET must be set together');
   }
   if ((env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000) > (env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000)) {
     problems.push('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
@@ -229,18 +253,17 @@ function combinationProblems(env: Env): string[] {
   return problems;
 }
 
-/** Whether the environment names credentials of a real provider. */
-export function hasProviderCredentials(env: Env): boolean {
-  return env.TRIPLETEX_CONSUMER_TOKEN !== undefined || env.FIKEN_CLIENT_ID !== undefined;
-}
-
 /**
  * What production requires, in one place. Development runs with none of it (dev keys, a keyring
  * and secrets generated into DATA_DIR, the sandboxes); in production each of these is a refusal to
  * start, because a default would be wrong there: a second instance with its own DATA_DIR could not
  * open the first one's sealed secrets, and a sandbox would answer for a real ledger.
  */
-function productionProblems(env: Env, present: ReadonlySet<string>): string[] {
+function productionProblems(
+  env: Env,
+  present: ReadonlySet<string>,
+  definitions: readonly AnyProviderDefinition[],
+): string[] {
   const problems: string[] = [];
   // A variable that is set but invalid has its own problem already.
   const required = (key: keyof Env, why: string) => {
@@ -274,10 +297,10 @@ function productionProblems(env: Env, present: ReadonlySet<string>): string[] {
   }
   required('STATE_SECRET', 'the key that signs onboarding states, the same on every instance');
   required('WEBHOOK_SIGNING_KEY', "the key the companies' webhook secrets derive from, the same on every instance");
-  if (env.PROVIDER_SANDBOX !== true && !hasProviderCredentials(env)) {
+  if (env.PROVIDER_SANDBOX !== true && !hasProviderCredentials(definitions, env.variables)) {
     problems.push(
-      'provider credentials are required when NODE_ENV=production: TRIPLETEX_CONSUMER_TOKEN, or ' +
-        'FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET (the built-in sandboxes run in production only with PROVIDER_SANDBOX=true)',
+      `provider credentials are required when NODE_ENV=production: ${providerCredentialsHint(definitions)} ` +
+        '(the built-in sandboxes run in production only with PROVIDER_SANDBOX=true)',
     );
   }
   const migrateOnBoot = env.MIGRATE_ON_BOOT ?? env.MIGRATION_DATABASE_URL !== undefined;

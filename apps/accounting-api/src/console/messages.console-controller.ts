@@ -1,7 +1,7 @@
 import { Controller, Get, Req, Res, UseFilters } from '@nestjs/common';
 import type { Response } from 'express';
 import { GetCompanySettingsHandler } from '@app/application';
-import { OutboxRepository } from '@app/notifications';
+import { ListRecentMessages } from '@app/notifications';
 import { ConsolePage } from '../auth/access.decorator';
 import { AppConfig } from '../config/app-config';
 import { ConsoleExceptionFilter } from './console-exception.filter';
@@ -23,7 +23,7 @@ const SHOWN = 100;
 export class MessagesConsoleController {
   constructor(
     private readonly viewers: ConsoleViewers,
-    private readonly outbox: OutboxRepository,
+    private readonly listRecentMessages: ListRecentMessages,
     private readonly getSettings: GetCompanySettingsHandler,
     private readonly config: AppConfig,
   ) {}
@@ -32,9 +32,8 @@ export class MessagesConsoleController {
   @ConsolePage('monitor', 'manager')
   async page(@Req() request: ConsoleRequest, @Res() response: Response): Promise<void> {
     const viewer = await this.viewers.of(request);
-    const company = viewer.identity.company;
     const [messages, settings] = await Promise.all([
-      this.outbox.listRecent(company, SHOWN),
+      this.listRecentMessages.execute(viewer.identity, SHOWN),
       this.getSettings.execute(viewer.identity),
     ]);
     sendConsole(

@@ -1,5 +1,6 @@
 import type { ProposalChainView, ReviewQueueView } from '@app/application';
 import {
+  EVENT_TYPE_TABLE,
   routeFor,
   type CompanyContext,
   type DomainEvent,
@@ -93,16 +94,17 @@ export function renderProposalPage({
 }: ProposalPageView): Html {
   const l = viewer.locale;
   const links = new Map(verification.events.map((check) => [check.eventId, check]));
-  const titles = new Map(chain.map((event) => [event.id, event.type]));
+  const titles = new Map(chain.map((event) => [event.id, eventLabel(event)]));
   const verified = chainState(verification, titles);
   const events = chain.map((event) => {
     const calls = event.api_calls.map((c) => html`<li><code>${c.method} ${c.path}</code> → ${c.status}</li>`);
     const link = links.get(event.id);
+    const earlier = event.proposalId !== null && event.proposalId !== proposal.id;
     return html`<li
       class="${link?.state === 'broken' ? 'event broken' : 'event'}"
       data-link="${link?.state ?? 'unchecked'}"
     >
-      <h3>${event.type}${event.proposalId && event.proposalId !== proposal.id ? html` (earlier submission)` : ''}</h3>
+      <h3>${eventLabel(event)}${earlier ? html` (earlier submission)` : ''}</h3>
       <p>
         <time datetime="${event.occurredAt.toISOString()}">${formatInstant(l, event.occurredAt)}</time> by
         <strong>${event.actor}</strong> via ${event.channel}${event.provider ? html` · provider ${event.provider}` : ''}
@@ -282,6 +284,12 @@ function summary(p: Proposal, l: ConsoleViewer['locale']): Html {
   </dl>`;
 }
 
+/** An event's name in the console (the domain's `EVENT_TYPE_TABLE`). */
+function eventLabel(event: DomainEvent): string {
+  return EVENT_TYPE_TABLE[event.type].label;
+}
+
+/** The line under an event's heading; a type without its own line shows its heading only. */
 function eventDetail(event: DomainEvent, l: ConsoleViewer['locale']): Html {
   switch (event.type) {
     case 'Proposed':
@@ -303,6 +311,8 @@ function eventDetail(event: DomainEvent, l: ConsoleViewer['locale']): Html {
     case 'PatternSaved':
     case 'PatternRetired':
       return html`<p>Pattern ${event.data.pattern.merchantName} → ${event.data.pattern.accountCode}</p>`;
+    default:
+      return html``;
   }
 }
 

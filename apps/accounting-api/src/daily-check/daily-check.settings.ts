@@ -1,6 +1,6 @@
 import { DailyCheckOptions } from '@app/application';
 import { PROVIDER_KINDS } from '@app/providers';
-import type { Env } from '../config/env.schema';
+import { dailyCheckConcurrencyVariable, type Env } from '../config/env.schema';
 
 /** The daily job's configuration: DAILY_CHECK_ENABLED and DailyCheckOptions' keys. */
 export class DailyCheckSettings {
@@ -18,10 +18,9 @@ export class DailyCheckSettings {
         lookbackDays: e.DAILY_CHECK_LOOKBACK_DAYS,
         itemsPerMessage: e.DAILY_CHECK_ITEMS_PER_MESSAGE,
         providers: PROVIDER_KINDS,
-        concurrency: {
-          tripletex: e.DAILY_CHECK_CONCURRENCY_TRIPLETEX,
-          fiken: e.DAILY_CHECK_CONCURRENCY_FIKEN,
-        },
+        concurrency: Object.fromEntries(
+          PROVIDER_KINDS.map((kind) => [kind, e.variables[dailyCheckConcurrencyVariable(kind)] as number | undefined]),
+        ),
         serial: e.DAILY_CHECK_SERIAL ?? false,
         leaseMs: e.DAILY_CHECK_LEASE_MS,
         retryDelayMs: e.DAILY_CHECK_RETRY_MS,

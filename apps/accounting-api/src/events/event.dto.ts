@@ -4,6 +4,7 @@ import { IsIn, IsInt, IsOptional, IsRFC3339, IsString, Length, Max, Min, MaxLeng
 import {
   CHANNELS,
   DEFAULT_PAGE_LIMIT,
+  describeEventData,
   EVENT_TYPES,
   MAX_PAGE_LIMIT,
   PROPOSAL_STATUSES,
@@ -55,11 +56,7 @@ export class EventDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description:
-      'per type: Proposed {kind, merchant, merchantKey, amount, currency, date, accountCode, vatRate, description, receipt, thread, resubmissionOf, route, reasons}; ' +
-      'Approved {auto, corrections, accountCode, vatRate, executeAfter}; Rejected {reason}; Executed {bookingId}; ExecutionFailed {message}; ' +
-      'PatternSaved {cause: approval | created | edited | auto_approval_executed, pattern}; PatternRetired {pattern}. ' +
-      'Money as decimal strings.',
+    description: `${describeEventData()}. Money as decimal strings.`,
   })
   data!: Record<string, unknown>;
 }

@@ -1,11 +1,10 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ApplicationContext, ExecutorOptions, ProposalExecutor } from '@app/application';
 import { ExecutorSettings } from './executor.settings';
 import { ExecutorWorker } from './executor.worker';
 
 /**
- * The executor (docs/api.md §4.4): ProposalExecutor over the persistence adapters (ExecutionQueue,
- * UnitOfWork) and the provider adapters, and the worker loop that drives it.
+ * The executor's loop (docs/api.md §4.4): the worker that drives ProposalExecutor (a use case of
+ * ApplicationModule, configured with `settings.options` there).
  */
 @Module({})
 export class ExecutionModule {
@@ -14,14 +13,8 @@ export class ExecutionModule {
     const loop = worker ? [ExecutorWorker] : [];
     return {
       module: ExecutionModule,
-      providers: [
-        { provide: ExecutorSettings, useValue: settings },
-        { provide: ExecutorOptions, useValue: settings.options },
-        ApplicationContext,
-        ProposalExecutor,
-        ...loop,
-      ],
-      exports: [ProposalExecutor, ...loop],
+      providers: [{ provide: ExecutorSettings, useValue: settings }, ...loop],
+      exports: loop,
     };
   }
 }

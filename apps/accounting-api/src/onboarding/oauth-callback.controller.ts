@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/com
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { StateRejection } from '@app/domain';
-import { PROVIDER_KINDS, PROVIDER_NAMES } from '@app/providers';
+import { PROVIDER_KINDS, PROVIDER_NAMES, PROVIDERS } from '@app/providers';
 import { CompleteConnection, type ConnectionOutcome } from '@app/application';
 import { HistoryImportStarter } from '../patterns/history-import-on-connect';
 import { Public } from '../auth/access.decorator';
@@ -22,6 +22,9 @@ const STATE_MESSAGES: Record<StateRejection, string> = {
 };
 
 type RawQuery = Record<string, unknown>;
+
+/** The registered providers onboarded by a pasted token (the definition's `onboarding: 'token'`). */
+const TOKEN_PROVIDERS = PROVIDERS.filter((definition) => definition.onboarding === 'token');
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -63,7 +66,7 @@ export class OAuthCallbackController {
     );
   }
 
-  /** The Tripletex token form posts here (an employee token does not belong in a URL). */
+  /** A token provider's form posts here (a token does not belong in a URL). */
   @Post(':provider/callback')
   @Public()
   @ApiExcludeEndpoint()
@@ -83,23 +86,44 @@ export class OAuthCallbackController {
   }
 
   /**
-   * Tripletex has no consent screen: the customer creates an employee token in Tripletex and the
-   * admin pastes it here. The form is shown only for a pending, valid state, in the browser it is
-   * bound to (so no one is invited to paste a token where it could never be accepted).
+   * A `token` provider (Tripletex) has no consent screen: the customer creates a token at the
+   * provider and the admin pastes it here. The form is shown only for a provider whose definition
+   * onboards by token, for a pending, valid state, in the browser it is bound to (so no one is
+   * invited to paste a token where it could never be accepted).
    */
-  @Get('tripletex/token-form')
+  @Get(':provider/token-form')
   @Public()
   @ApiOperation({
-    summary: 'Tripletex: the page where an admin pastes the employee token (the console’s Connect leads here)',
+    summary:
+      'A token provider (Tripletex): the page where an admin pastes the token (the console’s Connect leads here)',
   })
+  @ApiParam({ name: 'provider', enum: TOKEN_PROVIDERS.map((definition) => definition.kind) })
   @ApiProduces('text/html')
-  async tokenForm(@Query() query: RawQuery, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async tokenForm(
+    @Param('provider') provider: string,
+    @Query() query: RawQuery,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
+    const definition = TOKEN_PROVIDERS.find((candidate) => candidate.kind === provider);
+    if (!definition) {
+      const names = TOKEN_PROVIDERS.map((token) => token.displayName).join(', ');
+      sendPage(
+        response,
+        404,
+        'No token form',
+        html`<p class="bad">
+          A pasted token connects ${names} only; other providers ask for consent on their own page.
+        </p>`,
+      );
+      return;
+    }
     const state = text(query.state) ?? '';
-    if (!(await this.complete.isPending('tripletex', state, this.cookies.readOAuthBinding(request)))) {
+    if (!(await this.complete.isPending(definition.kind, state, this.cookies.readOAuthBinding(request)))) {
       sendPage(
         response,
         400,
-        'Tripletex was not connected',
+        `${definition.displayName} was not connected`,
         html`<p class="bad">
           This link is not valid in this browser: it was used, it expired, it was started in another browser, or this
           service did not issue it. Start again from the console’s company page.
@@ -107,14 +131,18 @@ export class OAuthCallbackController {
       );
       return;
     }
+    const form = definition.tokenForm ?? {
+      label: 'Token',
+      instructions: `Create a token for this integration in ${definition.displayName} and paste it here.`,
+    };
     sendPage(
       response,
       200,
-      'Connect Tripletex',
-      html`<p>Create an employee token for this integration in Tripletex (Settings → API access) and paste it here.</p>
+      `Connect ${definition.displayName}`,
+      html`<p>${form.instructions}</p>
         <form method="post" action="callback">
           <input type="hidden" name="state" value="${state}" />
-          <label>Employee token <input type="password" name="code" autocomplete="off" required /></label>
+          <label>${form.label} <input type="password" name="code" autocomplete="off" required /></label>
           <p><button type="submit">Connect</button></p>
         </form>`,
     );

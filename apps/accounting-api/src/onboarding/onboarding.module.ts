@@ -1,16 +1,5 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import {
-  ApplicationContext,
-  AuthorizationStateSigner,
-  CompanyContextService,
-  CompleteConnection,
-  ConnectionOverview,
-  EmployeeDirectory,
-  ImportBookingHistoryHandler,
-  ProviderConnections,
-  ReadBalances,
-  StartConnection,
-} from '@app/application';
+import { AuthorizationStateSigner } from '@app/application';
 import { ProvidersModule } from '@app/providers';
 import type { AppConfig } from '../config/app-config';
 import { SandboxRuntime } from '../sandbox/sandbox-runtime';
@@ -51,30 +40,12 @@ export class OnboardingModule {
       ],
       providers: [
         { provide: AuthorizationStateSigner, useFactory: () => new AuthorizationStateSigner(stateSigningKey(config)) },
-        ProviderConnections,
-        ApplicationContext,
-        ImportBookingHistoryHandler,
         { provide: HistoryImportOnConnect, useValue: new HistoryImportOnConnect(config.historyImportOnConnect) },
         HistoryImportStarter,
-        CompanyContextService,
-        StartConnection,
-        CompleteConnection,
-        ConnectionOverview,
-        EmployeeDirectory,
-        ReadBalances,
         DemoConnections,
       ],
-      exports: [
-        ProvidersModule,
-        ProviderConnections,
-        ImportBookingHistoryHandler,
-        CompanyContextService,
-        EmployeeDirectory,
-        DemoConnections,
-        // For the web console's company page.
-        StartConnection,
-        ConnectionOverview,
-      ],
+      // The provider ports and the state signer, for the use cases of ApplicationModule.
+      exports: [ProvidersModule, AuthorizationStateSigner, DemoConnections],
     };
   }
 }

@@ -2,16 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import {
-  createSandbox,
-  SANDBOX_FIKEN_CLIENT_ID,
-  SANDBOX_FIKEN_CLIENT_SECRET,
-  SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
-  sandboxUrls,
-  type RunningSandbox,
-  type SandboxControl,
-  type SandboxUrls,
-} from '@app/sandbox';
+import { createSandbox, sandboxUrls, type RunningSandbox, type SandboxControl, type SandboxUrls } from '@app/sandbox';
 import type { AppConfig } from '../config/app-config';
 
 /** What DATA_DIR/sandbox.json records: which service process runs the sandbox, and where it listens. */
@@ -79,13 +70,6 @@ export class SandboxRuntime implements OnApplicationShutdown {
     fs.writeFileSync(recordPath(config.dataDir), JSON.stringify(record), { mode: 0o600 });
     return new SandboxRuntime(running, sandbox.control, config.dataDir);
   }
-
-  /** The sandbox's application credentials (they open only the sandbox). */
-  static readonly credentials = {
-    tripletexConsumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
-    fikenClientId: SANDBOX_FIKEN_CLIENT_ID,
-    fikenClientSecret: SANDBOX_FIKEN_CLIENT_SECRET,
-  };
 
   async onApplicationShutdown(): Promise<void> {
     if (this.recordedIn !== null) {

@@ -3,19 +3,43 @@ import type { ApiCall } from '../provider/api-call';
 import { ProposalStatus } from '../proposal/proposal-status';
 import { Route } from '../confidence/route';
 
-export const EVENT_TYPES = [
-  'Proposed',
-  'Approved',
-  'Rejected',
-  'Executed',
-  'ExecutionFailed',
-  'PatternSaved',
-  'PatternRetired',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/**
+ * Every event type, keyed by type, with what people read about it: `label`, its name in the
+ * console; `data`, its `data` fields as the API describes them (docs/api.md §4.3). The one place
+ * that lists the types: the API's enums and description, the console's headings and the write-time
+ * check (`isEventType`, in the event store's mapper) read it. Adding a type is a row here, its data
+ * interface and a line in `EventDataByType` below, and its case in the HTTP mapper
+ * (apps/accounting-api/src/events/event.mapper.ts). The events table checks only the type's shape:
+ * PascalCase letters, at most 64.
+ */
+export const EVENT_TYPE_TABLE = {
+  Proposed: {
+    label: 'Proposed',
+    data: 'kind, merchant, merchantKey, amount, currency, date, accountCode, vatRate, description, receipt, thread, resubmissionOf, route, reasons',
+  },
+  Approved: { label: 'Approved', data: 'auto, corrections, accountCode, vatRate, executeAfter' },
+  Rejected: { label: 'Rejected', data: 'reason' },
+  Executed: { label: 'Executed', data: 'bookingId' },
+  ExecutionFailed: { label: 'Execution failed', data: 'message' },
+  PatternSaved: {
+    label: 'Pattern saved',
+    data: 'cause: approval | created | edited | auto_approval_executed | suggested | suggestion_confirmed, pattern',
+  },
+  PatternRetired: { label: 'Pattern retired', data: 'pattern' },
+} as const satisfies Record<string, { readonly label: string; readonly data: string }>;
+
+export type EventType = keyof typeof EVENT_TYPE_TABLE;
+
+/** The event types, in the table's order. */
+export const EVENT_TYPES = Object.keys(EVENT_TYPE_TABLE) as readonly EventType[];
 
 export function isEventType(value: unknown): value is EventType {
-  return typeof value === 'string' && (EVENT_TYPES as readonly string[]).includes(value);
+  return typeof value === 'string' && Object.hasOwn(EVENT_TYPE_TABLE, value);
+}
+
+/** "per type: Proposed {kind, …}; Approved {…}; …": the `data` of each type, for the API's description. */
+export function describeEventData(): string {
+  return `per type: ${EVENT_TYPES.map((type) => `${type} {${EVENT_TYPE_TABLE[type].data}}`).join('; ')}`;
 }
 
 /**
@@ -105,6 +129,7 @@ export interface PatternRetiredData {
   readonly pattern: PatternSnapshot;
 }
 
+/** Each type's `data` (`DomainEventOf` indexes it by type: a type without its line here does not compile). */
 interface EventDataByType {
   Proposed: ProposedData;
   Approved: ApprovedData;

@@ -1,4 +1,4 @@
-import type { ApiCall, Channel, DomainEvent, ProposalStatus } from '@app/domain';
+import { isEventType, type ApiCall, type Channel, type DomainEvent, type ProposalStatus } from '@app/domain';
 import { toNullableNumber } from '../shared/sql';
 import type { EventRecord } from './event.entity';
 
@@ -22,8 +22,14 @@ export function eventFromRecord(row: EventRecord): DomainEvent {
   } as DomainEvent;
 }
 
-/** Parameters of one event's row, in the column order of TypeOrmEventStore's INSERT. */
+/**
+ * Parameters of one event's row, in the column order of TypeOrmEventStore's INSERT (and the
+ * submission's). Every event written passes here, so this is where its type is checked against the
+ * domain's table (`EVENT_TYPE_TABLE`): the events table checks only the type's shape, so that a new
+ * type needs no migration.
+ */
 export function eventParameters(event: DomainEvent): unknown[] {
+  if (!isEventType(event.type)) throw new Error(`refusing to store an event of unknown type ${String(event.type)}`);
   return [
     event.id,
     event.company,

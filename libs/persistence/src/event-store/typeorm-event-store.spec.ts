@@ -74,6 +74,34 @@ describe('TypeOrmEventStore', () => {
     });
   });
 
+  describe('event types: the domain table at write time, their shape in the schema', () => {
+    it('refuses to store an event of a type the domain does not list, and stores nothing of its batch', async () => {
+      const chain = randomUUID();
+      const unknown = { ...aChainEvent(company, chain, 2), type: 'Unlisted' } as unknown as DomainEvent;
+      await expect(store.append([aChainEvent(company, chain, 1), unknown])).rejects.toThrow(
+        'refusing to store an event of unknown type Unlisted',
+      );
+      expect(await store.readChain(company, chain)).toEqual([]);
+    });
+
+    it('checks only the shape of the type in the table, so a new type needs no migration', async () => {
+      const [event] = await aStoredChain(1);
+      // Each insert in a transaction that is rolled back: no row of an unlisted type stays behind.
+      const attempt = (type: string) =>
+        database.dataSource.transaction(async (manager) => {
+          await manager.query(
+            `INSERT INTO events (id, company_id, correlation_id, sequence, type, actor, channel, data, occurred_at)
+             SELECT $1, company_id, $2, 1, $3, actor, channel, data, occurred_at FROM events WHERE id = $4`,
+            [randomUUID(), company, type, event.id],
+          );
+          throw new Error('inserted, rolled back');
+        });
+      await expect(attempt('not a type')).rejects.toThrow(/events_type_check/);
+      await expect(attempt(`T${'a'.repeat(64)}`)).rejects.toThrow(/events_type_check/);
+      await expect(attempt('SomeFutureType')).rejects.toThrow('inserted, rolled back');
+    });
+  });
+
   describe('positions', () => {
     it('lets exactly one of many appends racing for one position win; the others get ConcurrencyConflict', async () => {
       const chain = randomUUID();

@@ -1,3 +1,4 @@
+import { providerEnvValues as values } from '../provider-config';
 import type { ProviderDefinition } from '../provider-definition';
 import type { FikenConfig } from './fiken.config';
 import type { FikenConnection } from './fiken-connection';
@@ -22,6 +23,42 @@ export const fiken: ProviderDefinition<FikenSettings> = {
   kind: 'fiken',
   displayName: 'Fiken',
   onboarding: 'oauth',
+  config: {
+    variables: {
+      /** The application's OAuth client (the secret is secret). */
+      FIKEN_CLIENT_ID: values.text(),
+      FIKEN_CLIENT_SECRET: values.text(),
+      FIKEN_API_URL: values.httpUrl(),
+      /** OAuth root: `{url}/authorize`, `{url}/token`. */
+      FIKEN_OAUTH_URL: values.httpUrl(),
+      /** Fiken API requests in flight at once from this instance, across every company (Fiken allows one). */
+      FIKEN_MAX_CONCURRENT_REQUESTS: values.int(1, 100),
+    },
+    credentialsHint: 'FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET',
+    hasCredentials: (env) => env.FIKEN_CLIENT_ID !== undefined,
+    problems: (env) =>
+      (env.FIKEN_CLIENT_ID === undefined) !== (env.FIKEN_CLIENT_SECRET === undefined)
+        ? ['FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET must be set together']
+        : [],
+    settings(env, shared) {
+      const clientId = env.FIKEN_CLIENT_ID as string | undefined;
+      const clientSecret = env.FIKEN_CLIENT_SECRET as string | undefined;
+      if (!clientId || !clientSecret) return { missing: 'FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET' };
+      const oauthUrl = (env.FIKEN_OAUTH_URL as string | undefined) ?? 'https://fiken.no/oauth';
+      return {
+        apiUrl: (env.FIKEN_API_URL as string | undefined) ?? 'https://api.fiken.no/api/v2',
+        authorizeUrl: `${oauthUrl}/authorize`,
+        tokenUrl: `${oauthUrl}/token`,
+        config: {
+          clientId,
+          clientSecret,
+          maxConcurrentRequests: (env.FIKEN_MAX_CONCURRENT_REQUESTS as number | undefined) ?? 1,
+          resilience: { timeoutMs: shared.timeoutMs, retries: shared.retries },
+        },
+        timeoutMs: shared.timeoutMs,
+      };
+    },
+  },
   create(settings, { clock, tokenStore }) {
     return {
       adapter: new FikenProvider(settings.config, tokenStore, clock),

@@ -1,3 +1,4 @@
+import { providerEnvValues as values } from '../provider-config';
 import type { ProviderDefinition } from '../provider-definition';
 import type { TripletexConfig } from './tripletex.config';
 import type { TripletexConnection } from './tripletex-connection';
@@ -23,6 +24,32 @@ export const tripletex: ProviderDefinition<TripletexSettings> = {
   kind: 'tripletex',
   displayName: 'Tripletex',
   onboarding: 'token',
+  tokenForm: {
+    label: 'Employee token',
+    instructions:
+      'Create an employee token for this integration in Tripletex (Settings → API access) and paste it here.',
+  },
+  config: {
+    variables: {
+      /** The application's consumer token (secret). */
+      TRIPLETEX_CONSUMER_TOKEN: values.text(),
+      TRIPLETEX_BASE_URL: values.httpUrl(),
+      /** A page that hands out employee tokens and redirects back (the sandbox's); unset: the service's token form. */
+      TRIPLETEX_CONSENT_URL: values.httpUrl(),
+    },
+    credentialsHint: 'TRIPLETEX_CONSUMER_TOKEN',
+    hasCredentials: (env) => env.TRIPLETEX_CONSUMER_TOKEN !== undefined,
+    settings(env, shared) {
+      const consumerToken = env.TRIPLETEX_CONSUMER_TOKEN as string | undefined;
+      if (!consumerToken) return { missing: 'TRIPLETEX_CONSUMER_TOKEN' };
+      return {
+        apiUrl: (env.TRIPLETEX_BASE_URL as string | undefined) ?? 'https://tripletex.no/v2',
+        consentUrl: (env.TRIPLETEX_CONSENT_URL as string | undefined) ?? null,
+        config: { consumerToken, resilience: { timeoutMs: shared.timeoutMs, retries: shared.retries } },
+        timeoutMs: shared.timeoutMs,
+      };
+    },
+  },
   create(settings, { clock }) {
     return {
       adapter: new TripletexProvider(settings.config, clock),

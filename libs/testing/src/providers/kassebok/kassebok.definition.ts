@@ -1,6 +1,6 @@
 import { ProviderError } from '@app/domain';
-import type { ProviderDefinition } from '@app/providers';
-import type { KassebokLedger } from './kassebok-ledger';
+import { providerEnvValues, type ProviderDefinition } from '@app/providers';
+import { KassebokLedger } from './kassebok-ledger';
 import { KassebokProvider, type KassebokConnection } from './kassebok.provider';
 
 export interface KassebokSettings {
@@ -14,6 +14,24 @@ export const kassebok: ProviderDefinition<KassebokSettings> = {
   kind: 'kassebok',
   displayName: 'Kassebok',
   onboarding: 'oauth',
+  config: {
+    variables: {
+      /** Kassebok's consent screen. */
+      KASSEBOK_AUTHORIZE_URL: providerEnvValues.httpUrl(),
+      /** The application's client at Kassebok. */
+      KASSEBOK_CLIENT_ID: providerEnvValues.text(),
+    },
+    credentialsHint: 'KASSEBOK_CLIENT_ID',
+    hasCredentials: (env) => env.KASSEBOK_CLIENT_ID !== undefined,
+    problems: (env) =>
+      env.KASSEBOK_CLIENT_ID !== undefined && env.KASSEBOK_AUTHORIZE_URL === undefined
+        ? ['KASSEBOK_CLIENT_ID needs KASSEBOK_AUTHORIZE_URL']
+        : [],
+    settings(env) {
+      if (env.KASSEBOK_CLIENT_ID === undefined) return { missing: 'KASSEBOK_CLIENT_ID' };
+      return { ledger: new KassebokLedger(), authorizeUrl: env.KASSEBOK_AUTHORIZE_URL as string };
+    },
+  },
   create({ ledger, authorizeUrl }, { clock, tokenStore }) {
     return {
       adapter: new KassebokProvider(ledger, tokenStore, clock),
