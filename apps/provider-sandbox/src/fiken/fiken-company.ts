@@ -120,6 +120,8 @@ export class FikenCompany {
       email: s.email,
       supplierNumber: 20_001 + s.index,
       account: `${SUPPLIER_ACCOUNT}:${20_001 + s.index}`,
+      // The last supplier has been deactivated: its sub-ledger stays in the chart, inactive.
+      ...(s.index === parties.suppliers.length - 1 ? { inactive: true } : {}),
     }));
     this.customers = parties.customers.map((c) => ({
       contactId: 2_000 + c.index,

@@ -416,6 +416,44 @@ describe('FikenProvider books real books (each case read back from Fiken’s led
     );
   });
 
+  it('flags a deactivated supplier’s sub-ledger inactive, and does not book on it or create the supplier again', async () => {
+    const context = await fiken.fetchContext(conn);
+    const inactive = context.accounts.filter((a) => a.rules?.inactive);
+    const supplierLedger = inactive.find((a) => a.code.startsWith('2400:'));
+    expect(supplierLedger).toBeDefined();
+    const contacts = await fetch(
+      `${running.fikenApi}/companies/${SANDBOX_FIKEN_DEMO_SLUG}/contacts?supplier=true&inactive=true`,
+      { headers: { authorization: `Bearer ${(await store.current(COMPANY, 'fiken'))!.accessToken}` } },
+    ).then(
+      (r) => r.json() as Promise<Array<{ name: string; organizationNumber: string; supplierAccountCode: string }>>,
+    );
+    expect(contacts.map((c) => c.supplierAccountCode)).toEqual([supplierLedger!.code]);
+    const log = new ApiCallLog();
+    const error = await fiken
+      .bookExpense(
+        conn,
+        booking({
+          kind: 'supplier_invoice',
+          paidWith: null,
+          paymentAccount: '2400',
+          supplier: {
+            name: contacts[0].name,
+            organizationNumber: contacts[0].organizationNumber,
+            bankAccount: null,
+            kid: null,
+          },
+          invoiceNumber: '12',
+          dueDate: DUE,
+        }),
+        { recorder: log },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'provider_error' });
+    expect((error as Error).message).toContain('deactivated');
+    expect(log.calls.filter((c) => c.method === 'POST')).toEqual([]);
+    expect(purchases()).toHaveLength(0);
+  });
+
   it('refuses a line whose rate has no code under its treatment (reverse charge at 15 %) before anything is sent', async () => {
     const b = booking({ vatRate: '15', currency: 'USD', amountNok: 10_000, vatTreatment: 'reverse_charge' });
     expect(b.lines[0].vatCode).toBeNull();

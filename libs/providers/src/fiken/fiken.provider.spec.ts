@@ -153,6 +153,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
       expect(log.calls).toEqual([
         { method: 'GET', path: `/companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts`, status: 200 },
         { method: 'GET', path: `/companies/${SANDBOX_FIKEN_DEMO_SLUG}/bankAccounts`, status: 200 },
+        { method: 'GET', path: `/companies/${SANDBOX_FIKEN_DEMO_SLUG}/contacts`, status: 200 },
       ]);
     });
 
@@ -288,6 +289,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
         'POST /fiken/oauth/token 200',
         `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts 200`,
         `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/bankAccounts 200`,
+        `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/contacts 200`,
       ]);
       const after = await store.current(COMPANY, 'fiken');
       expect(after?.accessToken).not.toBe(before?.accessToken);
@@ -318,6 +320,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
         'POST /fiken/oauth/token 200',
         `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts 200`,
         `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/bankAccounts 200`,
+        `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/contacts 200`,
       ]);
     });
 

@@ -78,11 +78,16 @@ export class FikenProvider extends AccountingProvider {
     // Paged like every list: the definition declares page/pageSize with a default of 25 accounts.
     const listed: Json[] = [];
     for await (const account of this.client.list(c, '/accounts', {}, recorder)) listed.push(account);
-    // Fiken's accounts carry no state; its bank accounts do (`inactive`): a closed bank account's
-    // sub-ledger stays in the chart but takes no payments.
+    // Fiken's accounts carry no state; its bank accounts and contacts do (`inactive`): a closed bank
+    // account's sub-ledger stays in the chart but takes no payments.
     const inactive = new Set<string>();
     for await (const bank of this.client.list(c, '/bankAccounts', {}, recorder)) {
       if (bank.inactive === true) inactive.add(asString(bank.accountCode));
+    }
+    // A deactivated supplier's sub-ledger (its `supplierAccountCode`) takes no new purchases either.
+    for await (const contact of this.client.list(c, '/contacts', { supplier: true, inactive: true }, recorder)) {
+      if (contact.inactive === true && typeof contact.supplierAccountCode === 'string')
+        inactive.add(contact.supplierAccountCode);
     }
     const accounts = listed.map((account) => {
       const code = asString(account.code);
@@ -358,15 +363,24 @@ export class FikenProvider extends AccountingProvider {
   private async supplierId(c: FikenConnection, booking: ExpenseBooking, recorder: ApiCallRecorder): Promise<number> {
     const supplier = booking.supplier;
     if (!supplier) throw new ProviderError('fiken', 'rejected', 'a supplier invoice needs its supplier');
+    let inactive: string | null = null;
     for await (const contact of this.client.list(
       c,
       '/contacts',
       { organizationNumber: supplier.organizationNumber, supplier: true },
       recorder,
     )) {
-      if (asString(contact.organizationNumber) === supplier.organizationNumber && contact.inactive !== true) {
-        return asNumber(contact.contactId);
-      }
+      if (asString(contact.organizationNumber) !== supplier.organizationNumber) continue;
+      if (contact.inactive !== true) return asNumber(contact.contactId);
+      inactive = asString(contact.name);
+    }
+    if (inactive !== null) {
+      // Not created again beside the deactivated one: the accountant reactivates it in Fiken.
+      throw new ProviderError(
+        'fiken',
+        'rejected',
+        `supplier ${supplier.organizationNumber} (${inactive}) is deactivated in Fiken: reactivate the contact`,
+      );
     }
     const response = await this.client.request(
       c,
@@ -403,7 +417,7 @@ function carriesMarker(purchase: Json, marker: string): boolean {
 /**
  * Fiken's rules for an account: no VAT lock, department or project (Fiken has none of these on an
  * account); a sub-ledger names its party (1500: customer, 2400: supplier, 2910: employee); a closed
- * bank account is inactive.
+ * bank account or a deactivated supplier's sub-ledger is inactive.
  */
 function fikenAccountRules(code: string, inactive: boolean): AccountRules {
   const [number, sub] = code.split(':');
