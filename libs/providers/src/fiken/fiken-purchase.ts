@@ -45,7 +45,8 @@ export async function purchaseBody(booking: ExpenseBooking, chart: FikenChart): 
   const supplierInvoice = booking.kind === 'supplier_invoice';
   const text = bookingText(booking);
   const lines = booking.lines.map((line, index) => {
-    const described = line.description?.trim() ? `${booking.merchant}: ${line.description.trim()}` : text;
+    const own = line.description?.trim();
+    const described = own ? bookingText({ merchant: booking.merchant, description: own }) : text;
     const suffix = index === 0 ? lineSuffix(booking) : '';
     const description = suffix
       ? `${fitText(described, MAX_LINE_DESCRIPTION - suffix.length - 1)} ${suffix}`
