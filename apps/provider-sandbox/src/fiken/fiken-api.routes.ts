@@ -6,7 +6,7 @@ import { queryBool, queryString, receiptUpload } from '../shared/http';
 import type { FikenCompany } from './fiken-company';
 import { dateBounds, dateFilterOf, fikenCallOf, matchesDate, sendFikenMessage, sendPage } from './fiken-http';
 import { attachmentFor, seededFikenInvoice, seededJournalEntry } from './fiken-ledger';
-import type { FikenJournalEntry } from './fiken-model';
+import type { FikenContact, FikenJournalEntry } from './fiken-model';
 import { historyPurchasesOf } from './fiken-history';
 import { buildPurchase, purchaseView } from './fiken-purchases';
 import type { FikenState } from './fiken-state';
@@ -52,6 +52,16 @@ function journalEntries(
     seededCount: range.to - range.from,
     at: (i: number): FikenJournalEntry => seededJournalEntry(company, range.from + i, apiBase),
     booked,
+  };
+}
+
+/** A contact as GET /contacts returns it: its sub-ledger as `supplierAccountCode` / `customerAccountCode`. */
+function contactView(contact: FikenContact & { supplier: boolean; customer: boolean }): Record<string, unknown> {
+  const { account, inactive, ...fields } = contact;
+  return {
+    ...fields,
+    ...(contact.supplier ? { supplierAccountCode: account } : { customerAccountCode: account }),
+    inactive: inactive ?? false,
   };
 }
 
@@ -157,20 +167,87 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
     res.json(seededFikenInvoice(company, index, apiBase));
   });
 
+  router.get('/companies/:slug/bankAccounts', (req, res) => {
+    const { company } = fikenCallOf(res);
+    const inactive = queryBool(req, 'inactive');
+    const accounts = company.bankAccounts.filter((b) => inactive === undefined || b.inactive === inactive);
+    sendPage(req, res, accounts.length, (i) => accounts[i]);
+  });
+
   router.get('/companies/:slug/contacts', (req, res) => {
     const { company } = fikenCallOf(res);
     const supplier = queryBool(req, 'supplier');
     const customer = queryBool(req, 'customer');
+    const inactive = queryBool(req, 'inactive');
+    const organizationNumber = queryString(req, 'organizationNumber');
+    const name = queryString(req, 'name');
     const contacts = [
       ...company.suppliers.map((c) => ({ ...c, supplier: true, customer: false })),
       ...company.customers.map((c) => ({ ...c, supplier: false, customer: true })),
     ]
       .filter(
         (c) =>
-          (supplier === undefined || c.supplier === supplier) && (customer === undefined || c.customer === customer),
+          (supplier === undefined || c.supplier === supplier) &&
+          (customer === undefined || c.customer === customer) &&
+          (inactive === undefined || (c.inactive ?? false) === inactive) &&
+          (organizationNumber === undefined || c.organizationNumber === organizationNumber) &&
+          (name === undefined || c.name === name),
       )
-      .map(({ account: _account, ...contact }) => contact);
+      .map(contactView);
     sendPage(req, res, contacts.length, (i) => contacts[i]);
+  });
+
+  router.get('/companies/:slug/contacts/:contactId', (req, res) => {
+    const { company } = fikenCallOf(res);
+    const id = Number(req.params.contactId);
+    const supplier = company.suppliers.find((c) => c.contactId === id);
+    const customer = company.customers.find((c) => c.contactId === id);
+    const found = supplier
+      ? { ...supplier, supplier: true, customer: false }
+      : customer && { ...customer, supplier: false, customer: true };
+    if (!found) return sendFikenMessage(res, 404, `Contact ${String(req.params.contactId)} not found`);
+    res.json(contactView(found));
+  });
+
+  // Creates a contact; the service creates suppliers (a customer contact is not kept here).
+  router.post('/companies/:slug/contacts', (req, res) => {
+    const { company, apiBase } = fikenCallOf(res);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof body.name !== 'string' || body.name.trim() === '' || body.name.length > 200)
+      return sendFikenMessage(res, 400, 'name is required (1 to 200 characters)');
+    if (body.organizationNumber !== undefined && typeof body.organizationNumber !== 'string')
+      return sendFikenMessage(res, 400, 'organizationNumber must be a string');
+    if (
+      body.bankAccountNumber !== undefined &&
+      (typeof body.bankAccountNumber !== 'string' || body.bankAccountNumber.length > 11)
+    )
+      return sendFikenMessage(res, 400, 'bankAccountNumber: size must be between 0 and 11');
+    if (body.supplier !== true)
+      return sendFikenMessage(res, 400, 'The sandbox creates supplier contacts only (supplier: true)');
+    const contact = state.addSupplier(company.index, {
+      name: body.name,
+      organizationNumber: typeof body.organizationNumber === 'string' ? body.organizationNumber : '',
+      email: typeof body.email === 'string' ? body.email : '',
+      ...(typeof body.bankAccountNumber === 'string' ? { bankAccountNumber: body.bankAccountNumber } : {}),
+    });
+    res.status(201).location(`${apiBase}/companies/${company.slug}/contacts/${contact.contactId}`).end();
+  });
+
+  router.get('/companies/:slug/transactions/:id', (req, res) => {
+    const { company } = fikenCallOf(res);
+    const purchase = state
+      .purchasesOf(company.index)
+      .find((p) => String(p.transactionId) === req.params.id || String(p.journalEntry.transactionId) === req.params.id);
+    if (!purchase) return sendFikenMessage(res, 404, `Transaction ${String(req.params.id)} not found`);
+    res.json({
+      transactionId: purchase.transactionId,
+      createdDate: purchase.createdAt.slice(0, 10),
+      lastModifiedDate: purchase.createdAt.slice(0, 10),
+      description: purchase.journalEntry.description,
+      type: purchase.kind === 'supplier' ? 'Purchase' : 'Cash purchase',
+      entries: [purchase.journalEntry],
+      deleted: false,
+    });
   });
 
   router.get('/companies/:slug/purchases', (req, res) => {

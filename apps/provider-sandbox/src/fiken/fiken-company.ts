@@ -4,23 +4,71 @@ import type { InvoiceShape } from '../seed/invoices';
 import type { LedgerShape } from '../seed/ledger';
 import { seedParties } from '../seed/parties';
 import { Random } from '../shared/random';
-import type { FikenAccount, FikenContact } from './fiken-model';
+import type { FikenAccount, FikenBankAccount, FikenContact } from './fiken-model';
 
 export const FIKEN_STREAM = 3;
 const FIKEN_INVOICE_STREAM = 4;
 
 const FIKEN_BANK_ACCOUNT = `${BANK_ACCOUNT}:10001`;
+/** The company card: a bank account of type credit card, whose balance goes negative as the card is used. */
+export const FIKEN_CARD_ACCOUNT = `${BANK_ACCOUNT}:10002`;
+/** A closed bank account, kept (inactive) in the chart: Fiken refuses payments from it. */
+export const FIKEN_CLOSED_ACCOUNT = `${BANK_ACCOUNT}:10003`;
+/** NS 4102 2910: what the company owes its employees and owners for their outlays. */
+export const EMPLOYEE_DEBT_ACCOUNT = '2910';
+
+/** The company's bank accounts (GET /bankAccounts): the account code each one posts to, and its type. */
+function seededBankAccounts(index: number): FikenBankAccount[] {
+  const bankAccountId = (n: number) => 5_000_000 + index * 100 + n;
+  return [
+    {
+      bankAccountId: bankAccountId(1),
+      name: 'Driftskonto',
+      accountCode: FIKEN_BANK_ACCOUNT,
+      bankAccountNumber: '15030012345',
+      type: 'normal',
+      inactive: false,
+    },
+    {
+      bankAccountId: bankAccountId(2),
+      name: 'Firmakort',
+      accountCode: FIKEN_CARD_ACCOUNT,
+      bankAccountNumber: '15030054321',
+      type: 'credit_card',
+      inactive: false,
+    },
+    {
+      bankAccountId: bankAccountId(3),
+      name: 'Gammel driftskonto',
+      accountCode: FIKEN_CLOSED_ACCOUNT,
+      bankAccountNumber: '15030099999',
+      type: 'normal',
+      inactive: true,
+    },
+    {
+      bankAccountId: bankAccountId(4),
+      name: 'Skattetrekkskonto',
+      accountCode: '1950:10002',
+      bankAccountNumber: '15030011111',
+      type: 'tax_deduction',
+      inactive: false,
+    },
+  ];
+}
 
 /**
  * Fiken's VAT types, their rates and where the definition allows them ("VAT Code" table):
  * `null` rate: VAT is not checked against the net; `purchases: false`: sales only.
  */
-export const FIKEN_VAT_TYPES: Record<string, { rate: number | null; vatCode?: string; purchases: boolean }> = {
+export const FIKEN_VAT_TYPES: Record<
+  string,
+  { rate: number | null; vatCode?: string; purchases: boolean; reverseCharge?: number }
+> = {
   NONE: { rate: 0, vatCode: '0', purchases: true },
   HIGH: { rate: 0.25, vatCode: '1', purchases: true },
   MEDIUM: { rate: 0.15, vatCode: '11', purchases: true },
   LOW: { rate: 0.12, vatCode: '13', purchases: true },
-  RAW_FISH: { rate: 0.1111, purchases: true },
+  RAW_FISH: { rate: 0.1111, vatCode: '12', purchases: true },
   EXEMPT: { rate: 0, purchases: false },
   EXEMPT_IMPORT_EXPORT: { rate: 0, purchases: false },
   EXEMPT_REVERSE: { rate: 0, purchases: false },
@@ -30,9 +78,11 @@ export const FIKEN_VAT_TYPES: Record<string, { rate: number | null; vatCode?: st
   MEDIUM_DIRECT: { rate: 0.15, purchases: true },
   MEDIUM_BASIS: { rate: null, purchases: true },
   NONE_IMPORT_BASIS: { rate: null, purchases: true },
-  HIGH_FOREIGN_SERVICE_DEDUCTIBLE: { rate: null, purchases: true },
+  // A service bought from abroad: the line is the amount paid (no VAT in it); Fiken computes the
+  // Norwegian VAT on it (`reverseCharge`, hundredths of a percent) and posts it on both sides.
+  HIGH_FOREIGN_SERVICE_DEDUCTIBLE: { rate: 0, vatCode: '86', purchases: true, reverseCharge: 2500 },
   HIGH_FOREIGN_SERVICE_NONDEDUCTIBLE: { rate: null, purchases: true },
-  LOW_FOREIGN_SERVICE_DEDUCTIBLE: { rate: null, purchases: true },
+  LOW_FOREIGN_SERVICE_DEDUCTIBLE: { rate: 0, vatCode: '88', purchases: true, reverseCharge: 1200 },
   LOW_FOREIGN_SERVICE_NONDEDUCTIBLE: { rate: null, purchases: true },
   HIGH_PURCHASE_OF_EMISSIONSTRADING_OR_GOLD_DEDUCTIBLE: { rate: null, purchases: true },
   HIGH_PURCHASE_OF_EMISSIONSTRADING_OR_GOLD_NONDEDUCTIBLE: { rate: null, purchases: true },
@@ -48,6 +98,7 @@ export class FikenCompany {
   readonly customers: FikenContact[];
   readonly ledger: LedgerShape;
   readonly invoiceShape: InvoiceShape;
+  readonly bankAccounts: FikenBankAccount[];
   private readonly codes: Set<string>;
 
   constructor(
@@ -69,6 +120,8 @@ export class FikenCompany {
       email: s.email,
       supplierNumber: 20_001 + s.index,
       account: `${SUPPLIER_ACCOUNT}:${20_001 + s.index}`,
+      // The last supplier has been deactivated: its sub-ledger stays in the chart, inactive.
+      ...(s.index === parties.suppliers.length - 1 ? { inactive: true } : {}),
     }));
     this.customers = parties.customers.map((c) => ({
       contactId: 2_000 + c.index,
@@ -78,11 +131,16 @@ export class FikenCompany {
       customerNumber: 10_001 + c.index,
       account: `${CUSTOMER_ACCOUNT}:${10_001 + c.index}`,
     }));
+    this.bankAccounts = seededBankAccounts(index);
     this.accounts = [];
+    const listed = new Set(CHART.map((account) => account.number));
     for (const account of CHART) {
-      if (account.number === BANK_ACCOUNT) this.accounts.push({ code: FIKEN_BANK_ACCOUNT, name: 'Driftskonto' });
-      else if (account.number === 1950) this.accounts.push({ code: '1950:10002', name: 'Skattetrekkskonto' });
-      else this.accounts.push({ code: String(account.number), name: account.name });
+      if (account.number === BANK_ACCOUNT || account.number === 1950) {
+        const banks = this.bankAccounts.filter((b) => b.accountCode.startsWith(`${account.number}:`));
+        this.accounts.push(...banks.map((b) => ({ code: b.accountCode, name: b.name })));
+      } else this.accounts.push({ code: String(account.number), name: account.name });
+      if (account.number === 2780 && !listed.has(Number(EMPLOYEE_DEBT_ACCOUNT)))
+        this.accounts.push({ code: EMPLOYEE_DEBT_ACCOUNT, name: 'Gjeld til ansatte og eiere' });
       if (account.number === CUSTOMER_ACCOUNT)
         this.accounts.push(...this.customers.map((c) => ({ code: c.account, name: c.name })));
       if (account.number === SUPPLIER_ACCOUNT)
@@ -99,6 +157,37 @@ export class FikenCompany {
 
   isBankAccount(code: string): boolean {
     return /^19[2-5]\d:\d{5}$/.test(code) && this.codes.has(code);
+  }
+
+  /** An account Fiken no longer posts to: a deactivated bank account, or the sub-ledger of an inactive contact. */
+  isInactive(code: string): boolean {
+    return (
+      this.bankAccounts.some((b) => b.accountCode === code && b.inactive) ||
+      this.suppliers.some((s) => s.account === code && s.inactive === true)
+    );
+  }
+
+  /** The account of what the company owes its employees (2910), or one of its sub-ledgers. */
+  isEmployeeDebtAccount(code: string): boolean {
+    return (code === EMPLOYEE_DEBT_ACCOUNT || code.startsWith(`${EMPLOYEE_DEBT_ACCOUNT}:`)) && this.codes.has(code);
+  }
+
+  /** Adds a supplier contact created through the API, with its sub-ledger account on 2400. */
+  addSupplier(contact: FikenContact): void {
+    if (this.suppliers.some((s) => s.contactId === contact.contactId)) return;
+    this.suppliers.push(contact);
+    const at = this.accounts.findIndex((a) => a.code.startsWith(`${SUPPLIER_ACCOUNT}:`));
+    const after =
+      at < 0
+        ? this.accounts.length
+        : at + this.accounts.filter((a) => a.code.startsWith(`${SUPPLIER_ACCOUNT}:`)).length;
+    this.accounts.splice(after, 0, { code: contact.account, name: contact.name });
+    this.codes.add(contact.account);
+  }
+
+  /** The next free supplier number (and sub-ledger `2400:<number>`). */
+  nextSupplierNumber(): number {
+    return Math.max(20_000, ...this.suppliers.map((s) => s.supplierNumber ?? 0)) + 1;
   }
 
   accountName(code: string): string {

@@ -14,6 +14,19 @@ export interface FikenContact {
   customerNumber?: number;
   /** Sub-ledger account of the contact, e.g. `2400:20001`. */
   account: string;
+  bankAccountNumber?: string;
+  inactive?: boolean;
+}
+
+/** A bank account as GET /bankAccounts lists it (`bankAccountResult`). */
+export interface FikenBankAccount {
+  bankAccountId: number;
+  name: string;
+  /** The chart's sub-ledger account it posts to, e.g. `1920:10001`. */
+  accountCode: string;
+  bankAccountNumber: string;
+  type: 'normal' | 'tax_deduction' | 'foreign' | 'credit_card';
+  inactive: boolean;
 }
 
 export interface FikenAttachment {

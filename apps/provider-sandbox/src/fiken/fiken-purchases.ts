@@ -1,4 +1,4 @@
-import { INPUT_VAT_ACCOUNT } from '../seed/chart';
+import { INPUT_VAT_ACCOUNT, OUTPUT_VAT_ACCOUNT } from '../seed/chart';
 import { isIsoDate } from '../shared/dates';
 import { FIKEN_VAT_TYPES, type FikenCompany } from './fiken-company';
 import type { FikenJournalLine, FikenPurchase, FikenPurchaseLine } from './fiken-model';
@@ -40,6 +40,11 @@ function isObject(value: unknown): value is Json {
 
 function isAmount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value);
+}
+
+/** VAT on a net amount (øre) at a rate in hundredths of a percent, rounded half up. */
+function vatOfNet(net: number, rateHundredths: number): number {
+  return Math.floor((net * rateHundredths * 2 + 10_000) / 20_000);
 }
 
 export type PurchaseResult = { ok: true; purchase: FikenPurchase } | { ok: false; message: string };
@@ -92,11 +97,17 @@ export function buildPurchase(
     if (!isAmount(vatAmount)) return fail(`lines[${i}].${vatField} must be an integer amount in cents`);
     if (typeof raw.account !== 'string' || !company.hasAccount(raw.account))
       return fail(`lines[${i}].account: unknown account '${String(raw.account)}'`);
+    if (company.isInactive(raw.account)) return fail(`lines[${i}].account: account '${raw.account}' is inactive`);
     if (typeof raw.vatType !== 'string' || !(raw.vatType in FIKEN_VAT_TYPES))
       return fail(`lines[${i}].vatType: unknown VAT type '${String(raw.vatType)}'`);
     const vatType = FIKEN_VAT_TYPES[raw.vatType];
     if (!vatType.purchases) return fail(`lines[${i}].vatType: '${raw.vatType}' is not valid for purchases`);
     const net = raw[price] as number;
+    if (vatType.reverseCharge !== undefined && vatAmount !== 0) {
+      return fail(
+        `lines[${i}].${vatField} must be 0 for ${raw.vatType}: Fiken computes the VAT of a service bought abroad`,
+      );
+    }
     if (vatType.rate !== null && Math.abs(vatAmount - net * vatType.rate) > 1) {
       return fail(`lines[${i}].${vatField} (${vatAmount}) does not match ${price} ${net} at VAT type ${raw.vatType}`);
     }
@@ -114,8 +125,20 @@ export function buildPurchase(
   if (body.kind === 'cash_purchase' && !paid) return fail('A cash purchase is paid (paid: true)');
   const paymentAccount = typeof body.paymentAccount === 'string' ? body.paymentAccount : undefined;
   if (paid && !paymentAccount) return fail('paymentAccount is required for a paid purchase');
-  if (paymentAccount !== undefined && !company.isBankAccount(paymentAccount)) {
-    return fail(`paymentAccount: '${paymentAccount}' is not a bank account (e.g. 1920:10001)`);
+  if (
+    paymentAccount !== undefined &&
+    !company.isBankAccount(paymentAccount) &&
+    !company.isEmployeeDebtAccount(paymentAccount)
+  ) {
+    return fail(
+      `paymentAccount: '${paymentAccount}' is not a bank account (e.g. 1920:10001) or the employees' account (2910)`,
+    );
+  }
+  if (paymentAccount !== undefined && company.isInactive(paymentAccount)) {
+    return fail(`paymentAccount: bank account '${paymentAccount}' is inactive`);
+  }
+  if (body.kid !== undefined && (typeof body.kid !== 'string' || !/^\d{2,25}$/.test(body.kid))) {
+    return fail('kid must be a Norwegian KID number of 2 to 25 digits');
   }
   let paymentAmountInNok: number | undefined;
   if (body.paymentAmountInNok !== undefined) {
@@ -130,6 +153,9 @@ export function buildPurchase(
   if (body.kind === 'supplier') {
     const supplier = company.suppliers.find((s) => s.contactId === body.supplierId);
     if (!supplier) return fail('supplierId is required for kind supplier and must name a supplier contact');
+    if (supplier.inactive) return fail(`supplierId: contact ${supplier.contactId} is inactive`);
+    if (typeof body.dueDate !== 'string') return fail('dueDate is required for kind supplier');
+    if (body.dueDate < (body.date as string)) return fail('dueDate must not be before date');
     supplierAccount = supplier.account;
   }
 
@@ -146,9 +172,19 @@ export function buildPurchase(
     allocated += lineGross;
     const vat =
       inCurrency === gross ? line.vat : Math.round((line.vat * lineGross) / Math.max(line.netPrice + line.vat, 1));
-    const vatCode = FIKEN_VAT_TYPES[line.vatType].vatCode;
+    const type = FIKEN_VAT_TYPES[line.vatType];
+    const vatCode = type.vatCode;
     journalLines.push({ amount: lineGross - vat, account: line.account, ...(vatCode ? { vatCode } : {}) });
     if (vat !== 0) journalLines.push({ amount: vat, account: String(INPUT_VAT_ACCOUNT) });
+    if (type.reverseCharge !== undefined) {
+      // Reverse charge: the VAT on the amount paid, deducted as input VAT and owed as output VAT.
+      const computed = vatOfNet(lineGross, type.reverseCharge);
+      if (computed !== 0)
+        journalLines.push(
+          { amount: computed, account: String(INPUT_VAT_ACCOUNT) },
+          { amount: -computed, account: String(OUTPUT_VAT_ACCOUNT) },
+        );
+    }
   });
   if (supplierAccount) {
     journalLines.push({ amount: -gross, account: supplierAccount });

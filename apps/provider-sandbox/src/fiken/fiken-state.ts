@@ -3,7 +3,7 @@ import { fikenCompanyIndexOfSlug } from '../constants';
 import type { ResolvedOptions } from '../options';
 import { LRUCache } from 'lru-cache';
 import { FikenCompany } from './fiken-company';
-import type { FikenAccessToken, FikenAuthorizationCode, FikenGrant, FikenPurchase } from './fiken-model';
+import type { FikenAccessToken, FikenAuthorizationCode, FikenContact, FikenGrant, FikenPurchase } from './fiken-model';
 
 export interface IssuedTokens {
   access_token: string;
@@ -26,6 +26,8 @@ export class FikenState {
   private readonly refreshTokens = new Map<string, number>();
   private readonly accessTokens = new Map<string, FikenAccessToken>();
   private readonly purchases = new Map<number, FikenPurchase[]>();
+  /** Contacts created through the API, per company: replayed onto a company regenerated from its seed. */
+  private readonly createdContacts = new Map<number, FikenContact[]>();
   private readonly inFlight = new Map<string, number>();
   private readonly nextSlot = new Map<string, number>();
   private grantSequence = 0;
@@ -51,6 +53,7 @@ export class FikenState {
         ledgerEndDate,
         ledgerDays,
       );
+      for (const contact of this.createdContacts.get(index) ?? []) company.addSupplier(contact);
       this.companies.set(index, company);
     }
     return company;
@@ -184,6 +187,26 @@ export class FikenState {
     else this.purchases.set(companyIndex, [purchase]);
   }
 
+  /** Creates a supplier contact (POST /contacts) with the next supplier number and its 2400 sub-ledger. */
+  addSupplier(
+    companyIndex: number,
+    fields: Omit<FikenContact, 'contactId' | 'supplierNumber' | 'account'>,
+  ): FikenContact {
+    const company = this.company(companyIndex);
+    const supplierNumber = company.nextSupplierNumber();
+    const contact: FikenContact = {
+      ...fields,
+      contactId: 9_000_000 + companyIndex * 10_000 + supplierNumber,
+      supplierNumber,
+      account: `2400:${supplierNumber}`,
+    };
+    const list = this.createdContacts.get(companyIndex);
+    if (list) list.push(contact);
+    else this.createdContacts.set(companyIndex, [contact]);
+    company.addSupplier(contact);
+    return contact;
+  }
+
   /** Takes the one request slot of a client; `false` when a request of the same client is in flight. */
   enter(key: string): boolean {
     if ((this.inFlight.get(key) ?? 0) > 0) {
@@ -219,6 +242,8 @@ export class FikenState {
     this.refreshTokens.clear();
     this.accessTokens.clear();
     this.purchases.clear();
+    if (this.createdContacts.size > 0) this.companies.clear();
+    this.createdContacts.clear();
     this.inFlight.clear();
     this.nextSlot.clear();
     this.grantSequence = 0;

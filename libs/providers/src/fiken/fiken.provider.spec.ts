@@ -152,6 +152,8 @@ describe('FikenProvider against the Fiken sandbox', () => {
       );
       expect(log.calls).toEqual([
         { method: 'GET', path: `/companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts`, status: 200 },
+        { method: 'GET', path: `/companies/${SANDBOX_FIKEN_DEMO_SLUG}/bankAccounts`, status: 200 },
+        { method: 'GET', path: `/companies/${SANDBOX_FIKEN_DEMO_SLUG}/contacts`, status: 200 },
       ]);
     });
 
@@ -235,7 +237,9 @@ describe('FikenProvider against the Fiken sandbox', () => {
       expect(context.accounts.length).toBeGreaterThan(25);
       expect(new Set(context.accounts.map((a) => a.code)).size).toBe(context.accounts.length);
       expect(context.accounts.map((a) => a.code)).toEqual(expect.arrayContaining(['1920:10001', '6540', '7350']));
-      expect(log.calls.length).toBe(Math.ceil(context.accounts.length / 20));
+      expect(log.calls.filter((c) => c.path.endsWith('/accounts')).length).toBe(
+        Math.ceil(context.accounts.length / 20),
+      );
     });
 
     it('reports each invoice in its own currency, with the outstanding amount in it', async () => {
@@ -284,6 +288,8 @@ describe('FikenProvider against the Fiken sandbox', () => {
       expect(log.calls.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual([
         'POST /fiken/oauth/token 200',
         `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts 200`,
+        `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/bankAccounts 200`,
+        `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/contacts 200`,
       ]);
       const after = await store.current(COMPANY, 'fiken');
       expect(after?.accessToken).not.toBe(before?.accessToken);
@@ -313,6 +319,8 @@ describe('FikenProvider against the Fiken sandbox', () => {
         `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts 401`,
         'POST /fiken/oauth/token 200',
         `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/accounts 200`,
+        `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/bankAccounts 200`,
+        `GET /companies/${SANDBOX_FIKEN_DEMO_SLUG}/contacts 200`,
       ]);
     });
 
@@ -520,11 +528,11 @@ describe('FikenProvider against the Fiken sandbox', () => {
 
     it("keeps Fiken's message when it refuses a purchase (provider_error, permanent)", async () => {
       const error = await provider()
-        .bookExpense(conn, booking({ paymentAccount: '6540:10001' }))
+        .bookExpense(conn, booking({ paymentAccount: '1920:10003' }))
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ProviderError);
       expect(error).toMatchObject({ code: 'provider_error', transient: false, status: 400 });
-      expect((error as Error).message).toContain('is not a bank account');
+      expect((error as Error).message).toContain('is inactive');
     });
 
     it('refuses a rate Fiken has no VAT type for with unknown_vat_rate', async () => {
@@ -569,7 +577,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
       const log = new ApiCallLog();
       const started = Date.now();
       await provider().fetchContext(conn, { recorder: log });
-      expect(log.calls.map((c) => c.status)).toEqual([429, 200]);
+      expect(log.calls.filter((c) => c.path.endsWith('/accounts')).map((c) => c.status)).toEqual([429, 200]);
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     });
 
@@ -577,21 +585,21 @@ describe('FikenProvider against the Fiken sandbox', () => {
       sandbox.control.addFault({ provider: 'fiken', path: '/accounts', rateLimit: { next: 2, omitRetryHeader: true } });
       const log = new ApiCallLog();
       await provider().fetchContext(conn, { recorder: log });
-      expect(log.calls.map((c) => c.status)).toEqual([429, 429, 200]);
+      expect(log.calls.filter((c) => c.path.endsWith('/accounts')).map((c) => c.status)).toEqual([429, 429, 200]);
     });
 
     it('retries 5xx answers', async () => {
       sandbox.control.addFault({ provider: 'fiken', path: '/accounts', errorNext: 2, errorStatus: 500 });
       const log = new ApiCallLog();
       await provider().fetchContext(conn, { recorder: log });
-      expect(log.calls.map((c) => c.status)).toEqual([500, 500, 200]);
+      expect(log.calls.filter((c) => c.path.endsWith('/accounts')).map((c) => c.status)).toEqual([500, 500, 200]);
     });
 
     it('retries dropped connections', async () => {
       sandbox.control.addFault({ provider: 'fiken', path: '/accounts', dropConnections: { next: 2 } });
       const log = new ApiCallLog();
       await provider().fetchContext(conn, { recorder: log });
-      expect(log.calls.map((c) => c.status)).toEqual([0, 0, 200]);
+      expect(log.calls.filter((c) => c.path.endsWith('/accounts')).map((c) => c.status)).toEqual([0, 0, 200]);
     });
 
     it('times out a slow Fiken with provider_timeout and releases the company queue', async () => {

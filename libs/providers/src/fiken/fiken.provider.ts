@@ -3,6 +3,7 @@ import { FormData } from 'undici';
 import {
   AccountBalance,
   AccountingProvider,
+  AccountRules,
   ApiCallRecorder,
   BookingRef,
   Clock,
@@ -27,19 +28,17 @@ import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
 import type { ReceiptTarget } from '../shared/receipt-format';
 import { assertIsoDate, osloDate } from '../shared/dates';
-import { bookingText, fitText, readableReference } from '../shared/booking-text';
+import { readableReference } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/json';
-import { splitGross } from '../shared/money';
 import { validateBooking } from '../shared/validate-booking';
 import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount } from '../shared/history';
 import { FikenClient, idFromLocation } from './fiken-client';
 import { FikenConfig, ResolvedFikenConfig, resolveFikenConfig } from './fiken.config';
 import { describeFikenError } from './fiken-errors';
 import { FikenTokens } from './fiken-tokens';
-import { fikenVatTypeFor, fikenVatTypes } from './fiken-vat';
-
-/** `orderLine.description` in Fiken's definition: `maxLength: 200`. */
-const MAX_LINE_DESCRIPTION = 200;
+import { fikenVatTypes } from './fiken-vat';
+import { FikenChart, purchaseBody, referenceMarker } from './fiken-purchase';
+import { postingsOfPurchase } from './fiken-postings';
 
 /** The file types Fiken takes as a booking's attachment. */
 const FIKEN_RECEIPTS: ReceiptTarget = {
@@ -74,11 +73,26 @@ export class FikenProvider extends AccountingProvider {
   }
 
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
+    const c = asFikenConnection(conn);
+    const recorder = recorderOf(options);
     // Paged like every list: the definition declares page/pageSize with a default of 25 accounts.
-    const accounts = [];
-    for await (const account of this.client.list(asFikenConnection(conn), '/accounts', {}, recorderOf(options))) {
-      accounts.push({ code: asString(account.code), name: asString(account.name) });
+    const listed: Json[] = [];
+    for await (const account of this.client.list(c, '/accounts', {}, recorder)) listed.push(account);
+    // Fiken's accounts carry no state; its bank accounts and contacts do (`inactive`): a closed bank
+    // account's sub-ledger stays in the chart but takes no payments.
+    const inactive = new Set<string>();
+    for await (const bank of this.client.list(c, '/bankAccounts', {}, recorder)) {
+      if (bank.inactive === true) inactive.add(asString(bank.accountCode));
     }
+    // A deactivated supplier's sub-ledger (its `supplierAccountCode`) takes no new purchases either.
+    for await (const contact of this.client.list(c, '/contacts', { supplier: true, inactive: true }, recorder)) {
+      if (contact.inactive === true && typeof contact.supplierAccountCode === 'string')
+        inactive.add(contact.supplierAccountCode);
+    }
+    const accounts = listed.map((account) => {
+      const code = asString(account.code);
+      return { code, name: asString(account.name), rules: fikenAccountRules(code, inactive.has(code)) };
+    });
     // Fiken has no departments, VAT type or employee endpoints: its fixed purchase VAT types stand in.
     return { accounts, departments: [], vatTypes: fikenVatTypes(), employees: [] };
   }
@@ -179,17 +193,16 @@ export class FikenProvider extends AccountingProvider {
   ): Promise<BookingRef> {
     const c = asFikenConnection(conn);
     const recorder = recorderOf(options);
-    const rate = validateBooking('fiken', booking);
-    const vatType = fikenVatTypeFor(rate);
-    if (!vatType) {
-      throw new ProviderError(
-        'fiken',
-        'unknown_vat_rate',
-        `Fiken has no purchase VAT type with rate ${booking.vatRate} %`,
-      );
+    validateBooking('fiken', booking);
+    if (booking.lines.length === 0) {
+      throw new ProviderError('fiken', 'rejected', 'a purchase needs at least one line');
     }
     const foreign = booking.currency !== 'NOK';
-    if (foreign && (booking.amountNok === null || !Number.isSafeInteger(booking.amountNok) || booking.amountNok <= 0)) {
+    if (
+      foreign &&
+      booking.kind === 'expense' &&
+      (booking.amountNok === null || !Number.isSafeInteger(booking.amountNok) || booking.amountNok <= 0)
+    ) {
       throw new ProviderError(
         'fiken',
         'rejected',
@@ -197,7 +210,7 @@ export class FikenProvider extends AccountingProvider {
       );
     }
     return bookThenAttach(FIKEN_RECEIPTS, booking, {
-      prepare: () => this.purchaseFor(c, booking, rate, vatType, recorder),
+      prepare: () => purchaseBody(booking, this.chart(c, recorder)),
       create: async (purchase) => {
         const response = await this.client.request(
           c,
@@ -255,8 +268,41 @@ export class FikenProvider extends AccountingProvider {
     });
   }
 
-  async bookedPostings(): Promise<Posting[]> {
-    throw new ProviderError('fiken', 'rejected', "reading a booking's postings back is not supported yet");
+  /**
+   * The purchase's postings read back from Fiken's ledger: GET /purchases/{id} for its transaction,
+   * supplier, invoice number and due date, then GET /transactions/{transactionId} for the journal
+   * entries Fiken made of it (fiken-postings.ts maps them).
+   */
+  async bookedPostings(conn: ProviderConnection, bookingId: string, options?: ProviderCallOptions): Promise<Posting[]> {
+    const c = asFikenConnection(conn);
+    const recorder = recorderOf(options);
+    const purchaseResponse = await this.client.request(
+      c,
+      { method: 'GET', path: `/purchases/${encodeURIComponent(bookingId)}` },
+      recorder,
+    );
+    const purchase = asObject(purchaseResponse.body);
+    const transactionId = purchase.transactionId;
+    if (typeof transactionId !== 'number' && typeof transactionId !== 'string') {
+      throw new ProviderError('fiken', 'rejected', `Fiken's purchase ${bookingId} names no transaction`);
+    }
+    const transactionResponse = await this.client.request(
+      c,
+      { method: 'GET', path: `/transactions/${encodeURIComponent(String(transactionId))}` },
+      recorder,
+    );
+    const entries = asArray(asObject(transactionResponse.body).entries).map(asObject);
+    // An employee's sub-ledger on 2910 is named after the employee: read its name from the chart.
+    const names = new Map<string, string>();
+    const employeeAccounts = entries
+      .flatMap((entry) => asArray(entry.lines).map((line) => asString(asObject(line).account)))
+      .filter((code) => code.startsWith('2910:'));
+    if (employeeAccounts.length > 0) {
+      for await (const account of this.client.list(c, '/accounts', { fromAccount: 2910, toAccount: 2910 }, recorder)) {
+        names.set(asString(account.code), asString(account.name));
+      }
+    }
+    return postingsOfPurchase(purchase, entries, names);
   }
 
   async findBookingByReference(
@@ -269,74 +315,130 @@ export class FikenProvider extends AccountingProvider {
     // GET /purchases filters by date but not by identifier, and sorts only by date: every purchase
     // of the booking's date (the date we sent) is read, page by page, and matched on the identifier.
     // The bare reference is what purchases booked before the readable form carry.
+    // A supplier invoice's identifier is the supplier's invoice number: its first line carries the
+    // readable reference in brackets instead.
     const identifiers = new Set([readableReference(reference), reference]);
+    const marker = referenceMarker(reference);
     for await (const purchase of this.client.list(
       asFikenConnection(conn),
       '/purchases',
       { date: dateHint },
       recorderOf(options),
     )) {
-      if (identifiers.has(asString(purchase.identifier))) {
+      if (identifiers.has(asString(purchase.identifier)) || carriesMarker(purchase, marker)) {
         return { bookingId: asString(purchase.purchaseId), hasAttachment: attachmentsOf(purchase).length > 0 };
       }
     }
     return null;
   }
 
-  /**
-   * Fiken pays from a bank account's sub-ledger (`"1920:10001"`). A configured plain account number
-   * is resolved through the chart (`/accounts` lists the sub-ledger accounts); the first sub-ledger
-   * is assumed when the chart lists none.
-   */
-  /** The cash purchase to post: the payment account looked up, the line's net and VAT split. */
-  private async purchaseFor(
-    c: FikenConnection,
-    booking: ExpenseBooking,
-    rate: number,
-    vatType: string,
-    recorder: ApiCallRecorder,
-  ): Promise<Json> {
-    const foreign = booking.currency !== 'NOK';
-    const { net, vat } = splitGross(booking.grossAmount, rate);
-    const paymentAccount = await this.paymentAccount(c, booking.paymentAccount, recorder);
-    const line = {
-      description: fitText(bookingText(booking), MAX_LINE_DESCRIPTION),
-      // A foreign purchase is priced in its currency; Fiken books the NOK amount paid.
-      ...(foreign ? { netPriceInCurrency: net, vatInCurrency: vat } : { netPrice: net, vat }),
-      account: booking.accountCode,
-      vatType,
+  /** The chart reads and supplier lookup the purchase builder needs, recorded on `recorder`. */
+  private chart(c: FikenConnection, recorder: ApiCallRecorder): FikenChart {
+    return {
+      accounts: async (number) => {
+        const found: Json[] = [];
+        for await (const account of this.client.list(
+          c,
+          '/accounts',
+          { fromAccount: number, toAccount: number },
+          recorder,
+        ))
+          found.push(account);
+        return found;
+      },
+      bankAccounts: async () => {
+        const found: Json[] = [];
+        for await (const bank of this.client.list(c, '/bankAccounts', {}, recorder)) found.push(bank);
+        return found;
+      },
+      supplierId: (booking) => this.supplierId(c, booking, recorder),
     };
-    const purchase = {
-      // Shown as the invoice number in Fiken: a readable form of our reference, found again by it.
-      identifier: readableReference(booking.reference),
-      date: booking.date,
-      kind: 'cash_purchase',
-      paid: true,
-      paymentDate: booking.date,
-      paymentAccount,
-      currency: booking.currency,
-      ...(foreign ? { paymentAmountInNok: booking.amountNok } : {}),
-      lines: [line],
-    };
-    return purchase;
   }
 
-  private async paymentAccount(conn: FikenConnection, configured: string, recorder: ApiCallRecorder): Promise<string> {
-    if (configured.includes(':')) {
-      return configured;
-    }
-    const number = Number(configured.slice(0, 4));
-    for await (const account of this.client.list(
-      conn,
-      '/accounts',
-      { fromAccount: number, toAccount: number },
+  /**
+   * The supplier contact of a supplier invoice: found by organisation number (GET /contacts
+   * ?organizationNumber=&supplier=true), else created as a supplier (POST /contacts) with its name,
+   * organisation number and bank account.
+   */
+  private async supplierId(c: FikenConnection, booking: ExpenseBooking, recorder: ApiCallRecorder): Promise<number> {
+    const supplier = booking.supplier;
+    if (!supplier) throw new ProviderError('fiken', 'rejected', 'a supplier invoice needs its supplier');
+    let inactive: string | null = null;
+    for await (const contact of this.client.list(
+      c,
+      '/contacts',
+      { organizationNumber: supplier.organizationNumber, supplier: true },
       recorder,
     )) {
-      const code = asString(account.code);
-      if (code.startsWith(`${configured}:`)) return code;
+      if (asString(contact.organizationNumber) !== supplier.organizationNumber) continue;
+      if (contact.inactive !== true) return asNumber(contact.contactId);
+      inactive = asString(contact.name);
     }
-    return `${configured}:10001`;
+    if (inactive !== null) {
+      // Not created again beside the deactivated one: the accountant reactivates it in Fiken.
+      throw new ProviderError(
+        'fiken',
+        'rejected',
+        `supplier ${supplier.organizationNumber} (${inactive}) is deactivated in Fiken: reactivate the contact`,
+      );
+    }
+    const response = await this.client.request(
+      c,
+      {
+        method: 'POST',
+        path: '/contacts',
+        json: {
+          name: supplier.name,
+          organizationNumber: supplier.organizationNumber,
+          supplier: true,
+          ...(supplier.bankAccount ? { bankAccountNumber: supplier.bankAccount } : {}),
+        },
+        retryMode: 'not-processed-only',
+      },
+      recorder,
+    );
+    const id = Number(idFromLocation(response));
+    if (!Number.isSafeInteger(id) || id <= 0) {
+      throw new TransportError('fiken', 'rejected', 'Fiken created the contact without a Location header', {
+        status: response.status,
+        outcomeUnknown: false,
+      });
+    }
+    return id;
   }
+}
+
+/** Whether a purchase's first line ends with the reference marker of a supplier invoice we booked. */
+function carriesMarker(purchase: Json, marker: string): boolean {
+  const [first] = asArray(purchase.lines);
+  return first !== undefined && asString(asObject(first).description ?? '').endsWith(marker);
+}
+
+/**
+ * Fiken's rules for an account: no VAT lock, department or project (Fiken has none of these on an
+ * account); a sub-ledger names its party (1500: customer, 2400: supplier, 2910: employee); a closed
+ * bank account or a deactivated supplier's sub-ledger is inactive.
+ */
+function fikenAccountRules(code: string, inactive: boolean): AccountRules {
+  const [number, sub] = code.split(':');
+  const ledgerType: AccountRules['ledgerType'] =
+    sub === undefined
+      ? 'general'
+      : number === '1500'
+        ? 'customer'
+        : number === '2400'
+          ? 'supplier'
+          : number === '2910'
+            ? 'employee'
+            : 'general';
+  return {
+    lockedVatCode: null,
+    legalVatCodes: null,
+    ledgerType,
+    requiresDepartment: false,
+    requiresProject: false,
+    inactive,
+  };
 }
 
 /** A purchase's attachments: `purchaseAttachments` in API v2 (`attachments` in older answers). */
@@ -415,10 +517,14 @@ const PURCHASE_VAT_RATES: Record<string, string> = {
 /** What the service's own purchases carry as identifier: its readable reference, or (older) the bare id. */
 const OWN_REFERENCE = /^(P-[0-9A-Z]{5}-[0-9A-Z]{5}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
+/** The marker a supplier invoice booked by the service carries on its first line. */
+const OWN_MARKER = /\[P-[0-9A-Z]{5}-[0-9A-Z]{5}\]$/;
+
 function toPurchaseBooking(purchase: Json): HistoricalBooking | null {
   const identifier = typeof purchase.identifier === 'string' ? purchase.identifier : '';
   if (OWN_REFERENCE.test(identifier) || purchase.deleted === true) return null;
   const lines = Array.isArray(purchase.lines) ? asArray(purchase.lines).map(asObject) : [];
+  if (OWN_MARKER.test(asString(lines[0]?.description ?? ''))) return null;
   const gross = (line: Json) => asNumber(line.netPrice) + asNumber(line.vat ?? 0);
   const [largest] = [...lines].sort((a, b) => gross(b) - gross(a));
   if (!largest) return null;
