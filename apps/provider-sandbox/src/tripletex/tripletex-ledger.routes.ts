@@ -68,7 +68,7 @@ export function registerLedgerRoutes(router: Router, state: TripletexState): voi
       (a) =>
         (!numbers || numbers.includes(a.number)) &&
         (!ids || ids.includes(a.id)) &&
-        isInactive !== true &&
+        (isInactive === undefined || a.rules.isInactive === isInactive) &&
         (isBankAccount === undefined || a.isBankAccount === isBankAccount),
     );
     sendList(
