@@ -159,6 +159,15 @@ describe("Tripletex sandbox: account rules refuse a posting with Tripletex's 422
         fields: 'supplier(id),invoiceNumber,termOfPayment,amount',
       })
     ).body.values;
+    const owed = (
+      await get('/ledger/posting', {
+        dateFrom: '2026-03-10',
+        dateTo: '2026-03-11',
+        employeeId: employee.id,
+        fields: 'account(number),amount',
+      })
+    ).body.values;
+    expect(owed).toEqual([{ account: { number: 2910 }, amount: -100 }]);
     expect(payable).toEqual([
       { supplier: { id: supplier.id }, invoiceNumber: 'F-77', termOfPayment: '2026-03-24', amount: -100 },
     ]);
