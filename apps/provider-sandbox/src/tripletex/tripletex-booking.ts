@@ -1,10 +1,10 @@
 import { INPUT_VAT_ACCOUNT, OUTPUT_VAT_ACCOUNT } from '../seed/chart';
 import { currencyById } from '../seed/currencies';
 import { isIsoDate } from '../shared/dates';
-import { kronerToOre, splitGross } from '../shared/money';
+import { kronerToOre } from '../shared/money';
 import type { TripletexCompany } from './tripletex-company';
 import type { ValidationMessage } from './tripletex-errors';
-import type { TxPosting, TxVoucher } from './tripletex-model';
+import type { TxAccount, TxPosting, TxVatType, TxVoucher } from './tripletex-model';
 
 export type BookingResult =
   { ok: true; voucher: TxVoucher } | { ok: false; message: string; validationMessages: ValidationMessage[] };
@@ -27,8 +27,10 @@ function refId(value: unknown): number | undefined | null {
 /**
  * Validates a `POST /ledger/voucher` body the way Tripletex does and builds the voucher: `row` ≥ 1
  * (row 0 is reserved for system-generated postings), known accounts and VAT types, gross amounts
- * summing to zero. A VAT type on a posting splits its gross amount into net on the account and VAT
- * on 2710 (input) or 2700 (output), generated at row 0.
+ * summing to zero, and each account's rules (inactive, VAT lock, legal VAT types, the party its ledger
+ * type asks for, a department). A VAT type on a posting splits its gross amount into net on the
+ * account and VAT on 2710 (input) or 2700 (output), generated at row 0; a reverse-charge type (86, 88)
+ * keeps the amount on the account and generates the VAT computed on it on both 2710 and 2700.
  */
 export function buildVoucher(
   company: TripletexCompany,
@@ -125,7 +127,7 @@ export function buildVoucher(
         path: `${path}.amountGrossCurrency`,
       });
     }
-    const refs: Record<'supplier' | 'customer' | 'department' | 'employee', number | null> = {
+    const refs: PartyRefs = {
       supplier: null,
       customer: null,
       department: null,
@@ -146,6 +148,16 @@ export function buildVoucher(
         refs[key] = id;
       }
     }
+    const invoiceNumber = typeof raw.invoiceNumber === 'string' && raw.invoiceNumber !== '' ? raw.invoiceNumber : null;
+    const termOfPayment = typeof raw.termOfPayment === 'string' && raw.termOfPayment !== '' ? raw.termOfPayment : null;
+    if (termOfPayment !== null && !isIsoDate(termOfPayment)) {
+      problems.push({
+        field: 'postings.termOfPayment',
+        message: 'Ugyldig forfallsdato. Bruk formatet ÅÅÅÅ-MM-DD.',
+        path: `${path}.termOfPayment`,
+      });
+    }
+    if (account) problems.push(...ruleViolations(account, vatType, refs, raw, path));
     if (!account || gross === undefined || !currency || grossCurrency === undefined) return;
     sum += gross;
     const lineDescription = typeof raw.description === 'string' ? raw.description : description;
@@ -156,34 +168,34 @@ export function buildVoucher(
       customerId: refs.customer,
       departmentId: refs.department,
       employeeId: refs.employee,
+      currencyId: currency.id,
     };
-    const split = vatType ? splitGross(gross, vatType.percentage) : { net: gross, vat: 0 };
+    const vat = vatType ? vatOf(gross, vatType) : { net: gross, postings: [] };
     postings.push({
       ...base,
       id: ids.voucherId * 10 + sequence++,
       row,
       accountId: account.id,
-      amount: split.net,
+      amount: vat.net,
       amountGross: gross,
-      currencyId: currency.id,
       amountGrossCurrency: grossCurrency,
       vatTypeId: vatType?.id ?? null,
+      invoiceNumber,
+      termOfPayment,
       systemGenerated: false,
     });
-    if (vatType && split.vat !== 0) {
-      const vatAccount = company.accountByNumber(
-        vatType.direction === 'output' ? OUTPUT_VAT_ACCOUNT : INPUT_VAT_ACCOUNT,
-      );
+    for (const generated of vat.postings) {
       postings.push({
         ...base,
         id: ids.voucherId * 10 + sequence++,
         row: 0,
-        accountId: vatAccount.id,
-        amount: split.vat,
-        amountGross: split.vat,
-        currencyId: currency.id,
-        amountGrossCurrency: gross === 0 ? 0 : Math.round((split.vat * grossCurrency) / gross),
+        accountId: company.accountByNumber(generated.account).id,
+        amount: generated.amount,
+        amountGross: generated.amount,
+        amountGrossCurrency: gross === 0 ? 0 : Math.round((generated.amount * grossCurrency) / gross),
         vatTypeId: null,
+        invoiceNumber: null,
+        termOfPayment: null,
         systemGenerated: true,
       });
     }
@@ -210,5 +222,98 @@ export function buildVoucher(
       postings,
       inLedger,
     },
+  };
+}
+
+type PartyRefs = Record<'supplier' | 'customer' | 'department' | 'employee', number | null>;
+
+/** Where a posting breaks its account's rules, the messages Tripletex answers with. */
+function ruleViolations(
+  account: TxAccount,
+  vatType: TxVatType | undefined,
+  refs: PartyRefs,
+  raw: Json,
+  path: string,
+): ValidationMessage[] {
+  const problems: ValidationMessage[] = [];
+  const { rules } = account;
+  const code = vatType?.number ?? '0';
+  if (rules.isInactive) {
+    problems.push({
+      field: 'postings.account',
+      message: `Kontoen ${account.number} er inaktiv og kan ikke posteres på.`,
+      path: `${path}.account`,
+    });
+  }
+  if (rules.vatLocked && rules.legalVatCodes !== null && !rules.legalVatCodes.includes(code)) {
+    problems.push({
+      field: 'postings.vatType',
+      message: `Kontoen ${account.number} er låst til mva-kode ${rules.legalVatCodes.join(', ')}.`,
+      path: `${path}.vatType`,
+    });
+  } else if (rules.legalVatCodes !== null && !rules.legalVatCodes.includes(code)) {
+    problems.push({
+      field: 'postings.vatType',
+      message: `Mva-kode ${code} er ikke tillatt på konto ${account.number}.`,
+      path: `${path}.vatType`,
+    });
+  }
+  const party = { VENDOR: 'supplier', CUSTOMER: 'customer', EMPLOYEE: 'employee' } as const;
+  const partyName = { supplier: 'Leverandør', customer: 'Kunde', employee: 'Ansatt' } as const;
+  if (rules.ledgerType in party) {
+    const key = party[rules.ledgerType as keyof typeof party];
+    if (refs[key] === null && raw[key] === undefined) {
+      problems.push({
+        field: `postings.${key}`,
+        message: `${partyName[key]} må oppgis for posteringer på konto ${account.number}.`,
+        path: `${path}.${key}`,
+      });
+    }
+  }
+  if (rules.requiresDepartment && refs.department === null && raw.department === undefined) {
+    problems.push({
+      field: 'postings.department',
+      message: `Avdeling må oppgis for posteringer på konto ${account.number}.`,
+      path: `${path}.department`,
+    });
+  }
+  if (rules.requiresProject && raw.project === undefined) {
+    problems.push({
+      field: 'postings.project',
+      message: `Prosjekt må oppgis for posteringer på konto ${account.number}.`,
+      path: `${path}.project`,
+    });
+  }
+  return problems;
+}
+
+/** `amount × factor / denominator` rounded half away from zero, in integers. */
+function roundedRatio(amount: number, factor: number, denominator: number): number {
+  const n = BigInt(Math.abs(amount)) * BigInt(factor);
+  const d = BigInt(denominator);
+  return Math.sign(amount) * Number((n * 2n + d) / (d * 2n));
+}
+
+/**
+ * The net amount left on the account and the VAT postings a VAT type generates from a gross amount:
+ * VAT of the gross for input and output types, VAT of the amount on both sides for a reverse charge.
+ */
+function vatOf(gross: number, vatType: TxVatType): { net: number; postings: { account: number; amount: number }[] } {
+  const hundredths = Math.round(vatType.percentage * 100);
+  if (hundredths === 0 || vatType.direction === 'none') return { net: gross, postings: [] };
+  if (vatType.direction === 'reverse') {
+    const vat = roundedRatio(gross, hundredths, 10_000);
+    return {
+      net: gross,
+      postings: [
+        { account: INPUT_VAT_ACCOUNT, amount: vat },
+        { account: OUTPUT_VAT_ACCOUNT, amount: -vat },
+      ],
+    };
+  }
+  const vat = roundedRatio(gross, hundredths, 10_000 + hundredths);
+  return {
+    net: gross - vat,
+    postings: [{ account: vatType.direction === 'output' ? OUTPUT_VAT_ACCOUNT : INPUT_VAT_ACCOUNT, amount: vat }],
   };
 }

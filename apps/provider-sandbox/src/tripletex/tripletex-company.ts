@@ -1,9 +1,9 @@
 import { tripletexEmployeeToken } from '../constants';
-import { CHART, VAT_CODES } from '../seed/chart';
 import type { InvoiceShape } from '../seed/invoices';
 import type { LedgerShape } from '../seed/ledger';
 import { seedParties } from '../seed/parties';
 import { hashInts, Random } from '../shared/random';
+import { TRIPLETEX_CHART, TRIPLETEX_VAT_CODES, tripletexRulesOf } from './tripletex-chart';
 import type { TxAccount, TxDepartment, TxEmployee, TxParty, TxVatType } from './tripletex-model';
 
 export const TRIPLETEX_STREAM = 1;
@@ -47,7 +47,7 @@ export class TripletexCompany {
     this.name = parties.companyName;
     this.organizationNumber = parties.organizationNumber;
     this.employeeToken = tripletexEmployeeToken(index);
-    this.vatTypes = VAT_CODES.map((code, i) => ({
+    this.vatTypes = TRIPLETEX_VAT_CODES.map((code, i) => ({
       id: 40_000 + index * 100 + twist + i * 3,
       number: code.number,
       name: code.name,
@@ -56,13 +56,14 @@ export class TripletexCompany {
     }));
     this.vatTypesById = new Map(this.vatTypes.map((vatType) => [vatType.id, vatType]));
     this.vatTypesByNumber = new Map(this.vatTypes.map((vatType) => [vatType.number, vatType]));
-    this.accounts = CHART.map((account, i) => ({
+    this.accounts = TRIPLETEX_CHART.map((account, i) => ({
       id: 300_000_000 + index * 1_000 + twist * 5 + i * 7,
       number: account.number,
       name: account.name,
       type: account.type,
       vatTypeId: account.vat ? (this.vatTypesByNumber.get(account.vat)?.id ?? null) : null,
       isBankAccount: account.isBankAccount === true,
+      rules: tripletexRulesOf(account),
     }));
     this.accountsById = new Map(this.accounts.map((account) => [account.id, account]));
     this.accountsByNumber = new Map(this.accounts.map((account) => [account.number, account]));

@@ -1,13 +1,14 @@
 import type { Router } from 'express';
 import { CURRENCIES } from '../seed/currencies';
 import { queryString } from '../shared/http';
-import { sendNotFound } from './tripletex-errors';
+import { sendNotFound, sendValidation, type ValidationMessage } from './tripletex-errors';
 import { callOf, dateRangeOf, idParam, sendList, sendValue } from './tripletex-http';
 import { seededInvoice } from './tripletex-ledger';
 import type { TxInvoice } from './tripletex-model';
+import type { TripletexState } from './tripletex-state';
 
-/** Departments, employees, suppliers, customers and customer invoices. */
-export function registerContextRoutes(router: Router): void {
+/** Departments, employees, suppliers (found by organisation number, created), customers and customer invoices. */
+export function registerContextRoutes(router: Router, state: TripletexState): void {
   const listAndGet = (
     path: string,
     ids: (res: Parameters<typeof callOf>[0]) => number[],
@@ -36,11 +37,47 @@ export function registerContextRoutes(router: Router): void {
     (res) => callOf(res).company.employees.map((e) => e.id),
     (res, id) => callOf(res).serializer.employee(id),
   );
-  listAndGet(
-    'supplier',
-    (res) => callOf(res).company.suppliers.map((s) => s.id),
-    (res, id) => callOf(res).serializer.supplier(id),
-  );
+  router.get('/supplier', (req, res) => {
+    const { company, serializer } = callOf(res);
+    const organizationNumber = queryString(req, 'organizationNumber');
+    const suppliers = company.suppliers.filter(
+      (s) => organizationNumber === undefined || s.organizationNumber === organizationNumber,
+    );
+    sendList(
+      req,
+      res,
+      suppliers.length,
+      (i) => serializer.supplier(suppliers[i].id) ?? {},
+      `supplier:${company.id}:${req.originalUrl}:${company.suppliers.length}`,
+    );
+  });
+  router.get('/supplier/:id', (req, res) => {
+    const id = idParam(req, res, 'supplier');
+    if (id === undefined) return;
+    const value = callOf(res).serializer.supplier(id);
+    if (!value) return sendNotFound(res, `supplier ${id}`);
+    sendValue(req, res, value);
+  });
+  router.post('/supplier', (req, res) => {
+    const { company, serializer } = callOf(res);
+    const body: Record<string, unknown> =
+      typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? req.body : {};
+    const problems: ValidationMessage[] = [];
+    const name = typeof body.name === 'string' ? body.name.trim() : '';
+    if (name === '') problems.push({ field: 'name', message: 'Navn må oppgis.' });
+    const organizationNumber = typeof body.organizationNumber === 'string' ? body.organizationNumber : '';
+    if (organizationNumber !== '' && !/^\d{9}$/.test(organizationNumber)) {
+      problems.push({ field: 'organizationNumber', message: 'Organisasjonsnummeret må ha 9 siffer.' });
+    }
+    const bankAccounts = bankAccountsOf(body);
+    if (bankAccounts.some((account) => !/^\d{11}$/.test(account))) {
+      problems.push({ field: 'bankAccountPresentation', message: 'Kontonummeret må ha 11 siffer.' });
+    }
+    if (problems.length > 0) return sendValidation(res, 'Validering feilet.', problems);
+    const email = typeof body.email === 'string' ? body.email : '';
+    const supplier = state.addSupplier(company, { name, organizationNumber, email, bankAccounts });
+    sendValue(req, res, serializer.supplier(supplier.id) ?? {}, 201);
+  });
   listAndGet(
     'customer',
     (res) => callOf(res).company.customers.map((c) => c.id),
@@ -91,4 +128,16 @@ export function registerContextRoutes(router: Router): void {
     if (index < 0 || index >= company.invoiceShape.count) return sendNotFound(res, `Invoice ${id}`);
     sendValue(req, res, serializer.invoice(seededInvoice(company, index)));
   });
+}
+
+/** A new supplier's bank account numbers: `bankAccountPresentation[].bban`, or the older `bankAccounts`. */
+function bankAccountsOf(body: Record<string, unknown>): string[] {
+  const presentation = Array.isArray(body.bankAccountPresentation) ? body.bankAccountPresentation : [];
+  const fromPresentation = presentation.flatMap((entry: unknown) =>
+    typeof entry === 'object' && entry !== null && typeof (entry as { bban?: unknown }).bban === 'string'
+      ? [(entry as { bban: string }).bban]
+      : [],
+  );
+  const legacy = Array.isArray(body.bankAccounts) ? body.bankAccounts.filter((a) => typeof a === 'string') : [];
+  return [...fromPresentation, ...(legacy as string[])];
 }

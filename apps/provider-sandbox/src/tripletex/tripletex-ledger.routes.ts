@@ -4,7 +4,7 @@ import { buildVoucher } from './tripletex-booking';
 import { sendNotFound, sendTripletexError, sendValidation } from './tripletex-errors';
 import { callOf, dateRangeOf, idParam, sendList, sendValue } from './tripletex-http';
 import { seededIndexOf, seededRange, seededVoucher } from './tripletex-ledger';
-import type { TxAccount, TxVoucher } from './tripletex-model';
+import type { TxAccount, TxPosting, TxVoucher } from './tripletex-model';
 import type { TripletexState } from './tripletex-state';
 
 /** "Valid document formats are PDF, PNG, JPEG and TIFF" (the upload operation's summary). */
@@ -68,7 +68,7 @@ export function registerLedgerRoutes(router: Router, state: TripletexState): voi
       (a) =>
         (!numbers || numbers.includes(a.number)) &&
         (!ids || ids.includes(a.id)) &&
-        isInactive !== true &&
+        (isInactive === undefined || a.rules.isInactive === isInactive) &&
         (isBankAccount === undefined || a.isBankAccount === isBankAccount),
     );
     sendList(
@@ -177,12 +177,25 @@ export function registerLedgerRoutes(router: Router, state: TripletexState): voi
     if (!range) return;
     const { company, serializer } = callOf(res);
     const accountId = numberList(queryString(req, 'accountId'));
+    const parties = {
+      supplierId: numberList(queryString(req, 'supplierId')),
+      employeeId: numberList(queryString(req, 'employeeId')),
+      departmentId: numberList(queryString(req, 'departmentId')),
+    };
+    const partyMatches = (posting: TxPosting): boolean =>
+      (Object.keys(parties) as (keyof typeof parties)[]).every((key) => {
+        const wanted = parties[key];
+        const id = posting[key];
+        return !wanted || (id !== null && wanted.includes(id));
+      });
     const vouchers = vouchersInRange(state, res, range.from, range.to);
     const postings: { voucher: TxVoucher; index: number }[] = [];
     for (let i = 0; i < vouchers.total; i++) {
       const voucher = vouchers.at(i);
       voucher.postings.forEach((posting, index) => {
-        if (!accountId || accountId.includes(posting.accountId)) postings.push({ voucher, index });
+        if ((!accountId || accountId.includes(posting.accountId)) && partyMatches(posting)) {
+          postings.push({ voucher, index });
+        }
       });
     }
     sendList(

@@ -27,6 +27,8 @@ export function seededVoucher(
     customerId: line.customer !== undefined ? company.customers[line.customer].id : null,
     departmentId: null,
     employeeId: null,
+    invoiceNumber: null,
+    termOfPayment: null,
     systemGenerated: line.row === 0,
   }));
   const seededDocument: TxDocument | null = entry.hasAttachment

@@ -1,5 +1,7 @@
 /** The Tripletex sandbox's internal records. Amounts are integer øre; the serializers speak kroner. */
 
+import type { TxAccountRules } from './tripletex-chart';
+
 export interface TxAccount {
   id: number;
   number: number;
@@ -7,6 +9,8 @@ export interface TxAccount {
   type: string;
   vatTypeId: number | null;
   isBankAccount: boolean;
+  /** What Tripletex requires of a posting on the account. */
+  rules: TxAccountRules;
 }
 
 export interface TxVatType {
@@ -14,7 +18,8 @@ export interface TxVatType {
   number: string;
   name: string;
   percentage: number;
-  direction: 'input' | 'output' | 'none';
+  /** `reverse`: a reverse charge, VAT posted on both 2710 and 2700. */
+  direction: 'input' | 'output' | 'none' | 'reverse';
 }
 
 export interface TxParty {
@@ -23,6 +28,8 @@ export interface TxParty {
   organizationNumber: string;
   email: string;
   number: number;
+  /** Norwegian bank account numbers (BBAN) of a supplier. */
+  bankAccounts?: string[];
 }
 
 export interface TxEmployee {
@@ -65,6 +72,9 @@ export interface TxPosting {
   customerId: number | null;
   departmentId: number | null;
   employeeId: number | null;
+  /** A supplier invoice's number and due date, on its accounts-payable posting. */
+  invoiceNumber: string | null;
+  termOfPayment: string | null;
   systemGenerated: boolean;
 }
 

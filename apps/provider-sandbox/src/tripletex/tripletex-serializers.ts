@@ -72,12 +72,18 @@ export class TripletexSerializer {
       number: vatType.number,
       displayName: `${vatType.number} ${vatType.name}`,
       percentage: vatType.percentage,
-      deductionPercentage: vatType.direction === 'input' ? 100 : 0,
+      deductionPercentage: vatType.direction === 'input' || vatType.direction === 'reverse' ? 100 : 0,
     };
   }
 
   account(account: TxAccount): Record<string, unknown> {
     const vatType = account.vatTypeId !== null ? this.company.vatType(account.vatTypeId) : undefined;
+    const { rules } = account;
+    // Tripletex lists the VAT types an account takes; an empty list here: no restriction.
+    const legalVatTypes = (rules.legalVatCodes ?? [])
+      .map((number) => this.company.vatTypes.find((v) => v.number === number))
+      .filter((v): v is TxVatType => v !== undefined)
+      .map((v) => this.vatTypeRef(v));
     return {
       id: account.id,
       version: 0,
@@ -87,20 +93,22 @@ export class TripletexSerializer {
       name: account.name,
       description: '',
       type: account.type,
-      legalVatTypes: vatType ? [this.vatTypeRef(vatType)] : [],
-      ledgerType: 'GENERAL',
+      legalVatTypes,
+      ledgerType: rules.ledgerType,
       balanceGroup: null,
       vatType: this.vatTypeRef(vatType),
-      vatLocked: false,
+      vatLocked: rules.vatLocked,
       currency: null,
       isCloseable: false,
       isApplicableForSupplierInvoice: account.type === 'OPERATING_EXPENSES',
       requireReconciliation: account.isBankAccount,
-      isInactive: false,
+      isInactive: rules.isInactive,
       isBankAccount: account.isBankAccount,
       isInvoiceAccount: false,
       bankAccountNumber: account.isBankAccount ? '15030012345' : null,
       displayName: `${account.number} ${account.name}`,
+      requiresDepartment: rules.requiresDepartment,
+      requiresProject: rules.requiresProject,
     };
   }
 
@@ -145,6 +153,12 @@ export class TripletexSerializer {
       organizationNumber: party.organizationNumber,
       [path === 'supplier' ? 'supplierNumber' : 'customerNumber']: party.number,
       email: party.email,
+      ...(path === 'supplier'
+        ? {
+            bankAccounts: party.bankAccounts ?? [],
+            bankAccountPresentation: (party.bankAccounts ?? []).map((bban) => ({ bban, iban: null, bic: null })),
+          }
+        : {}),
       isInactive: false,
       currency: this.currencyRef(),
     };
@@ -208,8 +222,8 @@ export class TripletexSerializer {
       amountGross: oreToKroner(posting.amountGross),
       amountGrossCurrency: oreToKroner(posting.amountGrossCurrency),
       currency: this.currencyRef(posting.currencyId),
-      invoiceNumber: null,
-      termOfPayment: null,
+      invoiceNumber: posting.invoiceNumber,
+      termOfPayment: posting.termOfPayment,
       row: posting.row,
       systemGenerated: posting.systemGenerated,
       closeGroup: null,

@@ -3,7 +3,7 @@ import { tripletexCompanyIndexOfToken } from '../constants';
 import type { ResolvedOptions } from '../options';
 import { LRUCache } from 'lru-cache';
 import { TripletexCompany } from './tripletex-company';
-import type { TxDocument, TxSession, TxVoucher } from './tripletex-model';
+import type { TxDocument, TxParty, TxSession, TxVoucher } from './tripletex-model';
 
 interface RateWindow {
   startedAt: number;
@@ -16,6 +16,8 @@ export class TripletexState {
   /** Seeded companies are regenerated on demand: the most recently used are kept. */
   private readonly companies: LRUCache<number, TripletexCompany>;
   private readonly bookings = new Map<number, TxVoucher[]>();
+  /** Suppliers created through the API, per company; seeded companies are regenerated with them. */
+  private readonly createdSuppliers = new Map<number, TxParty[]>();
   private readonly uploads = new Map<number, Map<number, TxDocument>>();
   private readonly rateWindows = new Map<string, RateWindow>();
   private sessionSequence = 0;
@@ -41,6 +43,7 @@ export class TripletexState {
         ledgerEndDate,
         ledgerDays,
       );
+      company.suppliers.push(...(this.createdSuppliers.get(index) ?? []));
       this.companies.set(index, company);
     }
     return company;
@@ -106,6 +109,24 @@ export class TripletexState {
     else this.bookings.set(companyIndex, [voucher]);
   }
 
+  /** Creates a supplier in the company (POST /supplier): the next id and supplier number. */
+  addSupplier(
+    company: TripletexCompany,
+    fields: Pick<TxParty, 'name' | 'organizationNumber' | 'email' | 'bankAccounts'>,
+  ): TxParty {
+    const created = this.createdSuppliers.get(company.index) ?? [];
+    const lastNumber = company.suppliers.reduce((max, s) => Math.max(max, s.number), 0);
+    const supplier: TxParty = {
+      ...fields,
+      id: 600_000_000 + company.index * 10_000 + created.length + 1,
+      number: lastNumber + 1,
+    };
+    created.push(supplier);
+    this.createdSuppliers.set(company.index, created);
+    company.suppliers.push(supplier);
+    return supplier;
+  }
+
   nextBookingSequence(companyIndex: number): number {
     return this.bookingsOf(companyIndex).length + 1;
   }
@@ -145,6 +166,9 @@ export class TripletexState {
   reset(): void {
     this.sessions.clear();
     this.bookings.clear();
+    this.createdSuppliers.clear();
+    // Companies hold the suppliers created in them: regenerate them from the seed.
+    this.companies.clear();
     this.uploads.clear();
     this.rateWindows.clear();
     this.sessionSequence = 0;

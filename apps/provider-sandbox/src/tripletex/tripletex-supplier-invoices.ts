@@ -39,6 +39,8 @@ export function supplierInvoicesOf(company: TripletexCompany): TxSupplierInvoice
           customerId: null,
           departmentId: null,
           employeeId: null,
+          invoiceNumber: null,
+          termOfPayment: null,
           systemGenerated: false,
         }) satisfies TxPosting;
       const voucher = {

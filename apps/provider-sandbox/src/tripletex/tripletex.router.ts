@@ -45,7 +45,7 @@ export function tripletexRouter(state: TripletexState, faults: FaultRegistry, lo
   api.delete('/token/session/:token', deleteSession(state));
   registerLedgerRoutes(api, state);
   registerSupplierInvoiceRoutes(api);
-  registerContextRoutes(api);
+  registerContextRoutes(api, state);
   api.use((req: Request, res: Response) => {
     sendTripletexError(res, 404, 6000, 'Objektet finnes ikke.', `No endpoint ${req.method} ${req.path}`);
   });

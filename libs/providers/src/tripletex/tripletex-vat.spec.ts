@@ -1,30 +1,74 @@
-import { chooseExpenseVatType } from './tripletex-vat';
+import { aBooking } from '@app/testing';
+import { accountRulesOf, vatTypeForLine } from './tripletex-vat';
 
 const vatTypes = [
   { id: 900, number: '0', name: 'Ingen avgiftsbehandling', percentage: 0 },
   { id: 903, number: '3', name: 'Utgående avgift, høy sats', percentage: 25 },
   { id: 901, number: '1', name: 'Fradrag inngående avgift, høy sats', percentage: 25 },
   { id: 911, number: '11', name: 'Fradrag inngående avgift, middels sats', percentage: 15 },
-  { id: 931, number: '31', name: 'Utgående avgift, middels sats', percentage: 15 },
-  { id: 905, number: '5', name: 'Ingen utgående avgift (innenfor mva-loven)', percentage: 0 },
+  { id: 986, number: '86', name: 'Tjenester kjøpt fra utlandet, høy sats', percentage: 25 },
 ];
 
-describe('chooseExpenseVatType', () => {
-  it('picks the deductible input VAT type for the rate, whatever its id in this company', () => {
-    expect(chooseExpenseVatType(vatTypes, 2_500, null)?.id).toBe(901);
-    expect(chooseExpenseVatType(vatTypes, 1_500, null)?.id).toBe(911);
+const line = (vatRate: string, vatTreatment: 'domestic' | 'reverse_charge' = 'domestic') =>
+  aBooking({
+    reference: 'r',
+    date: '2026-11-27',
+    description: null,
+    merchant: 'M',
+    accountCode: '6540',
+    vatRate,
+    grossAmount: 10_000,
+    currency: vatTreatment === 'domestic' ? 'NOK' : 'USD',
+    amountNok: vatTreatment === 'domestic' ? null : 100_000,
+    paymentAccount: '1920',
+    vatTreatment,
+  }).lines[0];
+
+describe('vatTypeForLine', () => {
+  it('picks the VAT type whose number is the line code, whatever its id or place in the list', () => {
+    expect(vatTypeForLine(vatTypes, line('25')).id).toBe(901);
+    expect(vatTypeForLine([...vatTypes].reverse(), line('15')).id).toBe(911);
+    expect(vatTypeForLine(vatTypes, line('0')).id).toBe(900);
+    expect(vatTypeForLine(vatTypes, line('25', 'reverse_charge')).id).toBe(986);
   });
 
-  it("prefers the account's own VAT type when it has the rate", () => {
-    expect(chooseExpenseVatType(vatTypes, 2_500, '903')?.id).toBe(903);
-    expect(chooseExpenseVatType(vatTypes, 1_500, '903')?.id).toBe(911);
+  it('refuses a code the company lacks, and a rate without a code, with unknown_vat_rate', () => {
+    expect(() => vatTypeForLine(vatTypes, line('12'))).toThrow(expect.objectContaining({ code: 'unknown_vat_rate' }));
+    expect(() => vatTypeForLine(vatTypes, line('7'))).toThrow(expect.objectContaining({ code: 'unknown_vat_rate' }));
+  });
+});
+
+describe('accountRulesOf', () => {
+  it("reads a VAT-locked account's VAT number, its legal types, ledger type and requirements", () => {
+    expect(
+      accountRulesOf({
+        vatLocked: true,
+        vatType: { id: 1, number: '1' },
+        legalVatTypes: [{ id: 1, number: '1' }],
+        ledgerType: 'EMPLOYEE',
+        requiresDepartment: true,
+        requiresProject: false,
+        isInactive: true,
+      }),
+    ).toEqual({
+      lockedVatCode: '1',
+      legalVatCodes: ['1'],
+      ledgerType: 'employee',
+      requiresDepartment: true,
+      requiresProject: false,
+      inactive: true,
+    });
   });
 
-  it('uses VAT code 0 for a rate of 0', () => {
-    expect(chooseExpenseVatType(vatTypes, 0, null)?.id).toBe(900);
-  });
-
-  it('finds nothing for a rate the company lacks', () => {
-    expect(chooseExpenseVatType(vatTypes, 1_200, null)).toBeUndefined();
+  it('reads an account without rules as general, any VAT type', () => {
+    expect(accountRulesOf({ vatLocked: false, vatType: { id: 1, number: '1' }, legalVatTypes: [] })).toEqual({
+      lockedVatCode: null,
+      legalVatCodes: null,
+      ledgerType: 'general',
+      requiresDepartment: false,
+      requiresProject: false,
+      inactive: false,
+    });
+    expect(accountRulesOf({ ledgerType: 'VENDOR' }).ledgerType).toBe('supplier');
   });
 });

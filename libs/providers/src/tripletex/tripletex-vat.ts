@@ -1,35 +1,53 @@
-import { asObject, asString, Json } from '../shared/json';
-import { percentToHundredths } from '../shared/money';
-
-/** Tripletex's standard numbers of the deductible input VAT codes (high, medium, raw fish, low). */
-const INPUT_VAT_NUMBERS = new Set(['1', '11', '12', '13', '14', '15']);
-const INPUT_VAT_NAME = /inng[aå]ende|fradrag|input/i;
+import type { AccountRules, BookingLine } from '@app/domain';
+import { ProviderError } from '@app/domain';
+import { asArray, asObject, asString, Json } from '../shared/json';
 
 /**
- * The VAT type to put on an expense line for a rate. VAT type ids differ per company, so they are
- * chosen from the company's own `/ledger/vatType` list: the account's default VAT type when it has
- * the rate, otherwise an input (deductible) VAT type with the rate, otherwise any with the rate.
- * Rate 0 prefers VAT code 0 ("no VAT treatment").
+ * The VAT type to put on a line: the one whose number is the line's standard (SAF-T) VAT code in the
+ * company's own `/ledger/vatType` list. Tripletex numbers its VAT types by the standard codes, while
+ * ids differ per company and names and list order are no contract; so the number alone decides.
  */
-export function chooseExpenseVatType(
-  vatTypes: Json[],
-  rateHundredths: number,
-  accountVatTypeId: string | null,
-): Json | undefined {
-  const withRate = vatTypes.filter((v) => percentToHundredths(v.percentage) === rateHundredths);
-  if (withRate.length === 0) {
-    return undefined;
+export function vatTypeForLine(vatTypes: readonly Json[], line: BookingLine): Json {
+  const code = line.vatCode;
+  const vatType = code === null ? undefined : vatTypes.find((v) => asString(v.number) === code);
+  if (!vatType) {
+    throw new ProviderError(
+      'tripletex',
+      'unknown_vat_rate',
+      code === null
+        ? `no VAT code for ${line.vatRate} % under this VAT treatment`
+        : `Tripletex has no VAT type number ${code} (${line.vatRate} %) in this company`,
+    );
   }
-  const accountDefault = withRate.find((v) => accountVatTypeId !== null && asString(v.id) === accountVatTypeId);
-  if (accountDefault) {
-    return accountDefault;
-  }
-  if (rateHundredths === 0) {
-    return withRate.find((v) => asString(v.number) === '0') ?? withRate[0];
-  }
-  return (
-    withRate.find((v) => INPUT_VAT_NUMBERS.has(asString(v.number))) ??
-    withRate.find((v) => INPUT_VAT_NAME.test(asString(asObject(v).name))) ??
-    withRate[0]
-  );
+  return vatType;
+}
+
+const LEDGER_TYPES: Readonly<Record<string, AccountRules['ledgerType']>> = {
+  GENERAL: 'general',
+  CUSTOMER: 'customer',
+  VENDOR: 'supplier',
+  EMPLOYEE: 'employee',
+  ASSET: 'asset',
+};
+
+/**
+ * An account's rules as Tripletex states them: `vatLocked` with its `vatType` (by number),
+ * `legalVatTypes` (numbers; an empty list restricts nothing), `ledgerType`, `requiresDepartment`,
+ * `requiresProject`, `isInactive`.
+ */
+export function accountRulesOf(account: Json): AccountRules {
+  const vatTypeNumber = account.vatType ? asString(asObject(account.vatType).number) : '';
+  const legal = Array.isArray(account.legalVatTypes)
+    ? asArray(account.legalVatTypes)
+        .map((v) => asString(asObject(v).number))
+        .filter((n) => n !== '')
+    : [];
+  return {
+    lockedVatCode: account.vatLocked === true && vatTypeNumber !== '' ? vatTypeNumber : null,
+    legalVatCodes: legal.length > 0 ? legal : null,
+    ledgerType: LEDGER_TYPES[asString(account.ledgerType)] ?? 'general',
+    requiresDepartment: account.requiresDepartment === true,
+    requiresProject: account.requiresProject === true,
+    inactive: account.isInactive === true,
+  };
 }

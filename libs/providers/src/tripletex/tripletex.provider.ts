@@ -12,7 +12,9 @@ import {
   IGNORE_API_CALLS,
   LedgerVoucher,
   OpenInvoice,
+  BookingSupplier,
   Posting,
+  PostingParty,
   ProviderCallOptions,
   ProviderConnection,
   ProviderContext,
@@ -32,9 +34,15 @@ import { validateBooking } from '../shared/validate-booking';
 import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount, vatRateOf } from '../shared/history';
 import { TripletexClient } from './tripletex-client';
 import { ResolvedTripletexConfig, TripletexConfig, resolveTripletexConfig } from './tripletex.config';
-import { chooseExpenseVatType } from './tripletex-vat';
+import { accountRulesOf, vatTypeForLine } from './tripletex-vat';
 
 const VOUCHER_PATH = '/ledger/voucher';
+/** An account with what a posting on it must respect (AccountRules). */
+const ACCOUNT_FIELDS =
+  'id,number,name,type,vatType(id,number),vatLocked,legalVatTypes(id,number),ledgerType,requiresDepartment,requiresProject,isInactive';
+/** A voucher's postings as the ledger holds them, for reading a booking back. */
+const POSTING_FIELDS =
+  'id,postings(row,description,amount,account(number),vatType(number),supplier(id,name,organizationNumber),employee(id,firstName,lastName),invoiceNumber,termOfPayment,systemGenerated)';
 
 /** The file types Tripletex takes as a booking's attachment. */
 const TRIPLETEX_RECEIPTS: ReceiptTarget = {
@@ -65,20 +73,14 @@ export class TripletexProvider extends AccountingProvider {
     const c = asTripletexConnection(conn);
     const recorder = recorderOf(options);
     const accounts = [];
-    for await (const account of this.client.list(
-      c,
-      '/ledger/account',
-      { isInactive: false, fields: 'id,number,name,type,vatType,isInactive' },
-      recorder,
-    )) {
-      if (account.isInactive === true) {
-        continue;
-      }
+    // Inactive accounts too, flagged: a proposal naming one is refused with the reason.
+    for await (const account of this.client.list(c, '/ledger/account', { fields: ACCOUNT_FIELDS }, recorder)) {
       const vatTypeId = asOptionalString(asObject(account.vatType).id);
       accounts.push({
         code: asString(account.number),
         name: asString(account.name),
         ...(vatTypeId ? { vatTypeId } : {}),
+        rules: accountRulesOf(account),
       });
     }
     const departments = [];
@@ -107,6 +109,8 @@ export class TripletexProvider extends AccountingProvider {
         code: asString(vatType.number),
         name: asString(vatType.name),
         ratePercent: hundredthsToPercent(rate),
+        // Tripletex numbers its VAT types by the standard (SAF-T) codes.
+        standardCode: asOptionalString(vatType.number) ?? null,
       });
     }
     const employees = [];
@@ -251,7 +255,7 @@ export class TripletexProvider extends AccountingProvider {
   ): Promise<BookingRef> {
     const c = asTripletexConnection(conn);
     const recorder = recorderOf(options);
-    const rate = validateBooking('tripletex', booking);
+    validateBooking('tripletex', booking);
     const foreign = booking.currency !== 'NOK';
     if (foreign && (booking.amountNok === null || !Number.isSafeInteger(booking.amountNok) || booking.amountNok <= 0)) {
       throw new ProviderError(
@@ -261,7 +265,7 @@ export class TripletexProvider extends AccountingProvider {
       );
     }
     return bookThenAttach(TRIPLETEX_RECEIPTS, booking, {
-      prepare: () => this.voucherFor(c, booking, rate, recorder),
+      prepare: () => this.voucherFor(c, booking, recorder),
       create: async (voucher) => {
         const response = await this.client.request(
           c,
@@ -309,8 +313,16 @@ export class TripletexProvider extends AccountingProvider {
     });
   }
 
-  async bookedPostings(): Promise<Posting[]> {
-    throw new ProviderError('tripletex', 'rejected', "reading a booking's postings back is not supported yet");
+  async bookedPostings(conn: ProviderConnection, bookingId: string, options?: ProviderCallOptions): Promise<Posting[]> {
+    const c = asTripletexConnection(conn);
+    const voucher = await this.client.getValue(
+      c,
+      `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}`,
+      { fields: POSTING_FIELDS },
+      recorderOf(options),
+    );
+    const postings = Array.isArray(voucher.postings) ? asArray(voucher.postings).map(asObject) : [];
+    return postings.map(toPosting);
   }
 
   async findBookingByReference(
@@ -351,16 +363,22 @@ export class TripletexProvider extends AccountingProvider {
     return null;
   }
 
-  /** The voucher to post: the accounts, VAT type and currency looked up, the two postings built. */
-  private async voucherFor(
-    c: TripletexConnection,
-    booking: ExpenseBooking,
-    rate: number,
-    recorder: ApiCallRecorder,
-  ): Promise<Json> {
+  /**
+   * The voucher to post: one posting per line on its account with the VAT type numbered by the line's
+   * VAT code, and one credit posting for the total on the payment account (an expense) or accounts
+   * payable with the supplier, invoice number and due date (a supplier invoice); the employee on it
+   * where the account's ledger is the employees', the department on the lines when there is one.
+   */
+  private async voucherFor(c: TripletexConnection, booking: ExpenseBooking, recorder: ApiCallRecorder): Promise<Json> {
     const foreign = booking.currency !== 'NOK';
-    const expenseAccount = await this.accountByNumber(c, booking.accountCode, recorder);
-    const paymentAccount = await this.accountByNumber(c, booking.paymentAccount.split(':')[0], recorder);
+    const totalNok = foreign ? (booking.amountNok as number) : booking.grossAmount;
+    checkLines(booking, totalNok);
+    const accounts = new Map<string, Json>();
+    const account = async (code: string): Promise<Json> => {
+      const known = accounts.get(code) ?? (await this.accountByNumber(c, code, recorder));
+      accounts.set(code, known);
+      return known;
+    };
     const vatTypes = [];
     for await (const vatType of this.client.list(
       c,
@@ -370,46 +388,117 @@ export class TripletexProvider extends AccountingProvider {
     )) {
       vatTypes.push(vatType);
     }
-    const vatType = chooseExpenseVatType(vatTypes, rate, asOptionalString(asObject(expenseAccount.vatType).id));
-    if (!vatType) {
-      throw new ProviderError(
-        'tripletex',
-        'unknown_vat_rate',
-        `Tripletex has no VAT type with rate ${booking.vatRate} %`,
-      );
+    const lines = [];
+    for (const line of booking.lines) {
+      lines.push({ line, account: await account(line.accountCode), vatType: vatTypeForLine(vatTypes, line) });
     }
-    // amountGross is NOK; amountGrossCurrency is the same amount in the posting's currency (NOK unless named).
-    const gross = minorToKroner(foreign ? (booking.amountNok as number) : booking.grossAmount);
-    const grossCurrency = minorToKroner(booking.grossAmount);
+    const creditAccount = await account(booking.paymentAccount.split(':')[0]);
     const currency = foreign ? { currency: { id: await this.currencyId(c, booking.currency, recorder) } } : {};
+    const department =
+      booking.departmentId === null ? {} : { department: { id: tripletexId(booking.departmentId, 'department') } };
     const text = bookingText(booking);
-    const voucher = {
+    const postings: Json[] = lines.map(({ line, account: lineAccount, vatType }, i) => ({
+      row: i + 1,
+      date: booking.date,
+      description: line.description ? `${booking.merchant}: ${line.description}` : text,
+      account: { id: lineAccount.id },
+      amountGross: minorToKroner(line.grossAmountNok),
+      amountGrossCurrency: minorToKroner(line.grossAmount),
+      ...currency,
+      vatType: { id: vatType.id },
+      ...department,
+    }));
+    postings.push({
+      row: lines.length + 1,
+      date: booking.date,
+      description: booking.kind === 'supplier_invoice' ? supplierInvoiceText(booking) : text,
+      account: { id: creditAccount.id },
+      amountGross: -minorToKroner(totalNok),
+      amountGrossCurrency: -minorToKroner(booking.grossAmount),
+      ...currency,
+      ...(creditAccount.requiresDepartment === true ? department : {}),
+      ...(await this.partyOf(c, booking, creditAccount, recorder)),
+    });
+    return {
       date: booking.date,
       description: `${text} (ref ${booking.reference})`,
       externalVoucherNumber: booking.reference,
-      postings: [
-        {
-          row: 1,
-          date: booking.date,
-          description: text,
-          account: { id: expenseAccount.id },
-          amountGross: gross,
-          amountGrossCurrency: grossCurrency,
-          ...currency,
-          vatType: { id: vatType.id },
-        },
-        {
-          row: 2,
-          date: booking.date,
-          description: text,
-          account: { id: paymentAccount.id },
-          amountGross: -gross,
-          amountGrossCurrency: -grossCurrency,
-          ...currency,
-        },
-      ],
+      ...(booking.kind === 'supplier_invoice' && booking.invoiceNumber
+        ? { vendorInvoiceNumber: booking.invoiceNumber }
+        : {}),
+      postings,
     };
-    return voucher;
+  }
+
+  /**
+   * What the credit posting names: a supplier invoice's supplier (found by organisation number or
+   * created), invoice number and due date (`termOfPayment`); the employee an out-of-pocket expense
+   * is owed to where the account's ledger type is EMPLOYEE.
+   */
+  private async partyOf(
+    c: TripletexConnection,
+    booking: ExpenseBooking,
+    creditAccount: Json,
+    recorder: ApiCallRecorder,
+  ): Promise<Json> {
+    if (booking.kind === 'supplier_invoice') {
+      if (!booking.supplier || !booking.invoiceNumber || !booking.dueDate) {
+        throw new ProviderError(
+          'tripletex',
+          'rejected',
+          'a supplier invoice needs its supplier, invoice number and due date',
+        );
+      }
+      assertIsoDate(booking.dueDate, 'dueDate');
+      return {
+        supplier: { id: await this.supplierId(c, booking.supplier, recorder) },
+        invoiceNumber: booking.invoiceNumber,
+        termOfPayment: booking.dueDate,
+      };
+    }
+    if (asString(creditAccount.ledgerType) === 'EMPLOYEE') {
+      const employeeId = booking.employee?.providerId;
+      if (!employeeId) {
+        throw new ProviderError(
+          'tripletex',
+          'rejected',
+          `account ${asString(creditAccount.number)} is kept per employee: the expense needs the employee mapped to a Tripletex employee`,
+        );
+      }
+      return { employee: { id: tripletexId(employeeId, 'employee') } };
+    }
+    return {};
+  }
+
+  /** The supplier with the organisation number (`GET /supplier?organizationNumber=`), created when there is none. */
+  private async supplierId(
+    c: TripletexConnection,
+    supplier: BookingSupplier,
+    recorder: ApiCallRecorder,
+  ): Promise<unknown> {
+    for await (const found of this.client.list(
+      c,
+      '/supplier',
+      { organizationNumber: supplier.organizationNumber, fields: 'id,name,organizationNumber' },
+      recorder,
+    )) {
+      if (asString(found.organizationNumber) === supplier.organizationNumber) return found.id;
+    }
+    const response = await this.client.request(
+      c,
+      {
+        method: 'POST',
+        path: '/supplier',
+        json: {
+          name: supplier.name,
+          organizationNumber: supplier.organizationNumber,
+          ...(supplier.bankAccount ? { bankAccountPresentation: [{ bban: supplier.bankAccount }] } : {}),
+        },
+        retryMode: 'not-processed-only',
+      },
+      recorder,
+    );
+    return asObject(asObject(response.body).value).id;
   }
 
   /** Tripletex's id of a currency (`/currency?code=`), for a posting in it. */
@@ -424,7 +513,7 @@ export class TripletexProvider extends AccountingProvider {
     for await (const account of this.client.list(
       conn,
       '/ledger/account',
-      { number: code, fields: 'id,number,name,vatType' },
+      { number: code, fields: 'id,number,name,vatType,ledgerType,requiresDepartment' },
       recorder,
     )) {
       if (asString(account.number) === code) {
@@ -433,6 +522,71 @@ export class TripletexProvider extends AccountingProvider {
     }
     throw new ProviderError('tripletex', 'unknown_account', `Tripletex has no account ${code} in this company's chart`);
   }
+}
+
+/** Our lines must share the total exactly: the voucher balances to the øre. */
+function checkLines(booking: ExpenseBooking, totalNok: number): void {
+  const valid = booking.lines.every(
+    (line) =>
+      Number.isSafeInteger(line.grossAmountNok) &&
+      line.grossAmountNok > 0 &&
+      Number.isSafeInteger(line.grossAmount) &&
+      line.grossAmount > 0,
+  );
+  const sumNok = booking.lines.reduce((sum, line) => sum + line.grossAmountNok, 0);
+  const sum = booking.lines.reduce((sum, line) => sum + line.grossAmount, 0);
+  if (booking.lines.length === 0 || !valid || sumNok !== totalNok || sum !== booking.grossAmount) {
+    throw new ProviderError('tripletex', 'rejected', "the booking's lines do not add up to its amount");
+  }
+}
+
+/** A Tripletex id (an integer) from the string the service keeps it as. */
+function tripletexId(id: string, what: string): number {
+  if (!/^\d{1,15}$/.test(id)) {
+    throw new ProviderError('tripletex', 'rejected', `"${id}" is not a Tripletex ${what} id`);
+  }
+  return Number(id);
+}
+
+/** The accounts-payable posting's text: the supplier, its invoice number and the KID to pay with. */
+function supplierInvoiceText(booking: ExpenseBooking): string {
+  const kid = booking.supplier?.kid ? `, KID ${booking.supplier.kid}` : '';
+  return `${booking.supplier?.name ?? booking.merchant}: faktura ${booking.invoiceNumber ?? ''}${kid}`;
+}
+
+/** A posting read back: net amount in øre, the VAT number, the party, a supplier invoice's number and due date. */
+function toPosting(posting: Json): Posting {
+  const supplier = posting.supplier ? asObject(posting.supplier) : null;
+  const employee = posting.employee ? asObject(posting.employee) : null;
+  const party: PostingParty | null =
+    supplier && supplier.id !== undefined && supplier.id !== null
+      ? {
+          kind: 'supplier',
+          name: asString(supplier.name),
+          organizationNumber: asOptionalString(supplier.organizationNumber) ?? null,
+          providerId: asString(supplier.id),
+        }
+      : employee && employee.id !== undefined && employee.id !== null
+        ? {
+            kind: 'employee',
+            name: `${asString(employee.firstName)} ${asString(employee.lastName)}`.trim(),
+            providerId: asString(employee.id),
+          }
+        : null;
+  const vatCode = posting.vatType ? asOptionalString(asObject(posting.vatType).number) : undefined;
+  const description = asOptionalString(posting.description) ?? null;
+  const invoiceNumber = asOptionalString(posting.invoiceNumber) ?? null;
+  // The definition has no field a KID can be written to on a posting: it travels in the text.
+  const kid = invoiceNumber && description ? (/\bKID (\d{2,25})\b/.exec(description)?.[1] ?? null) : null;
+  return {
+    accountCode: String(asObject(posting.account).number ?? ''),
+    amount: kronerToMinor(posting.amount),
+    vatCode: vatCode ?? null,
+    party,
+    description,
+    generated: asNumber(posting.row) === 0 || posting.systemGenerated === true,
+    ...(invoiceNumber ? { invoiceNumber, dueDate: asOptionalString(posting.termOfPayment) ?? null, kid } : {}),
+  };
 }
 
 function recorderOf(options: ProviderCallOptions | undefined): ApiCallRecorder {

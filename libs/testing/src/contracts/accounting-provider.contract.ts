@@ -119,6 +119,31 @@ export function describeAccountingProviderContract(
       expect(await subject.bookingsAtProvider()).toHaveLength(before);
     });
 
+    it("reads a booking's postings back from the provider's ledger: balanced, the gross on the debit side, credited to the payment account", async () => {
+      const expense = booking();
+      const booked = await subject.provider.bookExpense(subject.connection, expense);
+
+      const postings = await subject.provider.bookedPostings(subject.connection, booked.bookingId);
+
+      const ledgerAccount = (code: string) => code.split(':')[0];
+      expect(postings.reduce((sum, p) => sum + p.amount, 0)).toBe(0);
+      expect(postings.every((p) => Number.isSafeInteger(p.amount))).toBe(true);
+      expect(postings.filter((p) => p.amount > 0).reduce((sum, p) => sum + p.amount, 0)).toBe(expense.grossAmount);
+      expect(postings.some((p) => p.accountCode === subject.expenseAccount && p.amount > 0 && !p.generated)).toBe(true);
+      const credits = postings.filter((p) => p.amount < 0 && !p.generated);
+      expect(credits.map((p) => [ledgerAccount(p.accountCode), p.amount])).toEqual([
+        [ledgerAccount(subject.paymentAccount), -expense.grossAmount],
+      ]);
+    });
+
+    it('refuses to read the postings of a booking it does not have', async () => {
+      const refused = await subject.provider.bookedPostings(subject.connection, '987654321').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(ProviderError);
+    });
+
     it("reads each account's balance at a date as integer minor units", async () => {
       const balances = await subject.provider.balances(subject.connection, subject.date);
       expect(balances.length).toBeGreaterThan(0);
