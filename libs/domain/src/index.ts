@@ -46,6 +46,7 @@ export * from './ports/company-settings.port';
 export * from './connection/provider-connection-record';
 export * from './connection/authorization-request';
 export * from './context/company-context';
+export * from './context/bookable';
 export * from './employee/employee-mapping';
 export * from './ports/provider-connection-repository.port';
 export * from './ports/authorization-request-store.port';
