@@ -23,6 +23,7 @@ export * from './bookkeeping/bookkeeping';
 export * from './bookkeeping/booking-lines';
 export * from './proposal/receipt-image';
 export * from './proposal/proposal';
+export * from './proposal/corrections';
 export * from './proposal/proposal-commands';
 export * from './proposal/proposal-lifecycle';
 export * from './events/domain-event';

@@ -129,7 +129,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       employees,
     ),
     getProposal: new GetProposalHandler(adapters.proposals, adapters.events),
-    approveProposal: new ApproveProposalHandler(adapters.unitOfWork, contexts, ctx),
+    approveProposal: new ApproveProposalHandler(adapters.unitOfWork, contexts, adapters.settings, ctx),
     rejectProposal: new RejectProposalHandler(adapters.unitOfWork, contexts, ctx),
     listEvents: new ListEventsHandler(adapters.events),
     listPatterns: new ListPatternsHandler(adapters.patterns),

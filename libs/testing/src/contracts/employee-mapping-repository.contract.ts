@@ -216,6 +216,7 @@ export function describeEmployeeMappingRepositoryContract(
         role: 'employee',
         externalIdentities: [slack('S-u-1')],
         providerEmployeeId: null,
+        defaultDepartmentId: null,
         createdAt: created,
         updatedAt: created,
       });
