@@ -20,7 +20,7 @@ import {
   MAX_EXECUTION_DELAY_MINUTES,
   type CompanyLocale,
 } from '@app/domain';
-import { ACCOUNT_CODE_PATTERN, DATE_PATTERN, MONEY_PATTERN } from '../proposals/proposal.dto';
+import { DATE_PATTERN, MONEY_PATTERN } from '../proposals/proposal.dto';
 
 export class WebhookTargetDto {
   @ApiProperty({
@@ -52,6 +52,37 @@ const OPEN_PERIOD_DESCRIPTION =
   "the first day of the company's open period, YYYY-MM-DD: a proposal dated before it is never auto-approved, " +
   'and its reasons say why. null (the default): January 1 of the previous calendar year';
 
+/** A payment account: an account number, or a sub-ledger of one (Fiken: `1920:10001`). */
+const PAYMENT_ACCOUNT_PATTERN = /^\d{4,6}(:\d{1,12})?$/;
+const PAYMENT_ACCOUNT_MESSAGE =
+  'must be an account number of 4 to 6 digits such as "1920", or a sub-ledger such as "1920:10001"';
+
+/** The credit account of an expense by how it was paid (`paidWith`). */
+export class PaymentAccountsDto {
+  @ApiProperty({ example: '1920', description: 'paid from the bank account (the same as paymentAccount)' })
+  @IsOptional()
+  @IsString()
+  @Matches(PAYMENT_ACCOUNT_PATTERN, { message: `paymentAccounts.bank ${PAYMENT_ACCOUNT_MESSAGE}` })
+  bank!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '1930',
+    description: "paid with the company card: the card's account; null (the default) until set, and then refused",
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(PAYMENT_ACCOUNT_PATTERN, { message: `paymentAccounts.company_card ${PAYMENT_ACCOUNT_MESSAGE}` })
+  company_card!: string | null;
+
+  @ApiProperty({ example: '2910', description: 'paid by an employee: what the company owes them (default 2910)' })
+  @IsOptional()
+  @IsString()
+  @Matches(PAYMENT_ACCOUNT_PATTERN, { message: `paymentAccounts.employee ${PAYMENT_ACCOUNT_MESSAGE}` })
+  employee!: string;
+}
+
 /** The company settings (docs/api.md §5). */
 export class CompanySettingsDto {
   @ApiProperty({
@@ -73,8 +104,13 @@ export class CompanySettingsDto {
     description: 'minutes an auto-approved proposal waits before execution',
   })
   executionDelayMinutes!: number;
-  @ApiProperty({ example: DEFAULT_PAYMENT_ACCOUNT, description: 'the credit side of a booked expense' })
+  @ApiProperty({
+    example: DEFAULT_PAYMENT_ACCOUNT,
+    description: 'the credit side of an expense paid from the bank: paymentAccounts.bank',
+  })
   paymentAccount!: string;
+  @ApiProperty({ type: PaymentAccountsDto, description: 'the credit side of an expense by how it was paid' })
+  paymentAccounts!: PaymentAccountsDto;
   @ApiProperty({ type: String, nullable: true, example: '10000.00', description: AUTO_APPROVE_LIMIT_DESCRIPTION })
   autoApproveMaxAmount!: string | null;
   @ApiProperty({ enum: COMPANY_LOCALES, example: 'nb-NO', description: 'number and date formats of the web console' })
@@ -113,13 +149,22 @@ export class UpdateCompanySettingsDto {
   @Max(MAX_EXECUTION_DELAY_MINUTES)
   executionDelayMinutes?: number;
 
-  @ApiPropertyOptional({ example: '1920' })
+  @ApiPropertyOptional({ example: '1920', description: 'paymentAccounts.bank' })
   @IsOptional()
   @IsString()
-  @Matches(ACCOUNT_CODE_PATTERN, {
-    message: 'paymentAccount must be an account number of 4 to 6 digits, such as "1920"',
-  })
+  @Matches(PAYMENT_ACCOUNT_PATTERN, { message: `paymentAccount ${PAYMENT_ACCOUNT_MESSAGE}` })
   paymentAccount?: string;
+
+  @ApiPropertyOptional({
+    type: PaymentAccountsDto,
+    description:
+      'any of bank, company_card (null: not set), employee; each must be in the chart (a plain number with exactly one sub-ledger there is stored as that sub-ledger)',
+  })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => PaymentAccountsDto)
+  paymentAccounts?: PaymentAccountsDto;
 
   @ApiPropertyOptional({
     type: String,

@@ -193,6 +193,10 @@ function settingsChanges(form: Form): CompanySettingsInput {
     executionDelayMinutes: Number(delay),
     autoApproveMaxAmount: limit === '' ? null : limit,
     paymentAccount: field(form, 'paymentAccount'),
+    paymentAccounts: {
+      company_card: field(form, 'paymentAccounts.company_card') || null,
+      employee: field(form, 'paymentAccounts.employee'),
+    },
     locale: field(form, 'locale'),
     openPeriodStart: openPeriodStart === '' ? null : openPeriodStart,
     reviewChannel: target('reviewChannel'),

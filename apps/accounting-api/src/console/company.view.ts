@@ -156,8 +156,13 @@ function settingsForm(csrf: Html, s: CompanySettings): Html {
     <label for="open-period">Books closed before (first day of the open period; empty: January 1 of last year)</label>
     <input id="open-period" name="openPeriodStart" type="date" value="${s.openPeriodStart ?? ''}" />
     <p class="hint">A proposal dated before it is never auto-approved: a person decides where it belongs.</p>
-    <label for="payment">Payment account (credit side)</label>
-    <input id="payment" name="paymentAccount" inputmode="numeric" value="${s.paymentAccount}" required />
+    <label for="payment">Payment account: bank (credit side of an expense paid from the bank)</label>
+    <input id="payment" name="paymentAccount" value="${s.paymentAccounts.bank}" required />
+    <label for="payment-card">Payment account: company card (empty: not set; card expenses are refused)</label>
+    <input id="payment-card" name="paymentAccounts.company_card" value="${s.paymentAccounts.company_card ?? ''}" />
+    <label for="payment-employee">Payment account: owed to employees (expenses paid out of pocket)</label>
+    <input id="payment-employee" name="paymentAccounts.employee" value="${s.paymentAccounts.employee}" required />
+    <p class="hint">An account number such as 1920, or a sub-ledger such as 1920:10001.</p>
     <label for="locale">Number and date format</label>
     <select id="locale" name="locale">
       ${COMPANY_LOCALES.map(

@@ -37,6 +37,16 @@ export class PutEmployeeDto {
   @IsOptional()
   @IsString()
   providerEmployeeId?: string | null;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description:
+      "the provider's department (see GET /context departments) the employee's proposals are posted on when they name none and an account requires one",
+  })
+  @IsOptional()
+  @IsString()
+  defaultDepartmentId?: string | null;
 }
 
 export class EmployeeDto {
@@ -45,6 +55,7 @@ export class EmployeeDto {
   @ApiProperty({ enum: ROLES }) role!: string;
   @ApiProperty({ type: [ExternalIdentityDto] }) externalIdentities!: ExternalIdentityDto[];
   @ApiProperty({ nullable: true, type: String }) providerEmployeeId!: string | null;
+  @ApiProperty({ nullable: true, type: String }) defaultDepartmentId!: string | null;
   @ApiProperty() createdAt!: string;
   @ApiProperty() updatedAt!: string;
 }
@@ -56,6 +67,7 @@ export function toEmployeeDto(mapping: EmployeeMapping): EmployeeDto {
     role: mapping.role,
     externalIdentities: mapping.externalIdentities.map((i) => ({ channel: i.channel, externalId: i.externalId })),
     providerEmployeeId: mapping.providerEmployeeId,
+    defaultDepartmentId: mapping.defaultDepartmentId,
     createdAt: mapping.createdAt.toISOString(),
     updatedAt: mapping.updatedAt.toISOString(),
   };

@@ -172,6 +172,13 @@ export class ReceiptMetadataDto {
 export class CorrectionsDto {
   @ApiPropertyOptional({ example: '6540' }) accountCode?: string;
   @ApiPropertyOptional({ example: '25' }) vatRate?: string;
+  @ApiPropertyOptional({ example: 'domestic' }) vatTreatment?: string;
+  @ApiPropertyOptional({ example: 'employee' }) paidWith?: string;
+  @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, description: 'amounts as decimal strings' })
+  lines?: readonly object[];
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true }) supplier?: object;
+  @ApiPropertyOptional({ format: 'date' }) dueDate?: string;
+  @ApiPropertyOptional({ type: String, nullable: true }) departmentId?: string | null;
 }
 
 export class BookingDto {

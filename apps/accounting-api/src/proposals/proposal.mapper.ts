@@ -1,5 +1,5 @@
 import type { ProposalView } from '@app/application';
-import { proposalContent } from '@app/domain';
+import { correctionsJson, proposalContent } from '@app/domain';
 import { eventJson } from '../events/event.mapper';
 import type { ProposalDto } from './proposal.dto';
 
@@ -19,7 +19,7 @@ export function proposalJson({ proposal, events }: ProposalView): ProposalDto {
     updatedAt: proposal.updatedAt.toISOString(),
     autoApproved: proposal.autoApproved,
     approvedBy: proposal.approvedBy,
-    corrections: proposal.corrections ? { ...proposal.corrections } : null,
+    corrections: correctionsJson(proposal.corrections),
     rejectedBy: proposal.rejectedBy,
     rejectionReason: proposal.rejectionReason,
     booking: proposal.booking ? { ...proposal.booking } : null,

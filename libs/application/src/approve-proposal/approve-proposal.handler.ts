@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import {
-  assertInChart,
+  assertBookable,
   CompanyContextStore,
+  CompanySettingsStore,
+  creditAccountOf,
+  type CorrectionsInput,
   learnFromApproval,
   learningKeyOf,
   NotFound,
@@ -19,7 +22,7 @@ export interface ApproveProposalCommand {
   readonly caller: Caller;
   readonly proposalId: string;
   /** What the reviewer changed; each key optional (docs/api.md §4.2). */
-  readonly corrections?: { readonly accountCode?: unknown; readonly vatRate?: unknown } | null;
+  readonly corrections?: Readonly<CorrectionsInput> | null;
 }
 
 export interface ApprovedProposal extends ProposalView {
@@ -29,8 +32,11 @@ export interface ApprovedProposal extends ProposalView {
 
 /**
  * POST /review/{id}/approve: approves a PROPOSED proposal of the caller's company (not their own:
- * separation of duties), with the corrections applied (checked against the company's chart when
- * its context was fetched: 422), to be executed now; and learns from it —
+ * separation of duties), with the corrections applied (parseCorrections / applyCorrections: 400
+ * naming the field), to be executed now. What will be booked is checked again against the company's
+ * chart and its rules when its context was fetched (assertBookable: 422 unknown_account_code,
+ * unknown_vat_rate, account_rule_violated, department_required, fields named `corrections.…`) and
+ * against the payment accounts (422 payment_account_not_configured); and learns from it —
  * saves the pattern merchant → (account, VAT) with the approved values or strengthens the one that
  * exists (PatternSaved). Events, proposal and pattern commit together.
  *
@@ -43,22 +49,27 @@ export class ApproveProposalHandler {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly contexts: CompanyContextStore,
+    private readonly settings: CompanySettingsStore,
     private readonly ctx: ApplicationContext,
   ) {}
 
   async execute(command: ApproveProposalCommand): Promise<ApprovedProposal> {
     const { caller, proposalId } = command;
     const corrections = parseCorrections(command.corrections);
-    const context = await this.contexts.get(caller.company);
-    if (context && corrections) {
-      assertInChart(context, corrections, { accountCode: 'corrections.accountCode', vatRate: 'corrections.vatRate' });
-    }
+    const [context, settings] = await Promise.all([
+      this.contexts.get(caller.company),
+      this.settings.get(caller.company),
+    ]);
     const origin = originOf(caller, context);
     return retryOnConflict(() =>
       this.unitOfWork.run(async (ports) => {
         const current = await ports.proposals.findById(caller.company, proposalId);
         if (!current) throw new NotFound('proposal', proposalId);
         const approved = transitionProposal(current, { type: 'Approve', origin, corrections }, this.ctx);
+        // What will be booked, corrections applied, against the chart's rules as they are now.
+        const options = { paymentAccounts: settings.paymentAccounts, fieldPrefix: 'corrections.' };
+        if (context) assertBookable(context, approved.proposal, options);
+        else creditAccountOf(approved.proposal, settings.paymentAccounts);
         await ports.events.append(approved.events);
         await ports.proposals.update(approved.proposal, current.version);
 

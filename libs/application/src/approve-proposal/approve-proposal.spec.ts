@@ -191,4 +191,168 @@ describe('ApproveProposal', () => {
     expect(world.patterns.all()).toHaveLength(1);
     expect(world.events.all().map((e) => e.type)).toEqual(['Proposed', 'Approved', 'PatternSaved']);
   });
+
+  describe("corrections and the chart's rules", () => {
+    const withRules = (code: string, rules: Record<string, unknown>) => {
+      const context = aCompanyContext();
+      return {
+        ...context,
+        departments: [{ id: '7', name: 'Salg', number: '20' }],
+        accounts: context.accounts.map((account) =>
+          account.code === code
+            ? {
+                ...account,
+                rules: {
+                  lockedVatCode: null,
+                  legalVatCodes: null,
+                  ledgerType: 'general' as const,
+                  requiresDepartment: false,
+                  requiresProject: false,
+                  inactive: false,
+                  ...rules,
+                },
+              }
+            : account,
+        ),
+      };
+    };
+
+    it("books the corrected account and rate: a single-line proposal's line follows them", async () => {
+      const { proposal } = await unknownMerchant();
+
+      const approved = await world.approveProposal.execute({
+        caller: ACCOUNTANT,
+        proposalId: proposal.id,
+        corrections: { accountCode: '6540', vatRate: '15' },
+      });
+
+      expect(approved.proposal.lines).toEqual([
+        expect.objectContaining({ accountCode: '6540', vatRate: '15', amount: proposal.amount }),
+      ]);
+    });
+
+    it('changes how it was paid, the department and the lines, and records them on the Approved event', async () => {
+      await world.contexts.save(withRules('6550', {}));
+      const { proposal } = await unknownMerchant();
+      const half = Math.floor(proposal.amount / 2);
+      const amount = (minor: number) => (minor / 100).toFixed(2);
+
+      const approved = await world.approveProposal.execute({
+        caller: ACCOUNTANT,
+        proposalId: proposal.id,
+        corrections: {
+          paidWith: 'employee',
+          departmentId: '7',
+          lines: [
+            { accountCode: '6540', vatRate: '25', amount: amount(half) },
+            { accountCode: '6550', vatRate: '15', amount: amount(proposal.amount - half), description: 'cables' },
+          ],
+        },
+      });
+
+      expect(approved.proposal).toMatchObject({
+        paidWith: 'employee',
+        departmentId: '7',
+        accountCode: '6540',
+        lines: [
+          { accountCode: '6540', vatRate: '25', amount: half, description: null },
+          { accountCode: '6550', vatRate: '15', amount: proposal.amount - half, description: 'cables' },
+        ],
+      });
+      const event = approved.events.find((e) => e.type === 'Approved');
+      expect(event?.data).toMatchObject({
+        corrections: {
+          paidWith: 'employee',
+          departmentId: '7',
+          lines: [
+            { accountCode: '6540', amount: amount(half) },
+            { accountCode: '6550', amount: amount(proposal.amount - half) },
+          ],
+        },
+      });
+    });
+
+    it("refuses corrections that break the chart's rules, naming the corrected field, and approves nothing", async () => {
+      await world.contexts.save(withRules('6550', { lockedVatCode: '1' }));
+      const { proposal } = await unknownMerchant();
+
+      await expect(
+        world.approveProposal.execute({
+          caller: ACCOUNTANT,
+          proposalId: proposal.id,
+          corrections: { accountCode: '6550', vatRate: '15' },
+        }),
+      ).rejects.toMatchObject({
+        code: 'account_rule_violated',
+        message: 'account 6550 only takes VAT code 1, not 11',
+        fieldErrors: [expect.objectContaining({ field: 'corrections.vatRate' })],
+      });
+      expect((await world.proposals.findById(TEST_COMPANY, proposal.id))?.status).toBe('PROPOSED');
+    });
+
+    it('asks for a department when the corrected account requires one', async () => {
+      await world.contexts.save(withRules('6550', { requiresDepartment: true }));
+      const { proposal } = await unknownMerchant();
+
+      await expect(
+        world.approveProposal.execute({
+          caller: ACCOUNTANT,
+          proposalId: proposal.id,
+          corrections: { accountCode: '6550' },
+        }),
+      ).rejects.toMatchObject({ code: 'department_required' });
+
+      const approved = await world.approveProposal.execute({
+        caller: ACCOUNTANT,
+        proposalId: proposal.id,
+        corrections: { accountCode: '6550', departmentId: '7' },
+      });
+      expect(approved.proposal).toMatchObject({ accountCode: '6550', departmentId: '7' });
+    });
+
+    it('refuses a correction to the company card while its account is not set', async () => {
+      const { proposal } = await unknownMerchant();
+
+      await expect(
+        world.approveProposal.execute({
+          caller: ACCOUNTANT,
+          proposalId: proposal.id,
+          corrections: { paidWith: 'company_card' },
+        }),
+      ).rejects.toMatchObject({ code: 'payment_account_not_configured' });
+    });
+
+    it('refuses malformed corrections and corrections that do not fit the proposal, every field at once', async () => {
+      const { proposal } = await unknownMerchant();
+
+      expect(
+        await fieldsOf(
+          world.approveProposal.execute({
+            caller: ACCOUNTANT,
+            proposalId: proposal.id,
+            corrections: { paidWith: 'cash', vatTreatment: 'exempt', lines: [{ accountCode: '65', amount: '-1' }] },
+          }),
+        ),
+      ).toEqual([
+        'corrections.vatTreatment',
+        'corrections.paidWith',
+        'corrections.lines.0.accountCode',
+        'corrections.lines.0.vatRate',
+        'corrections.lines.0.amount',
+      ]);
+      expect(
+        await fieldsOf(
+          world.approveProposal.execute({
+            caller: ACCOUNTANT,
+            proposalId: proposal.id,
+            corrections: {
+              lines: [{ accountCode: '6540', vatRate: '25', amount: '1.00' }],
+              dueDate: '2026-12-01',
+              vatTreatment: 'reverse_charge',
+            },
+          }),
+        ),
+      ).toEqual(['corrections.lines', 'corrections.dueDate', 'corrections.vatTreatment']);
+    });
+  });
 });

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import {
+  CompanyContextStore,
   CompanySettingsStore,
+  PAID_WITH,
+  resolvePaymentAccounts,
   updateCompanySettings,
   type CompanySettings,
   type CompanySettingsInput,
@@ -28,17 +31,26 @@ export interface UpdateCompanySettingsCommand {
 /**
  * PUT /config/company: validates every given key (all problems reported at once), applies the
  * production policy for notification targets, and saves. Returns the settings now in force.
+ * Payment accounts that change are checked against the company's chart when it was fetched
+ * (resolvePaymentAccounts: a plain number with one sub-ledger is stored as that sub-ledger; 422
+ * unknown_account_code otherwise); before the first fetch they are stored as given.
  */
 @Injectable()
 export class UpdateCompanySettingsHandler {
   constructor(
     private readonly settings: CompanySettingsStore,
+    private readonly contexts: CompanyContextStore,
     private readonly options: ApplicationOptions,
   ) {}
 
   async execute(command: UpdateCompanySettingsCommand): Promise<CompanySettings> {
     const current = await this.settings.get(command.caller.company);
-    const next = updateCompanySettings(current, command.changes);
+    let next = updateCompanySettings(current, command.changes);
+    const changed = PAID_WITH.filter((key) => next.paymentAccounts[key] !== current.paymentAccounts[key]);
+    const context = changed.length > 0 ? await this.contexts.get(command.caller.company) : null;
+    if (context) {
+      next = { ...next, paymentAccounts: resolvePaymentAccounts(next.paymentAccounts, context.accounts, changed) };
+    }
     if (this.options.strictWebhookTargets) assertPublicWebhookTargets(next, { ...command.changes });
     await this.settings.save(command.caller.company, next);
     return next;

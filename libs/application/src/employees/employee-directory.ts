@@ -63,14 +63,32 @@ export class EmployeeDirectory {
 
   /**
    * Creates or replaces a user's mapping. A provider employee id must name an employee of the
-   * cached context when the company has one.
+   * cached context when the company has one, and a default department one of its departments; a
+   * body without `defaultDepartmentId` keeps the one the mapping has.
    */
   async put(
     companyId: string,
     userId: string,
-    body: { email: unknown; role: unknown; externalIdentities: unknown; providerEmployeeId?: unknown },
+    body: {
+      email: unknown;
+      role: unknown;
+      externalIdentities: unknown;
+      providerEmployeeId?: unknown;
+      defaultDepartmentId?: unknown;
+    },
   ): Promise<{ mapping: EmployeeMapping; created: boolean }> {
-    const input = parseEmployeeMapping(userId, body);
+    let input = parseEmployeeMapping(userId, body);
+    if (body.defaultDepartmentId === undefined) {
+      // Left out (the console's form has no such field): the mapping keeps its default department.
+      const existing = await this.mappings.find(companyId, userId);
+      input = { ...input, defaultDepartmentId: existing?.defaultDepartmentId ?? null };
+    } else if (input.defaultDepartmentId !== null) {
+      const context = await this.contexts.get(companyId);
+      if (context && !context.departments.some((d) => d.id === input.defaultDepartmentId)) {
+        const message = `no department ${input.defaultDepartmentId} at the company's ${context.provider}`;
+        throw new ValidationFailed(message, [{ field: 'defaultDepartmentId', message }]);
+      }
+    }
     if (input.providerEmployeeId !== null) {
       const context = await this.contexts.get(companyId);
       if (

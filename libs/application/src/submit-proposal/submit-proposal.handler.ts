@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import {
-  assertInChart,
+  assertBookable,
   BookingHistoryStore,
+  creditAccountOf,
+  EmployeeMappingRepository,
+  withDefaultDepartment,
   CompanyContextStore,
   CompanySettingsStore,
   ConfidenceEngine,
@@ -31,6 +34,7 @@ import {
   type ExpenseDetails,
   type OutboundMessage,
   type Pattern,
+  type PaymentAccounts,
   type ProposalEvent,
   type ReceiptFingerprint,
 } from '@app/domain';
@@ -67,6 +71,7 @@ interface Submission {
   readonly receiptFingerprint: ReceiptFingerprint | null;
   readonly resubmissionOf: string | null;
   readonly context: CompanyContext | null;
+  readonly paymentAccounts: PaymentAccounts;
   readonly executionDelayMinutes: number;
   readonly autoApproval: AutoApprovalPolicy;
   readonly candidates: readonly Pattern[];
@@ -76,9 +81,11 @@ interface Submission {
 }
 
 /**
- * POST /proposals: validates the proposal (its content, then against the company's chart when the
- * chart was fetched: 422 unknown_account_code / unknown_vat_rate; a date more than a day ahead of
- * today in Norway: 400), scores it against the company's patterns, holds a possible duplicate of an
+ * POST /proposals: validates the proposal (its content, then against the company's chart and its
+ * rules when the chart was fetched — assertBookable: 422 unknown_account_code / unknown_vat_rate /
+ * account_rule_violated / department_required, the submitter's default department filling in a
+ * missing one; a payment method without an account: 422 payment_account_not_configured; a date
+ * more than a day ahead of today in Norway: 400), scores it against the company's patterns, holds a possible duplicate of an
  * earlier proposal or a date before the company's open period for review, stores it as PROPOSED
  * and — when the ConfidenceEngine routes it to auto_approve —
  * APPROVED with executeAfter = now + the company's execution delay.
@@ -104,12 +111,26 @@ export class SubmitProposalHandler {
     private readonly ctx: ApplicationContext,
     private readonly options: ApplicationOptions,
     private readonly pdf: PdfCheck,
+    private readonly employees: EmployeeMappingRepository,
   ) {}
+
+  /** The submitter's employee mapping (by user id, else by email), when they have one. */
+  private async submitterOf(caller: Caller) {
+    const byId = await this.employees.find(caller.company, caller.actor);
+    if (byId || !caller.actor.includes('@')) return byId;
+    return this.employees.findByEmail(caller.company, caller.actor);
+  }
 
   async execute(command: SubmitProposalCommand): Promise<IdempotentOutcome<ProposalView>> {
     const { caller, submission } = command;
     const today = osloDate(this.ctx.clock.now());
-    const validated = await this.validate(submission, today);
+    const checked = await this.validate(submission, today);
+    // The submitter's default department, where the proposal names none.
+    const submitter = await this.submitterOf(caller);
+    const validated = {
+      ...checked,
+      details: withDefaultDepartment(checked.details, submitter?.defaultDepartmentId),
+    };
     // Everything scoring needs is read before the write, which is one statement.
     const [settings, context, candidates, duplicates] = await Promise.all([
       this.settings.get(caller.company),
@@ -121,6 +142,7 @@ export class SubmitProposalHandler {
       caller,
       ...validated,
       context,
+      paymentAccounts: settings.paymentAccounts,
       candidates,
       duplicates,
       executionDelayMinutes: settings.executionDelayMinutes,
@@ -148,7 +170,9 @@ export class SubmitProposalHandler {
   /** What the submission stores, and the view of it the caller gets back. */
   private async prepare(submission: Submission): Promise<{ view: ProposalView; write: SubmissionWrite }> {
     const { caller, details, receipt, receiptFingerprint, resubmissionOf, context } = submission;
-    if (context) assertInChart(context, details);
+    // The chart's rules, when the chart was fetched; the payment method's account in any case.
+    if (context) assertBookable(context, details, { paymentAccounts: submission.paymentAccounts });
+    else creditAccountOf(details, submission.paymentAccounts);
     const previous = resubmissionOf ? await this.proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
     // Only a proposal the caller may read can be corrected: an employee resubmits only their own.

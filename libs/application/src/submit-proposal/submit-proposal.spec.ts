@@ -21,6 +21,7 @@ import {
   aUseCaseWorld,
   ACCOUNTANT,
   EMPLOYEE,
+  SUBMITTER,
   fieldsOf,
   OTHER_COMPANY,
   PDF_BYTES,
@@ -705,6 +706,70 @@ describe('SubmitProposal', () => {
       const again = await submitted(world, aSubmission());
 
       expect(again.proposal.reasons.join(' ')).not.toMatch(/duplicate/);
+    });
+  });
+
+  describe("the chart's rules", () => {
+    const requiringDepartment = () => {
+      const context = aCompanyContext();
+      return {
+        ...context,
+        departments: [{ id: '7', name: 'Salg', number: '20' }],
+        accounts: context.accounts.map((account) =>
+          account.code === '6540'
+            ? {
+                ...account,
+                rules: {
+                  lockedVatCode: '1',
+                  legalVatCodes: ['1'],
+                  ledgerType: 'general' as const,
+                  requiresDepartment: true,
+                  requiresProject: false,
+                  inactive: false,
+                },
+              }
+            : account,
+        ),
+      };
+    };
+
+    it("posts on the submitter's default department where an account requires one", async () => {
+      await world.contexts.save(requiringDepartment());
+      await world.employees.save(
+        TEST_COMPANY,
+        SUBMITTER,
+        {
+          email: SUBMITTER,
+          role: 'employee',
+          externalIdentities: [],
+          providerEmployeeId: null,
+          defaultDepartmentId: '7',
+        },
+        world.clock.now(),
+      );
+
+      const { proposal } = await submitted(world, aSubmission());
+
+      expect(proposal.departmentId).toBe('7');
+    });
+
+    it('refuses a proposal on an account requiring a department when nobody gives one, storing nothing', async () => {
+      await world.contexts.save(requiringDepartment());
+
+      await expect(world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission() })).rejects.toMatchObject(
+        {
+          code: 'department_required',
+        },
+      );
+      expect(await world.proposals.findById(TEST_COMPANY, '00000000-0000-7000-8000-000000000001')).toBeNull();
+    });
+
+    it("refuses a VAT rate the account's lock does not allow, naming the account and the rule", async () => {
+      await world.contexts.save(requiringDepartment());
+
+      await expect(
+        world.submitProposal.execute({ caller: EMPLOYEE, submission: aSubmission({ vatRate: '15' }) }),
+      ).rejects.toMatchObject({ code: 'account_rule_violated', message: 'account 6540 only takes VAT code 1, not 11' });
     });
   });
 });

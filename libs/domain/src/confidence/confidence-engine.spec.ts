@@ -381,6 +381,62 @@ describe('ConfidenceEngine', () => {
   });
 });
 
+describe('ConfidenceEngine: proposals of several lines', () => {
+  const confirmed = () =>
+    aPattern({ approvals: 5, verified: true, confirmedBy: [REVIEWER], amounts: [11900, 11900, 11900] });
+
+  it('auto-approves several lines when every line has the account and VAT rate the approvals show', () => {
+    const result = score(
+      input({
+        lines: [
+          { accountCode: '6540', vatRate: '25' },
+          { accountCode: '6540', vatRate: '25.00' },
+        ],
+      }),
+      [confirmed()],
+    );
+
+    expect(result.route).toBe('auto_approve');
+  });
+
+  it('holds a line the approvals have not shown for review, saying which', () => {
+    const result = score(
+      input({
+        lines: [
+          { accountCode: '6540', vatRate: '25' },
+          { accountCode: '6860', vatRate: '0' },
+        ],
+      }),
+      [confirmed()],
+    );
+
+    expect(result.route).not.toBe('auto_approve');
+    expect(result.score).toBeLessThanOrEqual(0.85);
+    expect(result.reasons).toContainEqual(
+      expect.stringContaining("line 2 (account 6860, VAT 0%) is not what the merchant's approvals show"),
+    );
+  });
+
+  it('never auto-approves a proposal one of whose lines no agreeing pattern has (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ accountCode: fc.constantFrom('6540', '6860', '7140'), vatRate: fc.constantFrom('25', '0') }),
+          {
+            minLength: 2,
+            maxLength: 5,
+          },
+        ),
+        (lines) => {
+          const result = score(input({ lines }), [confirmed()]);
+          const allAgree = lines.every((line) => line.accountCode === '6540' && line.vatRate === '25');
+          expect(result.route === 'auto_approve').toBe(allAgree);
+        },
+      ),
+    );
+  });
+});
+
 describe('ConfidenceEngine properties', () => {
   const NAMES = [
     'Spotify AB',

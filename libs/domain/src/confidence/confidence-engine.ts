@@ -19,6 +19,12 @@ export interface ScoringInput {
   readonly amountNok?: MinorUnits | null;
   /** Who submits it (the token's `sub`): separation of duties. */
   readonly submittedBy: string;
+  /**
+   * The proposal's lines, when it has several: each line's (account, VAT rate) must agree with
+   * what the merchant's approvals have shown for it to auto-approve. Absent or one line: the
+   * proposal's own account and rate are its line.
+   */
+  readonly lines?: readonly { readonly accountCode: string; readonly vatRate: string }[];
 }
 
 /** The company's rules for auto-approval (its settings). */
@@ -76,7 +82,9 @@ export const SIMILAR_NAME_THRESHOLD = 0.8;
  *   currency without `amountNok`, which cannot be compared with it;
  * - separation of duties: the submitter wrote the pattern, last changed it, or is the only person
  *   who confirmed it (Pattern.writtenBy / lastChangedBy / confirmedBy). Emails compare
- *   case-insensitively (sameActor).
+ *   case-insensitively (sameActor);
+ * - a proposal of several lines one of whose lines has an account and VAT rate no agreeing
+ *   pattern has (the merchant's approvals have not shown that split).
  */
 const BANDS = {
   verifiedBase: 0.9,
@@ -261,11 +269,31 @@ function applyHolds(
   score: number,
   reasons: string[],
 ): number {
-  const holds = [limitHold(input, policy), separationOfDutiesHold(input.submittedBy, agreeing)].filter(
-    (hold): hold is string => hold !== null,
-  );
+  const holds = [
+    limitHold(input, policy),
+    separationOfDutiesHold(input.submittedBy, agreeing),
+    linesHold(input, agreeing),
+  ].filter((hold): hold is string => hold !== null);
   reasons.push(...holds);
   return holds.length > 0 ? Math.min(score, BANDS.holdCap) : score;
+}
+
+/**
+ * A proposal of several lines auto-approves only when every line's account and VAT rate agree with
+ * what the merchant's approvals have shown (an agreeing pattern's account and rate).
+ */
+function linesHold(input: ScoringInput, agreeing: Pattern[]): string | null {
+  const lines = input.lines ?? [];
+  if (lines.length <= 1) return null;
+  const strange = lines.findIndex(
+    (line) => !agreeing.some((p) => p.accountCode === line.accountCode && sameVatRate(p.vatRate, line.vatRate)),
+  );
+  if (strange < 0) return null;
+  const line = lines[strange];
+  return (
+    `line ${strange + 1} (account ${line.accountCode}, VAT ${line.vatRate}%) is not what the merchant's approvals ` +
+    `show (${agreeing.map(describe).join('; ')}): a reviewer checks how the purchase is split`
+  );
 }
 
 function limitHold(input: ScoringInput, policy: AutoApprovalPolicy): string | null {

@@ -21,13 +21,18 @@ export interface EmployeeMapping {
   readonly externalIdentities: readonly ExternalIdentity[];
   /** The employee's id at the provider (Tripletex employee id, Fiken contact), when mapped. */
   readonly providerEmployeeId: string | null;
+  /**
+   * The provider's department the employee's proposals are posted on when they name none: an
+   * account that requires a department then gets this one. Null: none.
+   */
+  readonly defaultDepartmentId: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
 
 export type EmployeeMappingInput = Pick<
   EmployeeMapping,
-  'email' | 'role' | 'externalIdentities' | 'providerEmployeeId'
+  'email' | 'role' | 'externalIdentities' | 'providerEmployeeId' | 'defaultDepartmentId'
 >;
 
 const USER_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
@@ -49,6 +54,7 @@ export function parseEmployeeMapping(
     role: unknown;
     externalIdentities: unknown;
     providerEmployeeId?: unknown;
+    defaultDepartmentId?: unknown;
   },
 ): EmployeeMappingInput {
   const errors: FieldError[] = [];
@@ -87,12 +93,20 @@ export function parseEmployeeMapping(
   ) {
     errors.push({ field: 'providerEmployeeId', message: 'must be 1–64 printable characters or null' });
   }
+  const defaultDepartmentId = input.defaultDepartmentId ?? null;
+  if (
+    defaultDepartmentId !== null &&
+    (typeof defaultDepartmentId !== 'string' || !/^[\x21-\x7e]{1,64}$/.test(defaultDepartmentId))
+  ) {
+    errors.push({ field: 'defaultDepartmentId', message: 'must be 1–64 printable characters or null' });
+  }
   if (errors.length > 0) throw new ValidationFailed(errors.map((e) => `${e.field} ${e.message}`).join('; '), errors);
   return {
     email,
     role: input.role as Role,
     externalIdentities: identities,
     providerEmployeeId: providerEmployeeId as string | null,
+    defaultDepartmentId: defaultDepartmentId as string | null,
   };
 }
 

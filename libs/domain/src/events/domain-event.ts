@@ -2,6 +2,7 @@ import type { Channel } from '../identity/identity';
 import type { ApiCall } from '../provider/api-call';
 import { ProposalStatus } from '../proposal/proposal-status';
 import { Route } from '../confidence/route';
+import type { CorrectionsJson } from '../proposal/corrections';
 
 /**
  * Every event type, keyed by type, with what people read about it: `label`, its name in the
@@ -77,7 +78,7 @@ export interface ApprovedData {
   /** True for the ConfidenceEngine's auto-approval, false for a reviewer's. */
   readonly auto: boolean;
   /** What the reviewer changed, as sent; null when nothing was sent. */
-  readonly corrections: { readonly accountCode?: string; readonly vatRate?: string } | null;
+  readonly corrections: CorrectionsJson | null;
   /** The values that will be booked, after corrections. */
   readonly accountCode: string;
   readonly vatRate: string;

@@ -14,7 +14,8 @@ import { InvalidTransition, NotFound, PermissionDenied, ValidationFailed } from 
 import { DomainContext } from '../shared/domain-context';
 import { Proposal } from './proposal';
 import { PROPOSAL_COMMAND_TYPES, ProposalCommand, ProposalCommandType } from './proposal-commands';
-import { parseCorrections, submitProposal, transitionProposal } from './proposal-lifecycle';
+import { parseCorrections } from './corrections';
+import { submitProposal, transitionProposal } from './proposal-lifecycle';
 import { PROPOSAL_STATUSES, ProposalStatus } from './proposal-status';
 
 function newContext(): DomainContext & { clock: ManualClock } {

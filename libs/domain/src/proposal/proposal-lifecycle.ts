@@ -6,12 +6,11 @@ import { ConfidenceAssessment } from '../confidence/confidence-engine';
 import { normalizeMerchant } from '../confidence/normalize-merchant';
 import { DomainEventOf, ProposalEvent, ProposedEvent } from '../events/domain-event';
 import { formatMoney } from '../values/money';
-import { FieldErrorCollector, invalidField } from '../values/field-errors';
-import { parseAccountCode } from '../values/account-code';
-import { parseVatRate } from '../values/vat-rate';
+import { invalidField } from '../values/field-errors';
 import type { ReceiptFingerprint } from '../duplicates/receipt-fingerprint';
 import { ExpenseDetails } from './expense-details';
-import { Corrections, Proposal } from './proposal';
+import { applyCorrections, correctionsJson, parseCorrections } from './corrections';
+import { Proposal } from './proposal';
 import {
   MAX_REJECTION_REASON_LENGTH,
   ProposalCommand,
@@ -184,25 +183,6 @@ function commandOf<T extends ProposalCommandType>(command: ProposalCommand, type
   return command as ProposalCommandOf<T>;
 }
 
-/** Validates and canonicalises corrections ({accountCode?, vatRate?}); null when nothing is corrected. */
-export function parseCorrections(
-  corrections: { accountCode?: unknown; vatRate?: unknown } | null | undefined,
-): Corrections | null {
-  if (!corrections) return null;
-  const errors = new FieldErrorCollector();
-  const accountCode =
-    corrections.accountCode === undefined
-      ? undefined
-      : errors.check(() => parseAccountCode(corrections.accountCode, 'corrections.accountCode'));
-  const vatRate =
-    corrections.vatRate === undefined
-      ? undefined
-      : errors.check(() => parseVatRate(corrections.vatRate, 'corrections.vatRate'));
-  errors.throwIfAny('the corrections are invalid');
-  if (accountCode === undefined && vatRate === undefined) return null;
-  return { ...(accountCode !== undefined && { accountCode }), ...(vatRate !== undefined && { vatRate }) };
-}
-
 function validateCommand(command: ProposalCommand): void {
   switch (command.type) {
     case 'AutoApprove':
@@ -211,7 +191,7 @@ function validateCommand(command: ProposalCommand): void {
       }
       return;
     case 'Approve':
-      parseCorrections(command.corrections);
+      parseCorrections(correctionsJson(command.corrections ?? null));
       return;
     case 'Reject': {
       const reason = typeof command.reason === 'string' ? command.reason.trim() : '';
@@ -264,20 +244,18 @@ function approve(
       `${command.origin.actor} submitted proposal ${proposal.id} and cannot also approve it: separation of duties requires another reviewer`,
     );
   }
-  const corrections = parseCorrections(command.corrections);
+  const corrections = parseCorrections(correctionsJson(command.corrections ?? null));
   const executeAfter = now;
   const next: Proposal = {
-    ...proposal,
+    ...applyCorrections(proposal, corrections),
     status: 'APPROVED',
     approvedBy: command.origin.actor,
     corrections,
-    accountCode: corrections?.accountCode ?? proposal.accountCode,
-    vatRate: corrections?.vatRate ?? proposal.vatRate,
     executeAfter,
   };
   return advance(proposal, next, 'Approved', command.origin, [], now, ctx, {
     auto: false,
-    corrections,
+    corrections: correctionsJson(corrections),
     accountCode: next.accountCode,
     vatRate: next.vatRate,
     executeAfter: executeAfter.toISOString(),

@@ -4,11 +4,9 @@ import type { ReceiptFingerprint } from '../duplicates/receipt-fingerprint';
 import { ExpenseDetails } from './expense-details';
 import { ProposalStatus } from './proposal-status';
 
-/** What a reviewer may change when approving (docs/api.md §4.2). Values are canonical. */
-export interface Corrections {
-  readonly accountCode?: string;
-  readonly vatRate?: string;
-}
+import type { Corrections } from './corrections';
+
+export type { Corrections } from './corrections';
 
 /** Where an executed proposal was booked: a Tripletex voucher or a Fiken purchase. */
 export interface Booking {

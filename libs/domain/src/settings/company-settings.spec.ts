@@ -1,11 +1,17 @@
 import { ValidationFailed } from '../errors/domain-error';
-import { DEFAULT_COMPANY_SETTINGS, openPeriodStartOf, updateCompanySettings } from './company-settings';
+import { DomainError } from '../errors/domain-error';
+import {
+  DEFAULT_COMPANY_SETTINGS,
+  openPeriodStartOf,
+  resolvePaymentAccounts,
+  updateCompanySettings,
+} from './company-settings';
 
 describe('company settings', () => {
-  it('defaults to a 15-minute execution delay, payment account 1920 and an auto-approval limit of NOK 10 000', () => {
+  it('defaults to a 15-minute execution delay, payment accounts 1920 / none / 2910 and an auto-approval limit of NOK 10 000', () => {
     expect(DEFAULT_COMPANY_SETTINGS).toMatchObject({
       executionDelayMinutes: 15,
-      paymentAccount: '1920',
+      paymentAccounts: { bank: '1920', company_card: null, employee: '2910' },
       reviewChannel: null,
       autoApproveMaxAmount: 1_000_000,
     });
@@ -102,5 +108,98 @@ describe('company settings', () => {
         'autoApproveMaxAmount',
       ]);
     }
+  });
+
+  describe('payment accounts', () => {
+    const fieldsOf = (run: () => unknown): string[] => {
+      try {
+        run();
+      } catch (error) {
+        return ((error as DomainError).fieldErrors ?? []).map((e) => e.field);
+      }
+      throw new Error('expected an error');
+    };
+
+    it('sets the bank account through paymentAccount, and any of them through paymentAccounts', () => {
+      const next = updateCompanySettings(DEFAULT_COMPANY_SETTINGS, {
+        paymentAccount: '1921',
+        paymentAccounts: { company_card: '1930', employee: '2915' },
+      });
+      expect(next.paymentAccounts).toEqual({ bank: '1921', company_card: '1930', employee: '2915' });
+      expect(updateCompanySettings(next, { paymentAccounts: { company_card: null } }).paymentAccounts).toEqual({
+        bank: '1921',
+        company_card: null,
+        employee: '2915',
+      });
+    });
+
+    it('takes a Fiken sub-ledger', () => {
+      const next = updateCompanySettings(DEFAULT_COMPANY_SETTINGS, { paymentAccounts: { bank: '1920:10001' } });
+      expect(next.paymentAccounts.bank).toBe('1920:10001');
+    });
+
+    it('refuses malformed codes, unknown methods, a null bank or employee account, and two different bank accounts', () => {
+      expect(
+        fieldsOf(() =>
+          updateCompanySettings(DEFAULT_COMPANY_SETTINGS, {
+            paymentAccounts: { bank: null, employee: '29', cash: '1900', company_card: '1930:x' },
+          }),
+        ),
+      ).toEqual([
+        'paymentAccounts.cash',
+        'paymentAccounts.bank',
+        'paymentAccounts.company_card',
+        'paymentAccounts.employee',
+      ]);
+      expect(
+        fieldsOf(() =>
+          updateCompanySettings(DEFAULT_COMPANY_SETTINGS, {
+            paymentAccount: '1920',
+            paymentAccounts: { bank: '1921' },
+          }),
+        ),
+      ).toEqual(['paymentAccount']);
+      expect(fieldsOf(() => updateCompanySettings(DEFAULT_COMPANY_SETTINGS, { paymentAccounts: '1920' }))).toEqual([
+        'paymentAccounts',
+      ]);
+    });
+
+    const fikenChart = [
+      { code: '1920:10001', name: 'Driftskonto' },
+      { code: '1920:10002', name: 'Firmakort' },
+      { code: '2910', name: 'Gjeld til ansatte' },
+      { code: '1500:10001', name: 'Kunde' },
+    ];
+
+    it('keeps a code the chart has, and resolves a plain number with exactly one sub-ledger to it', () => {
+      const chart = [...fikenChart.filter((a) => a.code !== '1920:10002'), { code: '1930', name: 'Firmakort' }];
+      expect(resolvePaymentAccounts({ bank: '1920', company_card: '1930', employee: '2910' }, chart)).toEqual({
+        bank: '1920:10001',
+        company_card: '1930',
+        employee: '2910',
+      });
+    });
+
+    it('refuses a code missing from the chart or with several sub-ledgers, naming the field', () => {
+      expect(() => resolvePaymentAccounts({ bank: '1920', company_card: null, employee: '2910' }, fikenChart)).toThrow(
+        /account 1920 has 2 sub-ledgers .*1920:10001, 1920:10002.*: name one/,
+      );
+      expect(
+        fieldsOf(() =>
+          resolvePaymentAccounts({ bank: '1920:10001', company_card: '1930', employee: '2910' }, fikenChart),
+        ),
+      ).toEqual(['paymentAccounts.company_card']);
+      expect(
+        fieldsOf(() => resolvePaymentAccounts({ bank: '1920', company_card: null, employee: '2910' }, fikenChart)),
+      ).toEqual(['paymentAccount']);
+    });
+
+    it('checks only the accounts that changed', () => {
+      expect(
+        resolvePaymentAccounts({ bank: '1920', company_card: '1920:10002', employee: '2910' }, fikenChart, [
+          'company_card',
+        ]),
+      ).toEqual({ bank: '1920', company_card: '1920:10002', employee: '2910' });
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { DEFAULT_EXECUTION_DELAY_MINUTES } from '../proposal/proposal-commands';
 import { FieldErrorCollector, invalidField } from '../values/field-errors';
-import { parseAccountCode } from '../values/account-code';
+import { PAID_WITH, type PaymentAccounts } from '../bookkeeping/bookkeeping';
+import { DomainError } from '../errors/domain-error';
 import { AccountingDate, parseAccountingDate } from '../values/accounting-date';
 import { MinorUnits, parseMoney } from '../values/money';
 
@@ -17,8 +18,12 @@ export interface CompanySettings {
   readonly gatewayCallback: WebhookTarget | null;
   /** Minutes an auto-approved proposal waits before execution, so that a human can still reject it. */
   readonly executionDelayMinutes: number;
-  /** The credit side of a booked expense. */
-  readonly paymentAccount: string;
+  /**
+   * The credit side of a booked expense, by how it was paid (`paidWith`): the bank account, the
+   * company card's account (null until set: no chart has a standard one), and the account of what
+   * the company owes employees for their outlays. On the wire `paymentAccount` is `bank`.
+   */
+  readonly paymentAccounts: PaymentAccounts;
   /**
    * The largest amount, in NOK minor units, that may be auto-approved; above it a proposal goes to
    * review whatever its score. A foreign amount is compared by its amount in NOK (one without it is
@@ -39,6 +44,13 @@ export const COMPANY_LOCALES = ['nb-NO', 'en-GB'] as const;
 export type CompanyLocale = (typeof COMPANY_LOCALES)[number];
 
 export const DEFAULT_PAYMENT_ACCOUNT = '1920';
+/** NS 4102 2910 "Gjeld til ansatte og eiere": what the company owes employees for their outlays. */
+export const DEFAULT_EMPLOYEE_PAYMENT_ACCOUNT = '2910';
+export const DEFAULT_PAYMENT_ACCOUNTS: PaymentAccounts = {
+  bank: DEFAULT_PAYMENT_ACCOUNT,
+  company_card: null,
+  employee: DEFAULT_EMPLOYEE_PAYMENT_ACCOUNT,
+};
 /**
  * NOK 10 000.00. Well below NOK 15 000, from which a purchase with a lifetime of three years or
  * more must be capitalised as a fixed asset rather than expensed (skatteloven § 14-40), so nothing
@@ -55,7 +67,7 @@ export const DEFAULT_COMPANY_SETTINGS: CompanySettings = {
   invoicesChannel: null,
   gatewayCallback: null,
   executionDelayMinutes: DEFAULT_EXECUTION_DELAY_MINUTES,
-  paymentAccount: DEFAULT_PAYMENT_ACCOUNT,
+  paymentAccounts: DEFAULT_PAYMENT_ACCOUNTS,
   autoApproveMaxAmount: DEFAULT_AUTO_APPROVE_MAX_AMOUNT,
   locale: 'nb-NO',
   openPeriodStart: null,
@@ -81,7 +93,10 @@ export interface CompanySettingsInput {
   invoicesChannel?: unknown;
   gatewayCallback?: unknown;
   executionDelayMinutes?: unknown;
+  /** The bank payment account: `paymentAccounts.bank`. */
   paymentAccount?: unknown;
+  /** Any of { bank, company_card (or null), employee }; absent keys keep their value. */
+  paymentAccounts?: unknown;
   /** A decimal string in NOK ("10000.00", "0" turns auto-approval off), or null for no limit. */
   autoApproveMaxAmount?: unknown;
   /** "nb-NO" or "en-GB". */
@@ -139,10 +154,8 @@ export function updateCompanySettings(current: CompanySettings, input: CompanySe
     });
     if (delay !== undefined) next.executionDelayMinutes = delay;
   }
-  if (input.paymentAccount !== undefined) {
-    const account = errors.check(() => parseAccountCode(input.paymentAccount, 'paymentAccount'));
-    if (account !== undefined) next.paymentAccount = account;
-  }
+  const paymentAccounts = errors.check(() => parsePaymentAccounts(current.paymentAccounts, input));
+  if (paymentAccounts !== undefined) next.paymentAccounts = paymentAccounts;
   if (input.autoApproveMaxAmount !== undefined) {
     const limit = errors.check(() => parseLimit(input.autoApproveMaxAmount));
     if (limit !== undefined) next.autoApproveMaxAmount = limit;
@@ -163,6 +176,98 @@ export function updateCompanySettings(current: CompanySettings, input: CompanySe
     if (start !== undefined) next.openPeriodStart = start;
   }
   errors.throwIfAny('the company settings are invalid');
+  return next;
+}
+
+/** A payment account: an account number, or a Fiken sub-ledger of one (`1920:10001`). */
+const PAYMENT_ACCOUNT = /^\d{4,6}(:\d{1,12})?$/;
+
+function parsePaymentAccount(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !PAYMENT_ACCOUNT.test(value)) {
+    invalidField(
+      field,
+      'must be an account number of 4 to 6 digits such as "1920", or a sub-ledger such as "1920:10001"',
+    );
+  }
+  return value;
+}
+
+function parsePaymentAccounts(current: PaymentAccounts, input: CompanySettingsInput): PaymentAccounts {
+  const errors = new FieldErrorCollector();
+  const next: { -readonly [K in keyof PaymentAccounts]: PaymentAccounts[K] } = { ...current };
+  if (input.paymentAccount !== undefined) {
+    const bank = errors.check(() => parsePaymentAccount(input.paymentAccount, 'paymentAccount'));
+    if (bank !== undefined) next.bank = bank;
+  }
+  const given = input.paymentAccounts;
+  if (given !== undefined) {
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+      invalidField('paymentAccounts', 'must be an object { bank, company_card, employee }');
+    }
+    const accounts = given as Record<string, unknown>;
+    for (const key of Object.keys(accounts)) {
+      if (!(PAID_WITH as readonly string[]).includes(key)) {
+        errors.add(`paymentAccounts.${key}`, `is not a payment method; use ${PAID_WITH.join(', ')}`);
+      }
+    }
+    for (const key of PAID_WITH) {
+      const value = accounts[key];
+      if (value === undefined) continue;
+      const field = `paymentAccounts.${key}`;
+      if (value === null) {
+        if (key === 'company_card') next.company_card = null;
+        else errors.add(field, 'must be an account number; only company_card may be null');
+        continue;
+      }
+      const account = errors.check(() => parsePaymentAccount(value, field));
+      if (account !== undefined) next[key] = account;
+    }
+  }
+  if (
+    input.paymentAccount !== undefined &&
+    accountsBank(given) !== undefined &&
+    accountsBank(given) !== input.paymentAccount
+  ) {
+    errors.add('paymentAccount', 'names paymentAccounts.bank: give one of them, or the same account in both');
+  }
+  errors.throwIfAny('the payment accounts are invalid');
+  return next;
+}
+
+function accountsBank(given: unknown): unknown {
+  return typeof given === 'object' && given !== null ? (given as { bank?: unknown }).bank : undefined;
+}
+
+/**
+ * The payment accounts with each code as the company's chart has it: a code the chart holds is
+ * kept; a plain account number the chart holds only as sub-ledgers (Fiken: `1920` → `1920:10001`)
+ * is resolved to its one sub-ledger. A code missing from the chart, or with several sub-ledgers to
+ * choose from, is refused naming the field (`unknown_account_code`, 422).
+ */
+export function resolvePaymentAccounts(
+  accounts: PaymentAccounts,
+  chart: readonly { readonly code: string }[],
+  changed: readonly (keyof PaymentAccounts)[] = PAID_WITH,
+): PaymentAccounts {
+  const next: { -readonly [K in keyof PaymentAccounts]: PaymentAccounts[K] } = { ...accounts };
+  for (const key of changed) {
+    const code = accounts[key];
+    if (code === null) continue;
+    const field = key === 'bank' ? 'paymentAccount' : `paymentAccounts.${key}`;
+    if (chart.some((account) => account.code === code)) continue;
+    const subLedgers = code.includes(':') ? [] : chart.filter((account) => account.code.startsWith(`${code}:`));
+    if (subLedgers.length === 1) {
+      next[key] = subLedgers[0].code;
+      continue;
+    }
+    const message =
+      subLedgers.length === 0
+        ? `account ${code} is not in the company's chart of accounts`
+        : `account ${code} has ${subLedgers.length} sub-ledgers in the company's chart (${subLedgers
+            .map((account) => account.code)
+            .join(', ')}): name one`;
+    throw new DomainError('unknown_account_code', message, [{ field, message }]);
+  }
   return next;
 }
 

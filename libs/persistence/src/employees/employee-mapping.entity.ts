@@ -6,6 +6,7 @@ export interface EmployeeMappingRow {
   email: string;
   role: string;
   providerEmployeeId: string | null;
+  defaultDepartmentId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -20,6 +21,7 @@ export const EmployeeMappingEntity = new EntitySchema<EmployeeMappingRow>({
     email: { type: 'text' },
     role: { type: 'text' },
     providerEmployeeId: { type: 'text', name: 'provider_employee_id', nullable: true },
+    defaultDepartmentId: { type: 'text', name: 'default_department_id', nullable: true },
     createdAt: { type: 'timestamptz', name: 'created_at' },
     updatedAt: { type: 'timestamptz', name: 'updated_at' },
   },

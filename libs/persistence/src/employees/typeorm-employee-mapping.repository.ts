@@ -17,13 +17,14 @@ interface MappingSqlRow {
   email: string;
   role: string;
   provider_employee_id: string | null;
+  default_department_id: string | null;
   created_at: Date;
   updated_at: Date;
   identities: ExternalIdentity[] | null;
 }
 
 const SELECT_MAPPING = `
-  SELECT m.company_id, m.user_id, m.email, m.role, m.provider_employee_id, m.created_at, m.updated_at,
+  SELECT m.company_id, m.user_id, m.email, m.role, m.provider_employee_id, m.default_department_id, m.created_at, m.updated_at,
          (SELECT json_agg(json_build_object('channel', i.channel, 'externalId', i.external_id)
                           ORDER BY i.channel, i.external_id)
             FROM employee_external_identities i
@@ -83,12 +84,14 @@ export class TypeOrmEmployeeMappingRepository extends EmployeeMappingRepository 
         );
         await this.refuseTaken(tx, companyId, userId, input);
         await tx.query(
-          `INSERT INTO employee_mappings (company_id, user_id, email, role, provider_employee_id, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $6)
+          `INSERT INTO employee_mappings
+             (company_id, user_id, email, role, provider_employee_id, default_department_id, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $7, $6, $6)
            ON CONFLICT (company_id, user_id) DO UPDATE
              SET email = EXCLUDED.email, role = EXCLUDED.role,
-                 provider_employee_id = EXCLUDED.provider_employee_id, updated_at = EXCLUDED.updated_at`,
-          [companyId, userId, input.email, input.role, input.providerEmployeeId, now],
+                 provider_employee_id = EXCLUDED.provider_employee_id,
+                 default_department_id = EXCLUDED.default_department_id, updated_at = EXCLUDED.updated_at`,
+          [companyId, userId, input.email, input.role, input.providerEmployeeId, now, input.defaultDepartmentId],
         );
         await tx.query('DELETE FROM employee_external_identities WHERE company_id = $1 AND user_id = $2', [
           companyId,
@@ -172,6 +175,7 @@ function toMapping(row: MappingSqlRow): EmployeeMapping {
     role: row.role as Role,
     externalIdentities: row.identities ?? [],
     providerEmployeeId: row.provider_employee_id,
+    defaultDepartmentId: row.default_department_id,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

@@ -52,6 +52,19 @@ describe('TypeOrmCompanySettingsStore', () => {
     expect(settings.autoApproveMaxAmount).toBe(1_000_000);
   });
 
+  it('reads the bank payment account saved before the accounts by payment method as paymentAccounts.bank', async () => {
+    const company = await createCompany(database);
+    await database.dataSource.query(
+      `INSERT INTO company_settings (company_id, settings) VALUES ($1, '{"paymentAccount": "1921"}')`,
+      [company],
+    );
+
+    const settings = await new TypeOrmCompanySettingsStore(database.dataSource.manager).get(company);
+
+    expect(settings.paymentAccounts).toEqual({ bank: '1921', company_card: null, employee: '2910' });
+    expect(settings).not.toHaveProperty('paymentAccount');
+  });
+
   it('disappears with its company', async () => {
     const company = await createCompany(database);
     const store = new TypeOrmCompanySettingsStore(database.dataSource.manager);

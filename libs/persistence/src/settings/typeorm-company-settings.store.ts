@@ -2,6 +2,9 @@ import type { EntityManager } from 'typeorm';
 import { CompanySettings, CompanySettingsStore, DEFAULT_COMPANY_SETTINGS } from '@app/domain';
 import { select } from '../shared/sql';
 
+/** The stored document: any setting may be missing (added later); `paymentAccount` from before `paymentAccounts`. */
+type StoredSettings = Partial<CompanySettings> & { paymentAccount?: string };
+
 /**
  * CompanySettingsStore over `company_settings`. A company that never saved settings has
  * DEFAULT_COMPANY_SETTINGS; a stored document lacking a setting added later gets that setting's
@@ -13,12 +16,19 @@ export class TypeOrmCompanySettingsStore extends CompanySettingsStore {
   }
 
   async get(companyId: string): Promise<CompanySettings> {
-    const [row] = await select<{ settings: Partial<CompanySettings> }>(
+    const [row] = await select<{ settings: StoredSettings }>(
       this.manager,
       'SELECT settings FROM company_settings WHERE company_id = $1',
       [companyId],
     );
-    return { ...DEFAULT_COMPANY_SETTINGS, ...(row?.settings ?? {}) };
+    const { paymentAccount, ...stored } = row?.settings ?? {};
+    // A document saved before the payment accounts by method holds the bank's as `paymentAccount`.
+    const paymentAccounts = {
+      ...DEFAULT_COMPANY_SETTINGS.paymentAccounts,
+      ...(paymentAccount !== undefined && { bank: paymentAccount }),
+      ...stored.paymentAccounts,
+    };
+    return { ...DEFAULT_COMPANY_SETTINGS, ...stored, paymentAccounts };
   }
 
   async save(companyId: string, settings: CompanySettings): Promise<void> {
@@ -27,7 +37,11 @@ export class TypeOrmCompanySettingsStore extends CompanySettingsStore {
       invoicesChannel: settings.invoicesChannel,
       gatewayCallback: settings.gatewayCallback,
       executionDelayMinutes: settings.executionDelayMinutes,
-      paymentAccount: settings.paymentAccount,
+      paymentAccounts: {
+        bank: settings.paymentAccounts.bank,
+        company_card: settings.paymentAccounts.company_card,
+        employee: settings.paymentAccounts.employee,
+      },
       autoApproveMaxAmount: settings.autoApproveMaxAmount,
       locale: settings.locale,
       openPeriodStart: settings.openPeriodStart,

@@ -80,6 +80,60 @@ export function describeCompanyContextStoreContract(
       expect(await store.get(company)).toEqual(refetched);
     });
 
+    it("keeps each account's rules, inactive accounts, and the VAT types' standard codes", async () => {
+      const context: CompanyContext = {
+        ...aContext(company),
+        accounts: [
+          {
+            code: '6300',
+            name: 'Leie lokale',
+            vatTypeId: '1',
+            rules: {
+              lockedVatCode: '1',
+              legalVatCodes: ['1'],
+              ledgerType: 'general',
+              requiresDepartment: true,
+              requiresProject: false,
+              inactive: false,
+            },
+          },
+          {
+            code: '2400',
+            name: 'Leverandørgjeld',
+            rules: {
+              lockedVatCode: null,
+              legalVatCodes: null,
+              ledgerType: 'supplier',
+              requiresDepartment: false,
+              requiresProject: false,
+              inactive: false,
+            },
+          },
+          {
+            code: '6900',
+            name: 'Telefon (gammel)',
+            rules: {
+              lockedVatCode: null,
+              legalVatCodes: ['0', '1'],
+              ledgerType: 'general',
+              requiresDepartment: false,
+              requiresProject: true,
+              inactive: true,
+            },
+          },
+        ],
+        vatTypes: [
+          { id: '1', code: '1', name: 'Fradrag inngående avgift, høy sats', ratePercent: '25', standardCode: '1' },
+          { id: '21', code: '21', name: 'Tjenester kjøpt fra utlandet', ratePercent: '25', standardCode: '86' },
+          { id: '99', code: '99', name: 'Uten standardkode', ratePercent: '0', standardCode: null },
+        ],
+      };
+
+      await store.save(context);
+
+      expect(await store.get(company)).toEqual(context);
+    });
+
     it("keeps each company's context to itself", async () => {
       const mine = aContext(company, 'tripletex');
       await store.save(mine);

@@ -31,7 +31,7 @@ export function describeCompanySettingsStoreContract(
         invoicesChannel: null,
         gatewayCallback: { kind: 'webhook', url: 'https://gateway.example/callback' },
         executionDelayMinutes: 0,
-        paymentAccount: '1900',
+        paymentAccounts: { bank: '1920:10001', company_card: '1920:10002', employee: '2910' },
         autoApproveMaxAmount: 2_500_050,
         locale: 'en-GB',
         openPeriodStart: '2026-01-01',

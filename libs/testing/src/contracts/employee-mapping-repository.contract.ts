@@ -32,6 +32,7 @@ export function describeEmployeeMappingRepositoryContract(
       role: 'employee',
       externalIdentities: [slack('U0KARI')],
       providerEmployeeId: null,
+      defaultDepartmentId: null,
       ...overrides,
     });
 
@@ -48,7 +49,11 @@ export function describeEmployeeMappingRepositoryContract(
       const saved = await repository.save(
         company,
         'kari',
-        input({ providerEmployeeId: '101', externalIdentities: [slack('U0KARI'), email('kari@acme.no')] }),
+        input({
+          providerEmployeeId: '101',
+          defaultDepartmentId: '7',
+          externalIdentities: [slack('U0KARI'), email('kari@acme.no')],
+        }),
         created,
       );
 
@@ -60,6 +65,7 @@ export function describeEmployeeMappingRepositoryContract(
         // Identities come back ordered by channel, then external id.
         externalIdentities: [email('kari@acme.no'), slack('U0KARI')],
         providerEmployeeId: '101',
+        defaultDepartmentId: '7',
         createdAt: created,
         updatedAt: created,
       };
@@ -108,6 +114,7 @@ export function describeEmployeeMappingRepositoryContract(
         role: 'manager',
         externalIdentities: [{ channel: 'teams', externalId: 'kari-teams' }],
         providerEmployeeId: '101',
+        defaultDepartmentId: null,
         createdAt: created,
         updatedAt: updated,
       };
@@ -209,6 +216,7 @@ export function describeEmployeeMappingRepositoryContract(
         role: 'employee',
         externalIdentities: [slack('S-u-1')],
         providerEmployeeId: null,
+        defaultDepartmentId: null,
         createdAt: created,
         updatedAt: created,
       });

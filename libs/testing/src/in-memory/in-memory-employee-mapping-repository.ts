@@ -77,6 +77,7 @@ export class InMemoryEmployeeMappingRepository extends EmployeeMappingRepository
       role: input.role,
       externalIdentities: sortedIdentities(input.externalIdentities),
       providerEmployeeId: input.providerEmployeeId,
+      defaultDepartmentId: input.defaultDepartmentId ?? null,
       createdAt: existing ? existing.createdAt : now,
       updatedAt: now,
     };
