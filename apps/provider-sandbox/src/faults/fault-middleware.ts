@@ -75,6 +75,10 @@ export function applyFaults(
       responders.rateLimited(res, decision.rateLimited.omitRetryHeader);
       return;
     }
+    if (decision.hideResults) {
+      const json = res.json.bind(res);
+      res.json = ((body: unknown) => json(emptied(body))) as Response['json'];
+    }
     if (decision.drop === 'after') {
       res.end = function dropInsteadOfAnswering(this: Response): Response {
         req.socket.destroy();
@@ -83,4 +87,16 @@ export function applyFaults(
     }
     next();
   };
+}
+
+/**
+ * A list answer with nothing in it: Fiken's array emptied, Tripletex's `values` emptied and its
+ * counts zeroed. Anything else (a single resource, an error) is left as it is.
+ */
+function emptied(body: unknown): unknown {
+  if (Array.isArray(body)) return [];
+  if (typeof body === 'object' && body !== null && Array.isArray((body as { values?: unknown }).values)) {
+    return { ...body, fullResultSize: 0, count: 0, values: [] };
+  }
+  return body;
 }

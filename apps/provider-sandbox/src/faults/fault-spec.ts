@@ -36,6 +36,12 @@ export interface FaultSpec {
    * confirmed, as after a timeout.
    */
   dropConnections?: number | true | (RateOrCount & { afterHandling?: boolean });
+  /**
+   * Handle matching GET calls but answer them as if nothing matched (an empty list, Tripletex
+   * `fullResultSize: 0`): a search that misses a record the provider holds, as a search index lagging
+   * behind a commit does. Narrow it with `path` (e.g. `/ledger/voucher`, `/purchases`).
+   */
+  hideResults?: number | true | RateOrCount;
   /** One-shot: expire every live access/session token in scope now. Refresh tokens stay valid. */
   expireTokens?: boolean;
   /** One-shot (Fiken): invalidate every refresh token in scope, so the next refresh gets `invalid_grant`. */

@@ -121,6 +121,22 @@ describe('Sandbox faults', () => {
     expect(control.calls({ provider: 'tripletex', method: 'POST' })[0]).toMatchObject({ dropped: true, status: 201 });
   });
 
+  it('hides a booking from the next search, then finds it again', async () => {
+    const { app, auth, control } = await tripletexSetup();
+    expect((await bookTripletex(app, auth)).status).toBe(201);
+    control.addFault({ provider: 'tripletex', path: '/ledger/voucher', hideResults: { next: 1 } });
+    const search = () =>
+      request(app)
+        .get('/tripletex/v2/ledger/voucher/>externalVoucherNumber')
+        .query({ externalVoucherNumber: 'p-9' })
+        .set('Authorization', auth);
+    const hidden = await search();
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toMatchObject({ fullResultSize: 0, values: [] });
+    expect((await search()).body.fullResultSize).toBe(1);
+    expect(control.faults()).toHaveLength(0);
+  });
+
   it('drops Fiken purchases after handling the same way', async () => {
     const { app, control } = testSandbox();
     const tokens = await fikenAuthorize(app);
