@@ -73,11 +73,13 @@ export class FikenProvider extends AccountingProvider {
   }
 
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
-    // Paged like every list: the definition declares page/pageSize with a default of 25 accounts.
-    const accounts = [];
-    for await (const account of this.client.list(asFikenConnection(conn), '/accounts', {}, recorderOf(options))) {
-      accounts.push({ code: asString(account.code), name: asString(account.name) });
-    }
+    // Not paged: Fiken's documentation says so, and the endpoint answers every page alike (a paging
+    // loop would read it forever). One request, every account.
+    const chart = await this.client.unpaged(asFikenConnection(conn), '/accounts', {}, recorderOf(options));
+    const accounts = chart.map((item) => {
+      const account = asObject(item);
+      return { code: asString(account.code), name: asString(account.name) };
+    });
     // Fiken has no departments, VAT type or employee endpoints: its fixed purchase VAT types stand in.
     return { accounts, departments: [], vatTypes: fikenVatTypes(), employees: [] };
   }
@@ -321,13 +323,13 @@ export class FikenProvider extends AccountingProvider {
       return configured;
     }
     const number = Number(configured.slice(0, 4));
-    for await (const account of this.client.list(
+    for (const account of await this.client.unpaged(
       conn,
       '/accounts',
       { fromAccount: number, toAccount: number },
       recorder,
     )) {
-      const code = asString(account.code);
+      const code = asString(asObject(account).code);
       if (code.startsWith(`${configured}:`)) return code;
     }
     return `${configured}:10001`;

@@ -417,6 +417,15 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       expect(second.postings[0].description).toBe('Clas Ohlson: Skrivepapir');
     });
 
+    it('keeps the (ref …) marker first and the text within 255 characters, however long merchant and description', async () => {
+      const long = booking({ merchant: 'Clas Ohlson '.repeat(20).trim(), description: 'papir og penner '.repeat(60) });
+      await provider().bookExpense(conn, long);
+      const [voucher] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      expect(voucher.description.startsWith(`(ref ${long.reference}) Clas Ohlson`)).toBe(true);
+      expect(Array.from(voucher.description).length).toBeLessThanOrEqual(255);
+      expect(voucher.externalVoucherNumber).toBe(long.reference);
+    });
+
     it('books an expense in another currency at the NOK amount paid, with the currency amount beside it', async () => {
       const tx = provider();
       const result = await tx.bookExpense(conn, booking({ currency: 'EUR', grossAmount: 12_500, amountNok: 146_250 }));
@@ -512,6 +521,21 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         path: '/ledger/voucher',
         status: 0,
       });
+    });
+
+    it('looks an unknown create up again when the first searches miss it, and books it once', async () => {
+      sandbox.control.addFault({
+        provider: 'tripletex',
+        method: 'POST',
+        path: '/ledger/voucher',
+        dropConnections: { next: 1, afterHandling: true },
+      });
+      // The first lookup's two searches (by external number, then by date) miss the new voucher.
+      sandbox.control.addFault({ provider: 'tripletex', path: '/ledger/voucher', hideResults: { next: 2 } });
+      const result = await provider().bookExpense(conn, booking());
+      const bookings = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      expect(bookings).toHaveLength(1);
+      expect(String(bookings[0].id)).toBe(result.bookingId);
     });
 
     it('never resends a create whose outcome is unknown: a dropped request stays unbooked and transient', async () => {

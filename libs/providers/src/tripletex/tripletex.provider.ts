@@ -24,7 +24,7 @@ import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
 import type { ReceiptTarget } from '../shared/receipt-format';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
-import { bookingText } from '../shared/booking-text';
+import { bookingText, referencedText } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asOptionalString, asString, Json, mapPage } from '../shared/json';
 import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
 import { validateBooking } from '../shared/validate-booking';
@@ -380,7 +380,7 @@ export class TripletexProvider extends AccountingProvider {
     const text = bookingText(booking);
     const voucher = {
       date: booking.date,
-      description: `${text} (ref ${booking.reference})`,
+      description: referencedText(text, booking.reference),
       externalVoucherNumber: booking.reference,
       postings: [
         {
