@@ -1,3 +1,4 @@
+import { registerEntitlementRoutes } from './tripletex-entitlements';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { CallLog } from '../control/call-log';
 import { applyFaults, recordCalls } from '../faults/fault-middleware';
@@ -43,6 +44,7 @@ export function tripletexRouter(state: TripletexState, faults: FaultRegistry, lo
   api.put(SESSION_CREATE_PATH, createSession(state));
   api.get(WHO_AM_I_PATH, whoAmI());
   api.delete('/token/session/:token', deleteSession(state));
+  registerEntitlementRoutes(api, state);
   registerLedgerRoutes(api, state);
   registerSupplierInvoiceRoutes(api);
   registerContextRoutes(api);
