@@ -41,7 +41,8 @@ export function recordCalls(provider: ProviderName, log: CallLog, now: () => Dat
 
 export interface FaultResponders {
   serverError(res: Response, status: number): void;
-  rateLimited(res: Response, omitRetryHeader: boolean): void;
+  /** `omitRetryHeader` undefined: the provider's own default (Tripletex omits, Fiken sends Retry-After). */
+  rateLimited(res: Response, omitRetryHeader: boolean | undefined): void;
 }
 
 /**

@@ -15,7 +15,8 @@ export interface FaultDecision {
   latencyMs: number;
   drop: 'before' | 'after' | null;
   serverError: number | null;
-  rateLimited: { omitRetryHeader: boolean } | null;
+  /** `omitRetryHeader` as the fault said it, undefined when it did not: each sandbox has its default. */
+  rateLimited: { omitRetryHeader: boolean | undefined } | null;
   /** Answer the (GET) call with an empty list. */
   hideResults: boolean;
 }
@@ -104,7 +105,7 @@ export class FaultRegistry {
       }
       if (decision.rateLimited === null && this.fires(entry.rateLimit)) {
         const spec = entry.fault.rateLimit;
-        decision.rateLimited = { omitRetryHeader: typeof spec === 'object' && spec.omitRetryHeader === true };
+        decision.rateLimited = { omitRetryHeader: typeof spec === 'object' ? spec.omitRetryHeader : undefined };
       }
       if (!decision.hideResults && context.method.toUpperCase() === 'GET' && this.fires(entry.hide)) {
         decision.hideResults = true;

@@ -28,7 +28,11 @@ export interface FaultSpec {
   errorNext?: number;
   /** Status of injected server errors. Default 500. */
   errorStatus?: number;
-  /** Answer 429. `omitRetryHeader` leaves out `X-Rate-Limit-Reset` (Tripletex) / `Retry-After` (Fiken). */
+  /**
+   * Answer 429. `omitRetryHeader` leaves out `X-Rate-Limit-Reset` (Tripletex) / `Retry-After` (Fiken).
+   * Unsaid, each sandbox does what its provider does: Tripletex's 429 carries no `X-Rate-Limit-Reset`
+   * (`omitRetryHeader: false` adds it), Fiken's carries `Retry-After`.
+   */
   rateLimit?: number | (RateOrCount & { omitRetryHeader?: boolean });
   /**
    * Destroy the socket. Before handling by default (nothing happens at the provider); with

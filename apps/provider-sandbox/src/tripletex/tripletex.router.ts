@@ -33,7 +33,8 @@ export function tripletexRouter(state: TripletexState, faults: FaultRegistry, lo
         sendTripletexError(res, status, 1000, 'En uventet feil oppstod. Prøv igjen senere.', 'Injected server error'),
       rateLimited: (res, omitRetryHeader) => {
         res.set('X-Rate-Limit-Remaining', '0');
-        if (omitRetryHeader) res.removeHeader('X-Rate-Limit-Reset');
+        // Tripletex's own 429 carries no X-Rate-Limit-Reset: left out unless the fault asks for it.
+        if (omitRetryHeader !== false) res.removeHeader('X-Rate-Limit-Reset');
         else res.set('X-Rate-Limit-Reset', '2');
         sendTripletexError(res, 429, 429, 'For mange forespørsler. Vent til perioden er over.', 'Rate limit exceeded');
       },

@@ -57,7 +57,15 @@ export interface LedgerVoucher {
   readonly description: string;
   /** Sum of the debit side, minor units, when the provider tells it. */
   readonly amount?: number;
+  /** A document is attached: Tripletex's attachment, document or EDI document; a Fiken purchase's own attachments too. */
   readonly hasAttachment: boolean;
+  /**
+   * Whether the voucher is a purchase or an expense, which the bookkeeping rules want a receipt
+   * for: it costs something (a debit on an expense account: classes 4, 6, 7 and 59xx). Sales,
+   * customer and supplier payments, payroll, VAT settlements, transfers and opening balances need
+   * none. Unset when the provider cannot tell: counted as needing one.
+   */
+  readonly needsReceipt?: boolean;
 }
 
 /** A customer invoice with an amount still outstanding. */

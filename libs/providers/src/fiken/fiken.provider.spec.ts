@@ -468,6 +468,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
         const upload = exchanges.find((e) => e.path.endsWith('/attachments'));
         expect(upload?.status).toBe(201);
         expect(upload?.query.get('attachToSale')).toBe('true');
+        expect(upload?.query.get('attachToPayment')).toBe('true');
         expect(upload?.requestBody).toMatchObject({
           kind: 'multipart',
           fields: { filename },

@@ -30,7 +30,7 @@ import { bookingText, fitText, readableReference } from '../shared/booking-text'
 import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/json';
 import { splitGross } from '../shared/money';
 import { validateBooking } from '../shared/validate-booking';
-import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount } from '../shared/history';
+import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount, needsReceipt } from '../shared/history';
 import { FikenClient, idFromLocation } from './fiken-client';
 import { FikenConfig, ResolvedFikenConfig, resolveFikenConfig } from './fiken.config';
 import { describeFikenError } from './fiken-errors';
@@ -114,13 +114,19 @@ export class FikenProvider extends AccountingProvider {
     if (last < from) {
       return;
     }
-    for await (const page of this.client.pages(
-      asFikenConnection(conn),
-      '/journalEntries',
-      { dateGe: from, dateLe: last },
-      recorderOf(options),
-    )) {
-      yield mapPage(page, (entry) => toLedgerVoucher(entry, from, last));
+    const c = asFikenConnection(conn);
+    const recorder = recorderOf(options);
+    // A purchase's receipt is the purchase's own attachment, which its journal entry need not show:
+    // the transactions of the period's purchases that carry one, read first (ids only).
+    const documented = new Set<string>();
+    for await (const page of this.client.pages(c, '/purchases', { dateGe: from, dateLe: last }, recorder)) {
+      for (const item of page) {
+        const purchase = asObject(item);
+        if (attachmentsOf(purchase).length > 0) documented.add(asString(purchase.transactionId));
+      }
+    }
+    for await (const page of this.client.pages(c, '/journalEntries', { dateGe: from, dateLe: last }, recorder)) {
+      yield mapPage(page, (entry) => toLedgerVoucher(entry, from, last, documented));
     }
   }
 
@@ -239,9 +245,9 @@ export class FikenProvider extends AccountingProvider {
           {
             method: 'POST',
             path: `${purchasePath}/attachments`,
-            // A shop receipt is the seller's document of the purchase ("may document the sale (i.e.
-            // invoice, etc)"), not a card company's or bank's record of the payment.
-            query: { attachToSale: true },
+            // A cash purchase's receipt documents both: the sale ("may document the sale (i.e.
+            // invoice, etc)") and its payment, made on the spot with the same receipt.
+            query: { attachToPayment: true, attachToSale: true },
             form,
             retryMode: 'not-processed-only',
           },
@@ -354,18 +360,29 @@ function debitTotal(lines: unknown[]): number {
 }
 
 /** A journal entry as a `LedgerVoucher`; `undefined` when dated outside `from`–`to`. */
-function toLedgerVoucher(entry: Json, from: string, to: string): LedgerVoucher | undefined {
+function toLedgerVoucher(
+  entry: Json,
+  from: string,
+  to: string,
+  documentedTransactions: ReadonlySet<string>,
+): LedgerVoucher | undefined {
   const date = asString(entry.date);
   if (date < from || date > to) {
     return undefined;
   }
+  const lines = asArray(entry.lines).map(asObject);
+  const transactionId = entry.transactionId === undefined ? null : asString(entry.transactionId);
   return {
     id: asString(entry.journalEntryId),
     number: asString(entry.journalEntryNumber),
     date,
     description: asString(entry.description),
-    amount: debitTotal(asArray(entry.lines)),
-    hasAttachment: asArray(entry.attachments).length > 0,
+    amount: debitTotal(lines),
+    hasAttachment:
+      asArray(entry.attachments).length > 0 || (transactionId !== null && documentedTransactions.has(transactionId)),
+    needsReceipt: needsReceipt(
+      lines.map((line) => ({ account: asString(line.account), amount: Math.round(asNumber(line.amount)) })),
+    ),
   };
 }
 
