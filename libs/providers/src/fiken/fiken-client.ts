@@ -137,6 +137,7 @@ export class FikenClient {
       {
         recorder,
         retryMode: request.retryMode,
+        company: conn.companyId,
         exclusive: (attempt) => this.slots.run(attempt),
       },
     );

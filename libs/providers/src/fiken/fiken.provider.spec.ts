@@ -171,14 +171,20 @@ describe('FikenProvider against the Fiken sandbox', () => {
       }
       const entries = pages.flat();
       expect(entries.length).toBeGreaterThan(100);
-      expect(log.calls).toHaveLength(Math.ceil(entries.length / 20));
-      expect(pages).toHaveLength(log.calls.length);
+      // The period's purchases first (whose own attachments document their entries), then the entries.
+      const journal = log.calls.filter((c) => c.path.endsWith('/journalEntries'));
+      expect(log.calls[0].path).toMatch(/\/purchases$/);
+      expect(journal).toHaveLength(Math.ceil(entries.length / 20));
+      expect(pages).toHaveLength(journal.length);
       expect(pages.slice(0, -1).every((page) => page.length === 20)).toBe(true);
       expect(new Set(entries.map((e) => e.id)).size).toBe(entries.length);
       expect(entries.every((e) => e.date >= from && e.date <= TODAY)).toBe(true);
       expect(entries.some((e) => !e.hasAttachment)).toBe(true);
       expect(entries.some((e) => e.hasAttachment)).toBe(true);
       expect(entries.every((e) => Number.isInteger(e.amount) && (e.amount ?? 0) > 0)).toBe(true);
+      // Sales and salaries need no receipt; purchases do.
+      expect(entries.some((e) => e.needsReceipt === false)).toBe(true);
+      expect(entries.some((e) => e.needsReceipt === true)).toBe(true);
     });
 
     it('reads a year of purchases page by page: suppliers by name, card purchases by their descriptor', async () => {

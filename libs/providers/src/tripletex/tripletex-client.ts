@@ -157,6 +157,7 @@ export class TripletexClient {
       {
         recorder,
         retryMode: request.retryMode,
+        company: conn.companyId,
         beforeAttempt: () => this.waitForRateLimit(gateKey),
         onResponse: (response) => this.noteRateLimit(gateKey, response),
       },
@@ -199,6 +200,7 @@ export class TripletexClient {
         { method: 'PUT', url, recordedPath: SESSION_CREATE_PATH, headers: { Accept: 'application/json' } },
         {
           recorder,
+          company: conn.companyId,
           beforeAttempt: () => this.waitForRateLimit(sessionKey(conn)),
           onResponse: (r) => this.noteRateLimit(sessionKey(conn), r),
         },
