@@ -198,4 +198,66 @@ describe('the checks over seeded sandbox ledgers (GET /v1/check/*)', () => {
       hosted.sandbox.control.removeFault(fault.id);
     }
   });
+
+  describe('the balance query means the same on both providers', () => {
+    /**
+     * From the sandbox's seeded ledger of the company: per account number, balance-sheet accounts
+     * (1xxx–2xxx) summed over every entry up to the date, result accounts (3xxx–8xxx) over the entries
+     * of the date's year only.
+     */
+    function expectedBalances(stream: number, date: string): Map<string, number> {
+      const endDate = hosted.sandbox.options.ledgerEndDate;
+      const shape = { seed: SEED, stream, company: 1, count: ENTRIES, endDate, days: DAYS };
+      const yearStart = `${date.slice(0, 4)}-01-01`;
+      const sums = new Map<string, number>();
+      for (let i = 0; i < ENTRIES; i++) {
+        const entry = ledgerEntry(shape, i);
+        if (entry.date > date) continue;
+        for (const line of entry.lines) {
+          const result = line.account >= 3000 && line.account < 9000;
+          if (result && entry.date < yearStart) continue;
+          const code = String(line.account);
+          sums.set(code, (sums.get(code) ?? 0) + line.amount);
+        }
+      }
+      return new Map([...sums].filter(([, sum]) => sum !== 0));
+    }
+
+    it.each([
+      ['tripletex', TRIPLETEX_STREAM],
+      ['fiken', FIKEN_STREAM],
+    ] as const)(
+      '%s: balance-sheet accounts at the date, result accounts for the year up to the date',
+      async (provider, stream) => {
+        const company = provider === 'tripletex' ? tripletex : fiken;
+        const date = hosted.sandbox.options.ledgerEndDate;
+        const expected = expectedBalances(stream, date);
+        // The seeded year spans two calendar years: last year's costs must not be counted.
+        const lastYear = expectedBalances(stream, `${Number(date.slice(0, 4)) - 1}-12-31`);
+        expect([...lastYear.keys()].some((code) => Number(code) >= 3000 && Number(code) < 9000)).toBe(true);
+
+        const res = await get(company, `/v1/${provider}/balance?date=${date}`);
+        expect(res.status).toBe(200);
+        const got = new Map<string, number>();
+        for (const account of res.body.accounts as { code: string; balance: string }[]) {
+          const code = account.code.split(':')[0];
+          got.set(code, (got.get(code) ?? 0) + Math.round(Number(account.balance) * 100));
+          expect(account.balance).not.toBe('0.00');
+        }
+        expect(Object.fromEntries([...got].filter(([, sum]) => sum !== 0))).toEqual(Object.fromEntries(expected));
+      },
+    );
+
+    it('lists the accounts without a balance at 0.00 when asked', async () => {
+      const date = hosted.sandbox.options.ledgerEndDate;
+      const moved = (await get(tripletex, `/v1/tripletex/balance?date=${date}`)).body.accounts as { code: string }[];
+      const all = (await get(tripletex, `/v1/tripletex/balance?date=${date}&includeUnmoved=true`)).body.accounts as {
+        code: string;
+        balance: string;
+      }[];
+      expect(all.length).toBeGreaterThan(moved.length);
+      expect(all.filter((a) => a.balance === '0.00').length).toBe(all.length - moved.length);
+      expect((await get(tripletex, `/v1/tripletex/balance?includeUnmoved=maybe`)).status).toBe(400);
+    });
+  });
 });

@@ -142,7 +142,12 @@ export abstract class AccountingProvider {
   /** Accounts (active), departments, VAT types and employees. */
   abstract fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext>;
 
-  /** Each account's closing balance at the end of `date`. */
+  /**
+   * The accounts' balances at the end of `date`, the same meaning on every provider: a balance-sheet
+   * account (classes 1–2) its closing balance; a result account (classes 3–8) its movement in the
+   * accounting year (the calendar year) up to and including `date`. Accounts without movement may
+   * be left out.
+   */
   abstract balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]>;
 
   /**

@@ -26,6 +26,7 @@ import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
 import type { ReceiptTarget } from '../shared/receipt-format';
 import { assertIsoDate, osloDate } from '../shared/dates';
+import { endOfPreviousYear, isResultAccount } from '../shared/balances';
 import { bookingText, fitText, readableReference } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/json';
 import { splitGross } from '../shared/money';
@@ -84,22 +85,32 @@ export class FikenProvider extends AccountingProvider {
     return { accounts, departments: [], vatTypes: fikenVatTypes(), employees: [] };
   }
 
+  /**
+   * `/accountBalances` gives every account's closing balance at a date, result accounts cumulative
+   * across years. Result accounts are given the year's movement instead: the balance at `date` less
+   * the balance at the end of the year before (read only when a result account has a balance).
+   */
   async balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]> {
     assertIsoDate(date, 'date');
-    const balances: AccountBalance[] = [];
-    for await (const line of this.client.list(
-      asFikenConnection(conn),
-      '/accountBalances',
-      { date },
-      recorderOf(options),
-    )) {
-      balances.push({
-        code: asString(line.code),
-        name: asString(line.name),
-        balance: Math.round(asNumber(line.balance)),
-      });
-    }
-    return balances;
+    const c = asFikenConnection(conn);
+    const recorder = recorderOf(options);
+    const read = async (day: string): Promise<AccountBalance[]> => {
+      const lines: AccountBalance[] = [];
+      for await (const line of this.client.list(c, '/accountBalances', { date: day }, recorder)) {
+        lines.push({
+          code: asString(line.code),
+          name: asString(line.name),
+          balance: Math.round(asNumber(line.balance)),
+        });
+      }
+      return lines;
+    };
+    const atDate = await read(date);
+    if (!atDate.some((line) => isResultAccount(line.code) && line.balance !== 0)) return atDate;
+    const before = new Map((await read(endOfPreviousYear(date))).map((line) => [line.code, line.balance]));
+    return atDate.map((line) =>
+      isResultAccount(line.code) ? { ...line, balance: line.balance - (before.get(line.code) ?? 0) } : line,
+    );
   }
 
   async *voucherPages(

@@ -24,6 +24,7 @@ import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
 import type { ReceiptTarget } from '../shared/receipt-format';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
+import { isResultAccount } from '../shared/balances';
 import { bookingText, referencedText } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asOptionalString, asString, Json, mapPage } from '../shared/json';
 import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
@@ -136,10 +137,13 @@ export class TripletexProvider extends AccountingProvider {
     const balances: AccountBalance[] = [];
     for await (const line of this.client.list(c, '/balanceSheet', query, recorderOf(options))) {
       const account = asObject(line.account);
+      const code = asString(account.number);
+      // Result accounts: the year's movement up to the date (balanceChange since 1 January), whether
+      // or not last year was closed into equity; balance-sheet accounts: the closing balance.
       balances.push({
-        code: asString(account.number),
+        code,
         name: asString(account.name),
-        balance: kronerToMinor(line.balanceOut),
+        balance: kronerToMinor(isResultAccount(code) ? line.balanceChange : line.balanceOut),
       });
     }
     return balances;
