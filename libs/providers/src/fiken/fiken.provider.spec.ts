@@ -337,6 +337,34 @@ describe('FikenProvider against the Fiken sandbox', () => {
       expect(tokenCalls()).toHaveLength(1);
     });
 
+    it('sends a refresh whose answer was lost again with the stored refresh token, and carries on', async () => {
+      const before = await store.current(COMPANY, 'fiken');
+      sandbox.control.addFault({ provider: 'fiken', path: '/oauth/token', errorNext: 1, errorStatus: 503 });
+      clock.advance(3_600_000);
+      await provider({ resilience: { retries: 0 } }).fetchContext(conn);
+      expect(tokenCalls().map((c) => c.status)).toEqual([503, 200]);
+      const after = await store.current(COMPANY, 'fiken');
+      expect(after?.refreshToken).not.toBe(before?.refreshToken);
+      expect(store.reauthorizationReason(COMPANY, 'fiken')).toBeNull();
+    });
+
+    it('asks for consent again when Fiken rotated the token during a refresh whose answer was lost', async () => {
+      sandbox.control.addFault({
+        provider: 'fiken',
+        path: '/oauth/token',
+        dropConnections: { next: 1, afterHandling: true },
+      });
+      clock.advance(3_600_000);
+      const error = await provider({ resilience: { retries: 0 } })
+        .fetchContext(conn)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ProviderReauthorizationRequired);
+      expect(tokenCalls()).toHaveLength(2);
+      expect(store.reauthorizationReason(COMPANY, 'fiken')).toContain(
+        'invalid_grant) after a refresh whose answer was lost',
+      );
+    });
+
     it('marks the connection for re-authorisation on invalid_grant and stops calling the token endpoint', async () => {
       sandbox.control.revokeRefreshTokens();
       clock.advance(3_600_000);
