@@ -4,7 +4,7 @@ import { ApiCallRecorder, ProviderReauthorizationRequired } from '@app/domain';
 import type { FikenConnection } from './fiken-connection';
 import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
 import { RetryMode } from '../http/resilience';
-import { RequestSlots } from '../http/request-slots';
+import { RequestSlots, type SlotPriority } from '../http/request-slots';
 import { isUnauthorized } from '../http/transport-error';
 import { asArray, drainPage, Json } from '../shared/json';
 import { PageGuard } from '../shared/paging';
@@ -20,6 +20,8 @@ export interface FikenRequest {
   readonly json?: unknown;
   readonly form?: FormData;
   readonly retryMode?: RetryMode;
+  /** `background` (the checks' and the history's paging) waits behind every `urgent` request (bookings). Default urgent. */
+  readonly priority?: SlotPriority;
 }
 
 /**
@@ -78,11 +80,17 @@ export class FikenClient {
     recorder: ApiCallRecorder,
     /** The first page to read (a resumed read). */
     start = 0,
+    /** `background` for reads that may wait behind bookings (the daily checks, the history import). */
+    priority: SlotPriority = 'urgent',
   ): AsyncGenerator<unknown[]> {
     const pageSize = this.config.pageSize;
     const guard = new PageGuard('fiken', path);
     for (let page = start; ; page++) {
-      const response = await this.request(conn, { method: 'GET', path, query: { ...query, page, pageSize } }, recorder);
+      const response = await this.request(
+        conn,
+        { method: 'GET', path, query: { ...query, page, pageSize }, priority },
+        recorder,
+      );
       const items = asArray(response.body);
       const size = items.length;
       const pageCount = headerInteger(response.headers, 'fiken-api-page-count');
@@ -138,7 +146,7 @@ export class FikenClient {
         recorder,
         retryMode: request.retryMode,
         company: conn.companyId,
-        exclusive: (attempt) => this.slots.run(attempt),
+        exclusive: (attempt) => this.slots.run(attempt, request.priority ?? 'urgent'),
       },
     );
   }

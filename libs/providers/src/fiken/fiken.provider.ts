@@ -130,13 +130,15 @@ export class FikenProvider extends AccountingProvider {
     // A purchase's receipt is the purchase's own attachment, which its journal entry need not show:
     // the transactions of the period's purchases that carry one, read first (ids only).
     const documented = new Set<string>();
-    for await (const page of this.client.pages(c, '/purchases', { dateGe: from, dateLe: last }, recorder)) {
+    const purchases = this.client.pages(c, '/purchases', { dateGe: from, dateLe: last }, recorder, 0, 'background');
+    for await (const page of purchases) {
       for (const item of page) {
         const purchase = asObject(item);
         if (attachmentsOf(purchase).length > 0) documented.add(asString(purchase.transactionId));
       }
     }
-    for await (const page of this.client.pages(c, '/journalEntries', { dateGe: from, dateLe: last }, recorder)) {
+    const entries = this.client.pages(c, '/journalEntries', { dateGe: from, dateLe: last }, recorder, 0, 'background');
+    for await (const page of entries) {
       yield mapPage(page, (entry) => toLedgerVoucher(entry, from, last, documented));
     }
   }
@@ -152,6 +154,8 @@ export class FikenProvider extends AccountingProvider {
       '/invoices',
       { settled: false, issueDateLe: asOf },
       recorderOf(options),
+      0,
+      'background',
     )) {
       yield mapPage(page, (invoice) => toOpenInvoice(invoice, asOf));
     }
@@ -179,6 +183,7 @@ export class FikenProvider extends AccountingProvider {
       query,
       recorderOf(options),
       page,
+      'background',
     )) {
       page += 1;
       const bookings = items.flatMap((item) => {
