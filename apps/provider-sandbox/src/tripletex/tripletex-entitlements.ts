@@ -2,21 +2,8 @@ import type { Router } from 'express';
 import { queryBool } from '../shared/http';
 import { sendTripletexError } from './tripletex-errors';
 import { callOf, sendList } from './tripletex-http';
+import { ADVANCED_VOUCHER } from './tripletex-privileges';
 import type { TripletexState } from './tripletex-state';
-
-/**
- * The privileges the sandbox's employee tokens hold, by default all of them. Tripletex's own names
- * ("Descriptive name for the privilege. Might change between releases"); the one the adapter needs
- * is the "Advanced Voucher" right that `sendToLedger=true` requires.
- */
-export const SANDBOX_ENTITLEMENTS: readonly { readonly entitlementId: number; readonly name: string }[] = [
-  { entitlementId: 1, name: 'ROLE_LOGIN' },
-  { entitlementId: 10, name: 'AUTH_ACCOUNTING' },
-  { entitlementId: 11, name: 'AUTH_ADVANCED_VOUCHER' },
-  { entitlementId: 12, name: 'AUTH_VOUCHER_ATTACHMENT' },
-];
-
-export const ADVANCED_VOUCHER = 'AUTH_ADVANCED_VOUCHER';
 
 /**
  * `GET /employee/entitlement` (the token owner's privileges, paged like every list), and the check

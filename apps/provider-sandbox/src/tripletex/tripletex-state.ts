@@ -4,7 +4,7 @@ import type { ResolvedOptions } from '../options';
 import { LRUCache } from 'lru-cache';
 import { TripletexCompany } from './tripletex-company';
 import type { TxDocument, TxSession, TxVoucher } from './tripletex-model';
-import { SANDBOX_ENTITLEMENTS } from './tripletex-entitlements';
+import { SANDBOX_ENTITLEMENTS } from './tripletex-privileges';
 
 interface RateWindow {
   startedAt: number;
