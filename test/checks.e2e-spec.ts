@@ -46,42 +46,67 @@ describe('the checks over seeded sandbox ledgers (GET /v1/check/*)', () => {
   const get = (company: string, path: string) =>
     t.http.get(path).set('Authorization', `Bearer ${t.token(company, MANAGER)}`);
 
-  /** The seeded entries without an attachment dated from `from` on, straight from the sandbox's generator. */
+  /**
+   * The voucher kinds that need no receipt, as the sandbox's generator writes them: cash sales
+   * (documented by the sales invoice), salary payments (by the payroll run) and the opening balance.
+   * Every other seeded entry is a purchase or an expense.
+   */
+  const NO_RECEIPT_NEEDED = [/^Kontantsalg /, /^Lønnsutbetaling$/, /^Inngående balanse$/];
+
+  /** The seeded purchases and expenses without an attachment dated from `from` on, straight from the sandbox's generator. */
   function expectedMissing(stream: number, from: string): string[] {
+    return seededWithoutReceipt(stream, from)
+      .filter((entry) => !NO_RECEIPT_NEEDED.some((kind) => kind.test(entry.description)))
+      .map((entry) => entry.date);
+  }
+
+  function seededWithoutReceipt(stream: number, from: string): { date: string; description: string }[] {
     const endDate = hosted.sandbox.options.ledgerEndDate;
     const shape = { seed: SEED, stream, company: 1, count: ENTRIES, endDate, days: DAYS };
-    const dates: string[] = [];
+    const entries: { date: string; description: string }[] = [];
     for (let i = 0; i < ENTRIES; i++) {
       const entry = ledgerEntry(shape, i);
-      if (entry.date >= from && !entry.hasAttachment) dates.push(entry.date);
+      if (entry.date >= from && !entry.hasAttachment) entries.push(entry);
     }
-    return dates;
+    return entries;
   }
 
   it.each([
     ['tripletex', TRIPLETEX_STREAM],
     ['fiken', FIKEN_STREAM],
-  ] as const)('lists every %s posting without a receipt across every page, in one shape', async (provider, stream) => {
-    const company = provider === 'tripletex' ? tripletex : fiken;
-    const from = new Date(Date.now() - (DAYS + 5) * 86_400_000).toISOString().slice(0, 10);
-    const before = hosted.sandbox.control.calls({ provider }).length;
-    const res = await get(company, `/v1/check/missing-receipts?from=${from}&limit=5000`);
-    expect(res.status).toBe(200);
-    const body = res.body as Report;
-    const expected = expectedMissing(stream, from);
-    expect(expected.length).toBeGreaterThan(100);
-    expect(body).toMatchObject({ provider, from, count: expected.length, truncated: false });
-    expect(body.items.map((item) => item.date).sort()).toEqual([...expected].sort());
-    for (const item of body.items) {
-      expect(Object.keys(item).sort()).toEqual(['amount', 'currency', 'date', 'description', 'id', 'number']);
-      expect(item.amount).toMatch(/^\d+\.\d{2}$/);
-    }
-    const pages = hosted.sandbox.control
-      .calls({ provider })
-      .slice(before)
-      .filter((call) => /voucher|journalEntries/.test(call.path)).length;
-    expect(pages).toBeGreaterThan(provider === 'fiken' ? 20 : 2);
-  });
+  ] as const)(
+    'lists every %s purchase and expense without a receipt across every page, and no sale, salary or opening balance',
+    async (provider, stream) => {
+      const company = provider === 'tripletex' ? tripletex : fiken;
+      const from = new Date(Date.now() - (DAYS + 5) * 86_400_000).toISOString().slice(0, 10);
+      const before = hosted.sandbox.control.calls({ provider }).length;
+      const res = await get(company, `/v1/check/missing-receipts?from=${from}&limit=5000`);
+      expect(res.status).toBe(200);
+      const body = res.body as Report;
+      const expected = expectedMissing(stream, from);
+      expect(expected.length).toBeGreaterThan(100);
+      // Sales and salary payments without an attachment exist in the seeded year, and are left out.
+      const leftOut = seededWithoutReceipt(stream, from).filter((entry) =>
+        NO_RECEIPT_NEEDED.some((kind) => kind.test(entry.description)),
+      );
+      expect(leftOut.some((entry) => entry.description.startsWith('Kontantsalg'))).toBe(true);
+      expect(leftOut.some((entry) => entry.description === 'Lønnsutbetaling')).toBe(true);
+      expect(body).toMatchObject({ provider, from, count: expected.length, truncated: false });
+      expect(body.items.map((item) => item.date).sort()).toEqual([...expected].sort());
+      expect(
+        body.items.filter((item) => NO_RECEIPT_NEEDED.some((kind) => kind.test(String(item.description)))),
+      ).toEqual([]);
+      for (const item of body.items) {
+        expect(Object.keys(item).sort()).toEqual(['amount', 'currency', 'date', 'description', 'id', 'number']);
+        expect(item.amount).toMatch(/^\d+\.\d{2}$/);
+      }
+      const pages = hosted.sandbox.control
+        .calls({ provider })
+        .slice(before)
+        .filter((call) => /voucher|journalEntries/.test(call.path)).length;
+      expect(pages).toBeGreaterThan(provider === 'fiken' ? 20 : 2);
+    },
+  );
 
   it('keeps at most `limit` items but counts them all, and says it truncated', async () => {
     const from = new Date(Date.now() - 200 * 86_400_000).toISOString().slice(0, 10);
@@ -172,5 +197,67 @@ describe('the checks over seeded sandbox ledgers (GET /v1/check/*)', () => {
     } finally {
       hosted.sandbox.control.removeFault(fault.id);
     }
+  });
+
+  describe('the balance query means the same on both providers', () => {
+    /**
+     * From the sandbox's seeded ledger of the company: per account number, balance-sheet accounts
+     * (1xxx–2xxx) summed over every entry up to the date, result accounts (3xxx–8xxx) over the entries
+     * of the date's year only.
+     */
+    function expectedBalances(stream: number, date: string): Map<string, number> {
+      const endDate = hosted.sandbox.options.ledgerEndDate;
+      const shape = { seed: SEED, stream, company: 1, count: ENTRIES, endDate, days: DAYS };
+      const yearStart = `${date.slice(0, 4)}-01-01`;
+      const sums = new Map<string, number>();
+      for (let i = 0; i < ENTRIES; i++) {
+        const entry = ledgerEntry(shape, i);
+        if (entry.date > date) continue;
+        for (const line of entry.lines) {
+          const result = line.account >= 3000 && line.account < 9000;
+          if (result && entry.date < yearStart) continue;
+          const code = String(line.account);
+          sums.set(code, (sums.get(code) ?? 0) + line.amount);
+        }
+      }
+      return new Map([...sums].filter(([, sum]) => sum !== 0));
+    }
+
+    it.each([
+      ['tripletex', TRIPLETEX_STREAM],
+      ['fiken', FIKEN_STREAM],
+    ] as const)(
+      '%s: balance-sheet accounts at the date, result accounts for the year up to the date',
+      async (provider, stream) => {
+        const company = provider === 'tripletex' ? tripletex : fiken;
+        const date = hosted.sandbox.options.ledgerEndDate;
+        const expected = expectedBalances(stream, date);
+        // The seeded year spans two calendar years: last year's costs must not be counted.
+        const lastYear = expectedBalances(stream, `${Number(date.slice(0, 4)) - 1}-12-31`);
+        expect([...lastYear.keys()].some((code) => Number(code) >= 3000 && Number(code) < 9000)).toBe(true);
+
+        const res = await get(company, `/v1/${provider}/balance?date=${date}`);
+        expect(res.status).toBe(200);
+        const got = new Map<string, number>();
+        for (const account of res.body.accounts as { code: string; balance: string }[]) {
+          const code = account.code.split(':')[0];
+          got.set(code, (got.get(code) ?? 0) + Math.round(Number(account.balance) * 100));
+          expect(account.balance).not.toBe('0.00');
+        }
+        expect(Object.fromEntries([...got].filter(([, sum]) => sum !== 0))).toEqual(Object.fromEntries(expected));
+      },
+    );
+
+    it('lists the accounts without a balance at 0.00 when asked', async () => {
+      const date = hosted.sandbox.options.ledgerEndDate;
+      const moved = (await get(tripletex, `/v1/tripletex/balance?date=${date}`)).body.accounts as { code: string }[];
+      const all = (await get(tripletex, `/v1/tripletex/balance?date=${date}&includeUnmoved=true`)).body.accounts as {
+        code: string;
+        balance: string;
+      }[];
+      expect(all.length).toBeGreaterThan(moved.length);
+      expect(all.filter((a) => a.balance === '0.00').length).toBe(all.length - moved.length);
+      expect((await get(tripletex, `/v1/tripletex/balance?includeUnmoved=maybe`)).status).toBe(400);
+    });
   });
 });

@@ -131,6 +131,39 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     ).toHaveLength(1);
   });
 
+  it.each([
+    { provider: 'tripletex' as const, attachPath: '/attachment', searchPath: '/ledger/voucher' },
+    { provider: 'fiken' as const, attachPath: '/attachments', searchPath: '/purchases' },
+  ])(
+    '$provider: after a failed receipt upload, attaches to the booking it holds although the search misses it: one booking, receipt attached',
+    async ({ provider, attachPath, searchPath }) => {
+      const company = await t.newCompany(`att-${provider}`);
+      await t.connect(company, provider, 1);
+      const proposal = await t.approvedProposal(company, { amount: '212.00' });
+      const mine = (): { attachments: number }[] =>
+        provider === 'tripletex'
+          ? hosted.sandbox.control
+              .bookings('tripletex', 1)
+              .filter((v) => JSON.stringify(v).includes(proposal.id))
+              .map((v) => ({ attachments: v.attachment ? 1 : 0 }))
+          : hosted.sandbox.control
+              .bookings('fiken', 1)
+              .filter((p) => p.identifier === readableReference(proposal.id))
+              .map((p) => ({ attachments: p.purchaseAttachments.length }));
+      hosted.sandbox.control.addFault({ provider, method: 'POST', path: attachPath, errorNext: 1, errorStatus: 503 });
+
+      expect(await executor.runOnce()).toEqual(['retry']);
+      expect(mine()).toHaveLength(1);
+      // The search by reference misses the booking on the next attempt (an index lagging its commit).
+      hosted.sandbox.control.addFault({ provider, path: searchPath, hideResults: { next: 10 } });
+      t.clock.advance(1_000);
+      expect(await executor.runOnce()).toEqual(['executed']);
+
+      expect(mine()).toEqual([{ attachments: 1 }]);
+      expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
+    },
+  );
+
   it('stores a permanent failure with the provider message, tells the review channel, and leaves the proposal rejectable', async () => {
     const company = await t.newCompany('perm');
     await t.connect(company, 'tripletex', 3);

@@ -143,6 +143,30 @@ describe('the registered grant exchange against the sandboxes', () => {
     expect(redeemed.companies[0]).toMatchObject({ id: String(company.companyId) });
   });
 
+  it('refuses a Tripletex employee token without the Advanced Voucher right, naming the right', async () => {
+    sandbox.control.reset();
+    clock.set('2026-11-28T10:00:00.000Z');
+    const company = sandbox.control.tripletex.company(1);
+    sandbox.control.tripletex.withholdEntitlement(1, 'AUTH_ADVANCED_VOUCHER');
+    const proof = {
+      code: company.employeeToken,
+      redirectUri: 'https://accounting.example/v1/oauth/tripletex/callback',
+      state: 'signed-state',
+    };
+    const error = await sandboxExchange()
+      .redeem('tripletex', proof)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'provider_error', transient: false });
+    expect((error as Error).message).toContain('lacks the right "Advanced Voucher"');
+    expect((error as Error).message).toContain('sendToLedger');
+    expect((error as Error).message).not.toContain(company.employeeToken);
+
+    sandbox.control.reset();
+    await expect(sandboxExchange().redeem('tripletex', proof)).resolves.toMatchObject({
+      companies: [{ id: String(company.companyId) }],
+    });
+  });
+
   describeProviderGrantExchangeContract('the Tripletex and Fiken grant exchanges', () => {
     sandbox.control.reset();
     const exchange = sandboxExchange();

@@ -12,7 +12,7 @@ import {
   ApiTags,
   ApiBadGatewayResponse,
 } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { type Identity } from '@app/domain';
 import { PROVIDER_KINDS } from '@app/providers';
 import { ReadBalances } from '@app/application';
@@ -29,12 +29,26 @@ class BalanceQuery {
   @IsOptional()
   @IsString()
   date?: string;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description: 'also list the accounts of the chart without a balance, at 0.00 (default false)',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  includeUnmoved?: string;
 }
 
 class AccountBalanceDto {
   @ApiProperty({ example: '1920' }) code!: string;
   @ApiProperty({ example: 'Bankinnskudd' }) name!: string;
-  @ApiProperty({ example: '125000.50', description: 'decimal string, debit positive' }) balance!: string;
+  @ApiProperty({
+    example: '125000.50',
+    description:
+      'decimal string, debit positive: a balance-sheet account (classes 1–2) its closing balance at the date, ' +
+      'a result account (classes 3–8) its movement in the accounting year up to the date',
+  })
+  balance!: string;
 }
 
 class BalanceDto {
@@ -67,6 +81,11 @@ export class BalanceController {
     @Param('provider') provider: string,
     @Query() query: BalanceQuery,
   ): Promise<BalanceDto> {
-    return this.balances.execute(identity.company, providerParam(provider), query.date);
+    return this.balances.execute(
+      identity.company,
+      providerParam(provider),
+      query.date,
+      query.includeUnmoved === 'true',
+    );
   }
 }

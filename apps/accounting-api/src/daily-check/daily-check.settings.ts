@@ -25,6 +25,7 @@ export class DailyCheckSettings {
         leaseMs: e.DAILY_CHECK_LEASE_MS,
         retryDelayMs: e.DAILY_CHECK_RETRY_MS,
         maxAttempts: e.DAILY_CHECK_MAX_ATTEMPTS,
+        publicUrl: e.PUBLIC_URL ?? null,
       }),
     );
   }

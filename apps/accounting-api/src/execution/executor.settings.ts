@@ -24,6 +24,7 @@ export class ExecutorSettings {
         retryMaxMs: e.EXECUTOR_RETRY_MAX_MS,
         maxTransientAttempts: e.EXECUTOR_MAX_TRANSIENT_ATTEMPTS,
         failedRetryMs: e.EXECUTOR_FAILED_RETRY_MS,
+        reconcilePauseMs: e.EXECUTOR_RECONCILE_PAUSE_MS,
       }),
     );
   }

@@ -31,6 +31,7 @@ function faultProblem(body: Record<string, unknown>): string | undefined {
   if (!isTrigger(body.rateLimit)) return 'rateLimit must be a rate in [0, 1] or {rate?, next?, omitRetryHeader?}';
   if (!isTrigger(body.dropConnections))
     return 'dropConnections must be true, a rate in [0, 1] or {rate?, next?, afterHandling?}';
+  if (!isTrigger(body.hideResults)) return 'hideResults must be true, a rate in [0, 1] or {rate?, next?}';
   return undefined;
 }
 

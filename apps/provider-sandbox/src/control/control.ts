@@ -48,6 +48,8 @@ export interface SandboxControl {
     companies(): TripletexCompanyInfo[];
     company(index: number): TripletexCompanyInfo;
     employeeToken(index: number): string;
+    /** Takes a privilege (e.g. `AUTH_ADVANCED_VOUCHER`) from the company's employee token, until `reset`. */
+    withholdEntitlement(index: number, name: string): void;
   };
   fiken: {
     companies(): FikenCompanyInfo[];
@@ -136,6 +138,7 @@ export function createControl(
       companies: () => Array.from({ length: tripletex.companyCount }, (_, i) => tripletexInfo(i)),
       company: tripletexInfo,
       employeeToken: tripletexEmployeeToken,
+      withholdEntitlement: (index, name) => tripletex.withholdEntitlement(index, name),
     },
     fiken: {
       companies: () => Array.from({ length: fiken.companyCount }, (_, i) => fikenInfo(i)),

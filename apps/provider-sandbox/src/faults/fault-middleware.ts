@@ -41,7 +41,8 @@ export function recordCalls(provider: ProviderName, log: CallLog, now: () => Dat
 
 export interface FaultResponders {
   serverError(res: Response, status: number): void;
-  rateLimited(res: Response, omitRetryHeader: boolean): void;
+  /** `omitRetryHeader` undefined: the provider's own default (Tripletex omits, Fiken sends Retry-After). */
+  rateLimited(res: Response, omitRetryHeader: boolean | undefined): void;
 }
 
 /**
@@ -75,6 +76,10 @@ export function applyFaults(
       responders.rateLimited(res, decision.rateLimited.omitRetryHeader);
       return;
     }
+    if (decision.hideResults) {
+      const json = res.json.bind(res);
+      res.json = ((body: unknown) => json(emptied(body))) as Response['json'];
+    }
     if (decision.drop === 'after') {
       res.end = function dropInsteadOfAnswering(this: Response): Response {
         req.socket.destroy();
@@ -83,4 +88,16 @@ export function applyFaults(
     }
     next();
   };
+}
+
+/**
+ * A list answer with nothing in it: Fiken's array emptied, Tripletex's `values` emptied and its
+ * counts zeroed. Anything else (a single resource, an error) is left as it is.
+ */
+function emptied(body: unknown): unknown {
+  if (Array.isArray(body)) return [];
+  if (typeof body === 'object' && body !== null && Array.isArray((body as { values?: unknown }).values)) {
+    return { ...body, fullResultSize: 0, count: 0, values: [] };
+  }
+  return body;
 }

@@ -15,7 +15,10 @@ export interface FaultDecision {
   latencyMs: number;
   drop: 'before' | 'after' | null;
   serverError: number | null;
-  rateLimited: { omitRetryHeader: boolean } | null;
+  /** `omitRetryHeader` as the fault said it, undefined when it did not: each sandbox has its default. */
+  rateLimited: { omitRetryHeader: boolean | undefined } | null;
+  /** Answer the (GET) call with an empty list. */
+  hideResults: boolean;
 }
 
 interface Trigger {
@@ -35,6 +38,7 @@ interface Entry {
   error?: Trigger;
   rateLimit?: Trigger;
   drop?: Trigger;
+  hide?: Trigger;
 }
 
 /**
@@ -61,7 +65,8 @@ export class FaultRegistry {
     }
     entry.rateLimit = trigger(spec.rateLimit);
     entry.drop = trigger(spec.dropConnections);
-    if (entry.error || entry.rateLimit || entry.drop || spec.latencyMs) this.entries.push(entry);
+    entry.hide = trigger(spec.hideResults);
+    if (entry.error || entry.rateLimit || entry.drop || entry.hide || spec.latencyMs) this.entries.push(entry);
     return fault;
   }
 
@@ -81,7 +86,13 @@ export class FaultRegistry {
   }
 
   decide(context: FaultContext): FaultDecision {
-    const decision: FaultDecision = { latencyMs: 0, drop: null, serverError: null, rateLimited: null };
+    const decision: FaultDecision = {
+      latencyMs: 0,
+      drop: null,
+      serverError: null,
+      rateLimited: null,
+      hideResults: false,
+    };
     for (const entry of this.entries) {
       if (!matches(entry.fault, context)) continue;
       decision.latencyMs += entry.fault.latencyMs ?? 0;
@@ -94,7 +105,10 @@ export class FaultRegistry {
       }
       if (decision.rateLimited === null && this.fires(entry.rateLimit)) {
         const spec = entry.fault.rateLimit;
-        decision.rateLimited = { omitRetryHeader: typeof spec === 'object' && spec.omitRetryHeader === true };
+        decision.rateLimited = { omitRetryHeader: typeof spec === 'object' ? spec.omitRetryHeader : undefined };
+      }
+      if (!decision.hideResults && context.method.toUpperCase() === 'GET' && this.fires(entry.hide)) {
+        decision.hideResults = true;
       }
     }
     this.entries = this.entries.filter((entry) => !exhausted(entry));
@@ -110,7 +124,7 @@ export class FaultRegistry {
 }
 
 function exhausted(entry: Entry): boolean {
-  const triggers = [entry.error, entry.rateLimit, entry.drop].filter((t): t is Trigger => t !== undefined);
+  const triggers = [entry.error, entry.rateLimit, entry.drop, entry.hide].filter((t): t is Trigger => t !== undefined);
   return triggers.length > 0 && triggers.every((t) => t.remaining <= 0) && !entry.fault.latencyMs;
 }
 

@@ -28,7 +28,11 @@ export interface FaultSpec {
   errorNext?: number;
   /** Status of injected server errors. Default 500. */
   errorStatus?: number;
-  /** Answer 429. `omitRetryHeader` leaves out `X-Rate-Limit-Reset` (Tripletex) / `Retry-After` (Fiken). */
+  /**
+   * Answer 429. `omitRetryHeader` leaves out `X-Rate-Limit-Reset` (Tripletex) / `Retry-After` (Fiken).
+   * Unsaid, each sandbox does what its provider does: Tripletex's 429 carries no `X-Rate-Limit-Reset`
+   * (`omitRetryHeader: false` adds it), Fiken's carries `Retry-After`.
+   */
   rateLimit?: number | (RateOrCount & { omitRetryHeader?: boolean });
   /**
    * Destroy the socket. Before handling by default (nothing happens at the provider); with
@@ -36,6 +40,12 @@ export interface FaultSpec {
    * confirmed, as after a timeout.
    */
   dropConnections?: number | true | (RateOrCount & { afterHandling?: boolean });
+  /**
+   * Handle matching GET calls but answer them as if nothing matched (an empty list, Tripletex
+   * `fullResultSize: 0`): a search that misses a record the provider holds, as a search index lagging
+   * behind a commit does. Narrow it with `path` (e.g. `/ledger/voucher`, `/purchases`).
+   */
+  hideResults?: number | true | RateOrCount;
   /** One-shot: expire every live access/session token in scope now. Refresh tokens stay valid. */
   expireTokens?: boolean;
   /** One-shot (Fiken): invalidate every refresh token in scope, so the next refresh gets `invalid_grant`. */

@@ -65,17 +65,17 @@ describe('Sandbox faults', () => {
     expect(await run()).toEqual(first);
   });
 
-  it('answers 429 with X-Rate-Limit-Reset, or without it when asked', async () => {
+  it("answers 429 without X-Rate-Limit-Reset by default, as Tripletex's own, or with it when asked", async () => {
     const { get, control } = await tripletexSetup();
     control.addFault({ provider: 'tripletex', rateLimit: { next: 1 } });
-    const limited = await get();
-    expect(limited.status).toBe(429);
-    expect(limited.headers['x-rate-limit-remaining']).toBe('0');
-    expect(limited.headers['x-rate-limit-reset']).toBe('2');
-    control.addFault({ provider: 'tripletex', rateLimit: { next: 1, omitRetryHeader: true } });
     const bare = await get();
     expect(bare.status).toBe(429);
+    expect(bare.headers['x-rate-limit-remaining']).toBe('0');
     expect(bare.headers['x-rate-limit-reset']).toBeUndefined();
+    control.addFault({ provider: 'tripletex', rateLimit: { next: 1, omitRetryHeader: false } });
+    const limited = await get();
+    expect(limited.status).toBe(429);
+    expect(limited.headers['x-rate-limit-reset']).toBe('2');
     expect((await get()).status).toBe(200);
   });
 
@@ -119,6 +119,22 @@ describe('Sandbox faults', () => {
       .set('Authorization', auth);
     expect(found.body.fullResultSize).toBe(1);
     expect(control.calls({ provider: 'tripletex', method: 'POST' })[0]).toMatchObject({ dropped: true, status: 201 });
+  });
+
+  it('hides a booking from the next search, then finds it again', async () => {
+    const { app, auth, control } = await tripletexSetup();
+    expect((await bookTripletex(app, auth)).status).toBe(201);
+    control.addFault({ provider: 'tripletex', path: '/ledger/voucher', hideResults: { next: 1 } });
+    const search = () =>
+      request(app)
+        .get('/tripletex/v2/ledger/voucher/>externalVoucherNumber')
+        .query({ externalVoucherNumber: 'p-9' })
+        .set('Authorization', auth);
+    const hidden = await search();
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toMatchObject({ fullResultSize: 0, values: [] });
+    expect((await search()).body.fullResultSize).toBe(1);
+    expect(control.faults()).toHaveLength(0);
   });
 
   it('drops Fiken purchases after handling the same way', async () => {

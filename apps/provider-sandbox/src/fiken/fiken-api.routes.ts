@@ -75,12 +75,18 @@ export function registerFikenApiRoutes(router: Router, state: FikenState): void 
     res.json(companyView(fikenCallOf(res).company));
   });
 
-  // Paged like every collection: the definition declares page/pageSize (default 25), though its
-  // introduction's table says accounts are not paged.
+  // Not paged, as the real endpoint (the introduction's table of Fiken's documentation says accounts
+  // are not paginated, although the definition declares page/pageSize): every account of the range in
+  // one answer, whatever `page` and `pageSize` say; the declared Fiken-Api-* headers describe that
+  // one page.
   router.get('/companies/:slug/accounts', (req, res) => {
     const { company } = fikenCallOf(res);
     const accounts = company.accounts.filter((a) => inAccountRange(a.code, req));
-    sendPage(req, res, accounts.length, (i) => accounts[i]);
+    res.set('Fiken-Api-Page', '0');
+    res.set('Fiken-Api-Page-Size', String(accounts.length));
+    res.set('Fiken-Api-Page-Count', '1');
+    res.set('Fiken-Api-Result-Count', String(accounts.length));
+    res.json(accounts);
   });
 
   router.get('/companies/:slug/accounts/:code', (req, res) => {

@@ -105,8 +105,8 @@ export function fikenRouter(state: FikenState, faults: FaultRegistry, log: CallL
   root.use(recordCalls('fiken', log, state.options.now));
   const responders = {
     serverError: (res: Response, status: number) => sendFikenServerError(res, status),
-    rateLimited: (res: Response, omitRetryHeader: boolean) => {
-      if (!omitRetryHeader) res.set('Retry-After', '1');
+    rateLimited: (res: Response, omitRetryHeader: boolean | undefined) => {
+      if (omitRetryHeader !== true) res.set('Retry-After', '1');
       sendFikenMessage(res, 429, 'Too many requests');
     },
   };

@@ -150,7 +150,7 @@ describe('Tripletex sandbox: sessions and authentication', () => {
     const limited = await request(app).get('/tripletex/v2/department').set('Authorization', auth);
     expect(limited.status).toBe(429);
     expect(limited.headers['x-rate-limit-remaining']).toBe('0');
-    expect(limited.headers['x-rate-limit-reset']).toBe('6');
+    expect(limited.headers['x-rate-limit-reset']).toBeUndefined();
     expect(limited.body).toMatchObject({ status: 429 });
     clock.advance(6_000);
     expect((await request(app).get('/tripletex/v2/department').set('Authorization', auth)).status).toBe(200);

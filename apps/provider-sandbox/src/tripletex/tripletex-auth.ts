@@ -26,7 +26,8 @@ function basicCredentials(req: Request): { user: string; token: string } | undef
 
 /**
  * Ties the call to a company before faults are decided (so faults can target one company) and
- * counts it against the employee token's rate window: `X-Rate-Limit-*` on every response, 429 once
+ * counts it against the employee token's rate window: `X-Rate-Limit-*` on every response (the 429
+ * without `X-Rate-Limit-Reset`, as Tripletex's own), 429 once
  * the window is spent.
  */
 export function identifyTripletexCall(state: TripletexState): RequestHandler {
@@ -46,6 +47,8 @@ export function identifyTripletexCall(state: TripletexState): RequestHandler {
     res.set('X-Rate-Limit-Remaining', String(window.remaining));
     res.set('X-Rate-Limit-Reset', String(window.resetSeconds));
     if (!window.allowed) {
+      // As Tripletex's: the 429 itself says how many calls remain (none), not when the window resets.
+      res.removeHeader('X-Rate-Limit-Reset');
       sendTripletexError(res, 429, 429, 'For mange forespørsler. Vent til perioden er over.', 'Rate limit exceeded');
       return;
     }

@@ -4,6 +4,7 @@ import type { ResolvedOptions } from '../options';
 import { LRUCache } from 'lru-cache';
 import { TripletexCompany } from './tripletex-company';
 import type { TxDocument, TxParty, TxSession, TxVoucher } from './tripletex-model';
+import { SANDBOX_ENTITLEMENTS } from './tripletex-privileges';
 
 interface RateWindow {
   startedAt: number;
@@ -20,6 +21,8 @@ export class TripletexState {
   private readonly createdSuppliers = new Map<number, TxParty[]>();
   private readonly uploads = new Map<number, Map<number, TxDocument>>();
   private readonly rateWindows = new Map<string, RateWindow>();
+  /** Privileges taken from a company's employee token (by name); every other one is held. */
+  private readonly withheld = new Map<number, Set<string>>();
   private sessionSequence = 0;
   private documentSequence = 0;
 
@@ -163,7 +166,21 @@ export class TripletexState {
     return { allowed: true, remaining: limit - window.count, resetSeconds, limit };
   }
 
+  /** The privileges the company's employee token holds. */
+  entitlements(index: number): (typeof SANDBOX_ENTITLEMENTS)[number][] {
+    const withheld = this.withheld.get(index);
+    return SANDBOX_ENTITLEMENTS.filter((e) => !withheld?.has(e.name));
+  }
+
+  /** Takes a privilege (by name) from the company's employee token, until `reset`. */
+  withholdEntitlement(index: number, name: string): void {
+    const withheld = this.withheld.get(index) ?? new Set<string>();
+    withheld.add(name);
+    this.withheld.set(index, withheld);
+  }
+
   reset(): void {
+    this.withheld.clear();
     this.sessions.clear();
     this.bookings.clear();
     this.createdSuppliers.clear();

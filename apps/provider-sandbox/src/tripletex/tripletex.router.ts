@@ -1,3 +1,4 @@
+import { registerEntitlementRoutes } from './tripletex-entitlements';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { CallLog } from '../control/call-log';
 import { applyFaults, recordCalls } from '../faults/fault-middleware';
@@ -32,7 +33,8 @@ export function tripletexRouter(state: TripletexState, faults: FaultRegistry, lo
         sendTripletexError(res, status, 1000, 'En uventet feil oppstod. Prøv igjen senere.', 'Injected server error'),
       rateLimited: (res, omitRetryHeader) => {
         res.set('X-Rate-Limit-Remaining', '0');
-        if (omitRetryHeader) res.removeHeader('X-Rate-Limit-Reset');
+        // Tripletex's own 429 carries no X-Rate-Limit-Reset: left out unless the fault asks for it.
+        if (omitRetryHeader !== false) res.removeHeader('X-Rate-Limit-Reset');
         else res.set('X-Rate-Limit-Reset', '2');
         sendTripletexError(res, 429, 429, 'For mange forespørsler. Vent til perioden er over.', 'Rate limit exceeded');
       },
@@ -43,6 +45,7 @@ export function tripletexRouter(state: TripletexState, faults: FaultRegistry, lo
   api.put(SESSION_CREATE_PATH, createSession(state));
   api.get(WHO_AM_I_PATH, whoAmI());
   api.delete('/token/session/:token', deleteSession(state));
+  registerEntitlementRoutes(api, state);
   registerLedgerRoutes(api, state);
   registerSupplierInvoiceRoutes(api);
   registerContextRoutes(api, state);

@@ -175,8 +175,13 @@ async function collect<S, T>(
   return { count, truncated: count > items.length, items };
 }
 
+/**
+ * A voucher that should carry a receipt and does not: only purchases and expenses need one
+ * (`needsReceipt`, docs/providers.md); sales, payments, payroll, VAT settlements, transfers and
+ * opening balances are documented otherwise and never listed.
+ */
 export function missingReceiptOf(voucher: LedgerVoucher): MissingReceipt | null {
-  if (voucher.hasAttachment) return null;
+  if (voucher.hasAttachment || voucher.needsReceipt === false) return null;
   return {
     id: voucher.id,
     number: voucher.number,

@@ -175,12 +175,31 @@ describe('DailyCheckRunner', () => {
 
       const content = { kind: 'daily_check' as const, payload: message.payload as DailyCheckPayload };
       expect(renderText(content)).toBe(
-        `Daily check ${DAY} (tripletex): 2 postings without a receipt since 2026-10-21, 1 overdue invoice, ` +
+        `Daily check ${DAY} (tripletex): 3 purchases without a receipt since 2026-10-21, 1 overdue invoice, ` +
           '2 unbooked transfers.',
       );
       const blocks = JSON.stringify(renderSlackMessage(content).blocks);
       expect(blocks).toContain('*Unbooked &lt;transfers&gt;*\\n• t-1\\n• t-2');
-      expect(blocks).toContain('tripletex · 2 postings · 1 invoice · 2 transfers');
+      expect(blocks).toContain('tripletex · 3 purchases · 1 invoice · 2 transfers');
+      expect(blocks).toContain('Missing receipts since 2026-10-21 (2 listed)');
+    });
+
+    it('leads with the count of every purchase without a receipt, and links to the console list', () => {
+      const payload = {
+        date: DAY,
+        provider: 'fiken',
+        missingReceiptsFrom: '2026-10-21',
+        missingReceipts: [
+          { id: 'v-1', number: '1', date: '2026-11-02', description: 'Kiwi', amount: '89.00', currency: 'NOK' },
+        ],
+        missingReceiptsCount: 14,
+        missingReceiptsUrl: 'https://books.example/console/checks?run=missing-receipts',
+        overdueInvoices: [],
+      };
+      expect(renderText({ kind: 'daily_check', payload })).toBe(
+        `Daily check ${DAY} (fiken): 14 purchases without a receipt since 2026-10-21 ` +
+          '(list: https://books.example/console/checks?run=missing-receipts), 0 overdue invoices.',
+      );
     });
 
     it('renders a message written before the check was added without it', () => {
@@ -192,7 +211,7 @@ describe('DailyCheckRunner', () => {
         overdueInvoices: [],
       };
       expect(renderText({ kind: 'daily_check', payload })).toBe(
-        `Daily check ${DAY} (tripletex): no postings without a receipt since 2026-10-21, no overdue invoices.`,
+        `Daily check ${DAY} (tripletex): no purchases without a receipt since 2026-10-21, no overdue invoices.`,
       );
     });
   });

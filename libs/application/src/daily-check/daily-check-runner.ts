@@ -161,6 +161,7 @@ export class DailyCheckRunner {
         lookbackDays: this.options.lookbackDays,
         limit: this.options.itemsPerMessage,
         checks: this.checks,
+        publicUrl: this.options.publicUrl,
       };
       const counts: Record<string, number> = {};
       const payload: Record<string, unknown> = { date: claim.day, provider: claim.provider };

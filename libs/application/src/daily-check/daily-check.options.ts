@@ -25,6 +25,8 @@ export class DailyCheckOptions {
   readonly retryDelayMs: number;
   /** …up to this many attempts in all. */
   readonly maxAttempts: number;
+  /** The service's public URL (PUBLIC_URL): the message links to the console's lists under it. Null: no links. */
+  readonly publicUrl: string | null;
 
   constructor(
     options: Partial<Omit<DailyCheckOptions, 'concurrency'>> & {
@@ -49,6 +51,7 @@ export class DailyCheckOptions {
     this.leaseMs = whole(options.leaseMs ?? 15 * 60_000, 'leaseMs', 1);
     this.retryDelayMs = whole(options.retryDelayMs ?? 60 * 60_000, 'retryDelayMs', 1);
     this.maxAttempts = whole(options.maxAttempts ?? 4, 'maxAttempts', 1);
+    this.publicUrl = options.publicUrl ? options.publicUrl.replace(/\/+$/, '') : null;
   }
 }
 

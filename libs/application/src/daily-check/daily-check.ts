@@ -10,6 +10,8 @@ export interface DailyCheckContext {
   /** Items of the check carried in the message (the count is always complete). */
   readonly limit: number;
   readonly checks: ProviderChecks;
+  /** The service's public URL, for links to the console in the message; null when not configured. */
+  readonly publicUrl: string | null;
 }
 
 export interface DailyCheckResult {

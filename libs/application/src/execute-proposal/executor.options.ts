@@ -16,6 +16,11 @@ export class ExecutorOptions {
   readonly maxTransientAttempts: number;
   /** After that, how often the executor keeps trying (the proposal stays APPROVED meanwhile). */
   readonly failedRetryMs: number;
+  /**
+   * When an attempt after the first does not find the booking by reference, how long it waits before
+   * searching once more, and only then books (a provider's search may lag behind its commit).
+   */
+  readonly reconcilePauseMs: number;
 
   constructor(options: Partial<ExecutorOptions> = {}) {
     this.batchSize = positive(options.batchSize ?? 20, 'batchSize');
@@ -25,6 +30,7 @@ export class ExecutorOptions {
     this.retryMaxMs = positive(options.retryMaxMs ?? 5 * 60_000, 'retryMaxMs');
     this.maxTransientAttempts = positive(options.maxTransientAttempts ?? 6, 'maxTransientAttempts');
     this.failedRetryMs = positive(options.failedRetryMs ?? 30 * 60_000, 'failedRetryMs');
+    this.reconcilePauseMs = positive(options.reconcilePauseMs ?? 2_000, 'reconcilePauseMs');
   }
 
   /** Delay before attempt `attempt + 1`, after `attempt` transient failures. */

@@ -30,10 +30,21 @@ class FakeProvider {
   /** The next create lands at the provider but its answer is lost (a timeout after the fact). */
   loseNextAnswer = false;
   lookups = 0;
+  /** The next N searches by reference miss although the booking exists (a lagging search index). */
+  hideFromLookups = 0;
+  /** The next N receipt uploads fail transiently (the booking stays, its id on the error). */
+  failUploads = 0;
+  readonly attached: string[] = [];
 
   async bookExpense(_conn: unknown, booking: ExpenseBooking): Promise<BookingRef> {
     if (this.failWith) throw this.failWith;
     this.bookings.push(booking);
+    const bookingId = `voucher-${this.bookings.length}`;
+    if (booking.receipt && this.failUploads > 0) {
+      this.failUploads--;
+      throw new ProviderError('tripletex', 'unavailable', 'attachment upload: 503', { bookingId });
+    }
+    if (booking.receipt) this.attached.push(bookingId);
     if (this.loseNextAnswer) {
       this.loseNextAnswer = false;
       throw new ProviderError('tripletex', 'timeout', 'no answer within 10 s');
@@ -44,12 +55,23 @@ class FakeProvider {
   async findBookingByReference(_conn: unknown, reference: string): Promise<BookingRef | null> {
     this.lookups++;
     if (this.failWith) throw this.failWith;
+    if (this.hideFromLookups > 0) {
+      this.hideFromLookups--;
+      return null;
+    }
     const index = this.bookings.findIndex((b) => b.reference === reference);
-    return index < 0 ? null : { bookingId: `voucher-${index + 1}`, hasAttachment: false };
+    if (index < 0) return null;
+    const bookingId = `voucher-${index + 1}`;
+    return { bookingId, hasAttachment: this.attached.includes(bookingId) };
   }
 
-  async attachReceipt(): Promise<void> {
+  async attachReceipt(_conn: unknown, bookingId: string): Promise<void> {
     if (this.failWith) throw this.failWith;
+    if (this.failUploads > 0) {
+      this.failUploads--;
+      throw new ProviderError('tripletex', 'unavailable', 'attachment upload: 503');
+    }
+    this.attached.push(bookingId);
   }
 }
 
@@ -84,7 +106,13 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
     new ProviderConnections(repository, testProviderRegistry()),
     provider as unknown as AccountingProvider,
     new ApplicationContext(adapters.clock, adapters.ids),
-    new ExecutorOptions({ retryBaseMs: 1_000, maxTransientAttempts: 3, failedRetryMs: 60_000, ...options }),
+    new ExecutorOptions({
+      retryBaseMs: 1_000,
+      maxTransientAttempts: 3,
+      failedRetryMs: 60_000,
+      reconcilePauseMs: 1,
+      ...options,
+    }),
   );
   const approve = async (companyId = 'acme', details: Partial<ExpenseDetails> = {}) => {
     const proposed = aProposal('PROPOSED', { ctx: adapters.ctx, companyId, details });
@@ -133,6 +161,35 @@ describe('ProposalExecutor', () => {
     expect(await w.executor.runOnce()).toEqual(['executed']);
     expect(w.provider.bookings).toHaveLength(1);
     expect(w.provider.lookups).toBe(1);
+  });
+
+  it('attaches the receipt to the booking it holds after a failed upload, although the search misses it', async () => {
+    const w = aWorld();
+    const sha256 = 'c'.repeat(64);
+    const file = { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 9, sha256 };
+    const proposal = await w.approve('acme', { receipt: file });
+    await w.receipts.save({ ...file, proposalId: proposal.id, companyId: 'acme', bytes: new Uint8Array(9) });
+    w.provider.failUploads = 1;
+    expect(await w.executor.runOnce()).toEqual(['retry']);
+    expect(w.executions.rows.get(proposal.id)).toMatchObject({ bookingId: 'voucher-1' });
+    w.provider.hideFromLookups = 5;
+    w.clock.advance({ seconds: 1 });
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(w.provider.bookings).toHaveLength(1);
+    expect(w.provider.attached).toEqual(['voucher-1']);
+    expect((await w.proposals.findById('acme', proposal.id))?.status).toBe('EXECUTED');
+  });
+
+  it('searches a second time before booking again when the first search after an unknown outcome misses', async () => {
+    const w = aWorld();
+    await w.approve();
+    w.provider.loseNextAnswer = true;
+    expect(await w.executor.runOnce()).toEqual(['retry']);
+    w.provider.hideFromLookups = 1;
+    w.clock.advance({ seconds: 1 });
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(w.provider.bookings).toHaveLength(1);
+    expect(w.provider.lookups).toBe(2);
   });
 
   it('reclaims an execution whose worker died once its lease lapses, and reconciles first', async () => {

@@ -54,8 +54,9 @@ interface Failure {
  *    another proposal booked is not booked again: `ExecutionFailed` (duplicate_receipt), for good
  *    (while the other is still being booked, the execution waits and tries again);
  * 2. reconcile: any attempt after the first looks the booking up by our reference (the proposal
- *    id) and books only when it is not there; a booking that exists without its receipt only
- *    gets the receipt attached;
+ *    id), twice when the first search misses, and books only when it is not there; a booking that
+ *    exists without its receipt only gets the receipt attached, and a booking id an earlier attempt
+ *    learnt (created, receipt upload failed) is never booked again;
  * 3. book: Tripletex voucher / Fiken cash purchase on the company's payment account, receipt
  *    attached, proposal id as the external reference;
  * 4. record: `Executed` (booking id, api_calls), for an auto-approval one more amount observation
@@ -201,7 +202,13 @@ export class ProposalExecutor {
     };
   }
 
-  /** Reconciles first when an earlier attempt may have booked; books only when nothing is there. */
+  /**
+   * Reconciles first when an earlier attempt may have booked; books only when nothing is there.
+   * A booking id the claim holds (created, its receipt not attached) is final: the receipt is
+   * attached to it, and it is never booked again, even when a search by reference misses it. Without
+   * one, a search that misses is asked once more after `reconcilePauseMs` before anything is booked
+   * (a provider's search can miss a booking it has just committed).
+   */
   private async book(
     claim: ExecutionClaim,
     proposal: Proposal,
@@ -210,8 +217,21 @@ export class ProposalExecutor {
   ): Promise<BookingRef> {
     const options = { recorder: log };
     const receipt = await this.receiptOf(proposal);
-    if (claim.attempt > 1 || claim.bookingId !== null) {
-      const existing = await this.provider.findBookingByReference(connection, proposal.id, proposal.date, options);
+    const find = () => this.provider.findBookingByReference(connection, proposal.id, proposal.date, options);
+    if (claim.bookingId !== null) {
+      const found = await find();
+      const held: BookingRef = found ?? { bookingId: claim.bookingId, hasAttachment: false };
+      if (receipt && !held.hasAttachment) {
+        await this.provider.attachReceipt(connection, held.bookingId, receipt, options);
+      }
+      return { bookingId: held.bookingId, hasAttachment: held.hasAttachment || receipt !== null };
+    }
+    if (claim.attempt > 1) {
+      let existing = await find();
+      if (!existing) {
+        await sleep(this.options.reconcilePauseMs);
+        existing = await find();
+      }
       if (existing) {
         if (receipt && !existing.hasAttachment) {
           await this.provider.attachReceipt(connection, existing.bookingId, receipt, options);
@@ -416,6 +436,10 @@ function failureOf(error: unknown): Failure {
     return { message: error.message, code: error.code, transient: false, bookingId: null, mayBeBooked: false };
   }
   return { message: describe(error), code: 'internal_error', transient: true, bookingId: null, mayBeBooked: true };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function describe(error: unknown): string {

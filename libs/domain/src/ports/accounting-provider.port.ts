@@ -79,7 +79,15 @@ export interface LedgerVoucher {
   readonly description: string;
   /** Sum of the debit side, minor units, when the provider tells it. */
   readonly amount?: number;
+  /** A document is attached: Tripletex's attachment, document or EDI document; a Fiken purchase's own attachments too. */
   readonly hasAttachment: boolean;
+  /**
+   * Whether the voucher is a purchase or an expense, which the bookkeeping rules want a receipt
+   * for: it costs something (a debit on an expense account: classes 4, 6, 7 and 59xx). Sales,
+   * customer and supplier payments, payroll, VAT settlements, transfers and opening balances need
+   * none. Unset when the provider cannot tell: counted as needing one.
+   */
+  readonly needsReceipt?: boolean;
 }
 
 /** A customer invoice with an amount still outstanding. */
@@ -210,7 +218,12 @@ export abstract class AccountingProvider {
   /** Accounts (active), departments, VAT types and employees. */
   abstract fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext>;
 
-  /** Each account's closing balance at the end of `date`. */
+  /**
+   * The accounts' balances at the end of `date`, the same meaning on every provider: a balance-sheet
+   * account (classes 1–2) its closing balance; a result account (classes 3–8) its movement in the
+   * accounting year (the calendar year) up to and including `date`. Accounts without movement may
+   * be left out.
+   */
   abstract balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]>;
 
   /**

@@ -68,11 +68,11 @@ describe('renderText', () => {
 
   it('counts the daily check results, and says so when there are none', () => {
     expect(renderText({ kind: 'daily_check', payload: aDailyCheckPayload() })).toBe(
-      'Daily check 2026-11-20 (tripletex): 1 posting without a receipt since 2026-10-21, 1 overdue invoice.',
+      'Daily check 2026-11-20 (tripletex): 1 purchase without a receipt since 2026-10-21, 1 overdue invoice.',
     );
     expect(
       renderText({ kind: 'daily_check', payload: aDailyCheckPayload({ missingReceipts: [], overdueInvoices: [] }) }),
-    ).toContain('no postings without a receipt since 2026-10-21, no overdue invoices');
+    ).toContain('no purchases without a receipt since 2026-10-21, no overdue invoices');
   });
 
   it('tells an admin how to reconnect a provider', () => {

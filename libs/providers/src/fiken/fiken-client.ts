@@ -4,9 +4,10 @@ import { ApiCallRecorder, ProviderReauthorizationRequired } from '@app/domain';
 import type { FikenConnection } from './fiken-connection';
 import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
 import { RetryMode } from '../http/resilience';
-import { RequestSlots } from '../http/request-slots';
+import { RequestSlots, type SlotPriority } from '../http/request-slots';
 import { isUnauthorized } from '../http/transport-error';
 import { asArray, drainPage, Json } from '../shared/json';
+import { PageGuard } from '../shared/paging';
 import { buildUrl, Query } from '../shared/url';
 import { ResolvedFikenConfig } from './fiken.config';
 import { FikenTokens } from './fiken-tokens';
@@ -19,12 +20,15 @@ export interface FikenRequest {
   readonly json?: unknown;
   readonly form?: FormData;
   readonly retryMode?: RetryMode;
+  /** `background` (the checks' and the history's paging) waits behind every `urgent` request (bookings). Default urgent. */
+  readonly priority?: SlotPriority;
 }
 
 /**
  * Fiken HTTP: Bearer access tokens (refreshed once on a 401), an `X-Request-ID` on every call, at
  * most `maxConcurrentRequests` API requests in flight across every company (FIFO; Fiken allows one
- * per application), and header paging (`Fiken-Api-Page-Count`).
+ * per application), and header paging (`Fiken-Api-Page-Count`), bounded: a repeated page, one beyond
+ * the announced count or more than `MAX_PAGES` pages end it with an error.
  */
 export class FikenClient {
   private readonly slots: RequestSlots;
@@ -76,20 +80,39 @@ export class FikenClient {
     recorder: ApiCallRecorder,
     /** The first page to read (a resumed read). */
     start = 0,
+    /** `background` for reads that may wait behind bookings (the daily checks, the history import). */
+    priority: SlotPriority = 'urgent',
   ): AsyncGenerator<unknown[]> {
     const pageSize = this.config.pageSize;
+    const guard = new PageGuard('fiken', path);
     for (let page = start; ; page++) {
-      const response = await this.request(conn, { method: 'GET', path, query: { ...query, page, pageSize } }, recorder);
+      const response = await this.request(
+        conn,
+        { method: 'GET', path, query: { ...query, page, pageSize }, priority },
+        recorder,
+      );
       const items = asArray(response.body);
       const size = items.length;
+      const pageCount = headerInteger(response.headers, 'fiken-api-page-count');
+      const resultCount = headerInteger(response.headers, 'fiken-api-result-count');
+      const beyond =
+        (pageCount !== null && page >= pageCount) || (resultCount !== null && page * pageSize >= resultCount);
+      guard.check(items, page, beyond);
       yield items;
-      const pageCount = Number(response.headers.get('fiken-api-page-count'));
-      const lastByCount =
-        Number.isInteger(pageCount) && response.headers.has('fiken-api-page-count') && page + 1 >= pageCount;
+      const lastByCount = pageCount !== null && page + 1 >= pageCount;
       if (size === 0 || lastByCount || size < pageSize) {
         return;
       }
     }
+  }
+
+  /**
+   * A collection Fiken does not page (`GET /accounts`: "This endpoint is not paginated"): one request
+   * without `page`/`pageSize`, every element in its answer.
+   */
+  async unpaged(conn: FikenConnection, path: string, query: Query, recorder: ApiCallRecorder): Promise<unknown[]> {
+    const response = await this.request(conn, { method: 'GET', path, query }, recorder);
+    return asArray(response.body);
   }
 
   private send(
@@ -122,10 +145,19 @@ export class FikenClient {
       {
         recorder,
         retryMode: request.retryMode,
-        exclusive: (attempt) => this.slots.run(attempt),
+        company: conn.companyId,
+        exclusive: (attempt) => this.slots.run(attempt, request.priority ?? 'urgent'),
       },
     );
   }
+}
+
+/** An integer response header, or null when it is absent or not an integer. */
+function headerInteger(headers: Headers, name: string): number | null {
+  const value = headers.get(name);
+  if (value === null || value.trim() === '') return null;
+  const number = Number(value);
+  return Number.isInteger(number) && number >= 0 ? number : null;
 }
 
 /** The id of a created resource: the last segment of its `Location` header. */

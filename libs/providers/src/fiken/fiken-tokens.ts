@@ -9,6 +9,7 @@ import {
 import type { FikenConnection } from './fiken-connection';
 import { ProviderHttp } from '../http/provider-http';
 import { SingleFlight } from '../http/single-flight';
+import { sleep } from '../http/sleep';
 import { TransportError } from '../http/transport-error';
 import { asNumber, asObject, asString } from '../shared/json';
 import { ResolvedFikenConfig } from './fiken.config';
@@ -99,8 +100,8 @@ export class FikenTokens {
     const issuedAt = this.clock.now().getTime();
     // The id and secret as they are: Fiken compares the Basic credentials as sent (no form-encoding).
     const basic = Buffer.from(`${this.config.clientId}:${this.config.clientSecret}`).toString('base64');
-    try {
-      const response = await this.http.send(
+    const send = () =>
+      this.http.send(
         {
           method: 'POST',
           url: conn.tokenUrl,
@@ -112,9 +113,23 @@ export class FikenTokens {
           },
           body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: current.refreshToken }).toString(),
         },
-        // A refresh token may be single-use: never resend a refresh whose outcome is unknown.
+        // Not retried blindly: a refresh whose outcome is unknown is resent once, below.
         { recorder, retryMode: 'not-processed-only' },
       );
+    let answerLost = false;
+    try {
+      let response;
+      try {
+        response = await send();
+      } catch (error) {
+        if (!(error instanceof TransportError && error.outcomeUnknown)) throw error;
+        // Fiken's token endpoint takes "the refresh token last returned for this user": the answer
+        // was lost, so no newer one was returned, and the stored one is the one to send again. If
+        // Fiken did rotate it, it answers invalid_grant: consent is then really needed.
+        answerLost = true;
+        await sleep(this.config.settleBeforeLookupMs);
+        response = await send();
+      }
       const body = asObject(response.body);
       const accessToken = asString(body.access_token);
       if (!accessToken) {
@@ -135,7 +150,11 @@ export class FikenTokens {
       };
     } catch (error) {
       if (error instanceof TransportError && error.providerCode === 'invalid_grant') {
-        return { outcome: 'revoked', reason: `Fiken refused the refresh token (invalid_grant): ${error.message}` };
+        const after = answerLost ? ' after a refresh whose answer was lost' : '';
+        return {
+          outcome: 'revoked',
+          reason: `Fiken refused the refresh token (invalid_grant)${after}: ${error.message}`,
+        };
       }
       throw error;
     }

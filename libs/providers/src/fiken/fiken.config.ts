@@ -16,7 +16,10 @@ export interface FikenConfig {
    * allows "a single concurrent API-request" per application. Default 1.
    */
   readonly maxConcurrentRequests?: number;
-  /** Pause before looking up a create whose outcome is unknown, ms. Default 1 000. */
+  /**
+   * Pause before looking up a create whose outcome is unknown, ms; doubled before each of the
+   * further lookups (three in all: 2 + 4 + 8 s by default, longer than a call's timeout). Default 2 000.
+   */
   readonly settleBeforeLookupMs?: number;
   /** The undici dispatcher to send through (tests); by default the process's shared one. */
   readonly dispatcher?: Dispatcher;
@@ -53,6 +56,6 @@ export function resolveFikenConfig(config: FikenConfig): ResolvedFikenConfig {
     refreshMarginMs: config.refreshMarginMs ?? 60_000,
     pageSize,
     maxConcurrentRequests,
-    settleBeforeLookupMs: config.settleBeforeLookupMs ?? 1_000,
+    settleBeforeLookupMs: config.settleBeforeLookupMs ?? 2_000,
   };
 }

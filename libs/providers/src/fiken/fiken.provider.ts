@@ -28,10 +28,11 @@ import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
 import type { ReceiptTarget } from '../shared/receipt-format';
 import { assertIsoDate, osloDate } from '../shared/dates';
+import { endOfPreviousYear, isResultAccount } from '../shared/balances';
 import { readableReference } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asString, Json, mapPage } from '../shared/json';
 import { validateBooking } from '../shared/validate-booking';
-import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount } from '../shared/history';
+import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount, needsReceipt } from '../shared/history';
 import { FikenClient, idFromLocation } from './fiken-client';
 import { FikenConfig, ResolvedFikenConfig, resolveFikenConfig } from './fiken.config';
 import { describeFikenError } from './fiken-errors';
@@ -75,9 +76,9 @@ export class FikenProvider extends AccountingProvider {
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
     const c = asFikenConnection(conn);
     const recorder = recorderOf(options);
-    // Paged like every list: the definition declares page/pageSize with a default of 25 accounts.
-    const listed: Json[] = [];
-    for await (const account of this.client.list(c, '/accounts', {}, recorder)) listed.push(account);
+    // Not paged: Fiken's documentation says so, and the endpoint answers every page alike (a paging
+    // loop would read it forever). One request, every account.
+    const listed = (await this.client.unpaged(c, '/accounts', {}, recorder)).map((item) => asObject(item));
     // Fiken's accounts carry no state; its bank accounts and contacts do (`inactive`): a closed bank
     // account's sub-ledger stays in the chart but takes no payments.
     const inactive = new Set<string>();
@@ -97,22 +98,32 @@ export class FikenProvider extends AccountingProvider {
     return { accounts, departments: [], vatTypes: fikenVatTypes(), employees: [] };
   }
 
+  /**
+   * `/accountBalances` gives every account's closing balance at a date, result accounts cumulative
+   * across years. Result accounts are given the year's movement instead: the balance at `date` less
+   * the balance at the end of the year before (read only when a result account has a balance).
+   */
   async balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]> {
     assertIsoDate(date, 'date');
-    const balances: AccountBalance[] = [];
-    for await (const line of this.client.list(
-      asFikenConnection(conn),
-      '/accountBalances',
-      { date },
-      recorderOf(options),
-    )) {
-      balances.push({
-        code: asString(line.code),
-        name: asString(line.name),
-        balance: Math.round(asNumber(line.balance)),
-      });
-    }
-    return balances;
+    const c = asFikenConnection(conn);
+    const recorder = recorderOf(options);
+    const read = async (day: string): Promise<AccountBalance[]> => {
+      const lines: AccountBalance[] = [];
+      for await (const line of this.client.list(c, '/accountBalances', { date: day }, recorder)) {
+        lines.push({
+          code: asString(line.code),
+          name: asString(line.name),
+          balance: Math.round(asNumber(line.balance)),
+        });
+      }
+      return lines;
+    };
+    const atDate = await read(date);
+    if (!atDate.some((line) => isResultAccount(line.code) && line.balance !== 0)) return atDate;
+    const before = new Map((await read(endOfPreviousYear(date))).map((line) => [line.code, line.balance]));
+    return atDate.map((line) =>
+      isResultAccount(line.code) ? { ...line, balance: line.balance - (before.get(line.code) ?? 0) } : line,
+    );
   }
 
   async *voucherPages(
@@ -127,13 +138,21 @@ export class FikenProvider extends AccountingProvider {
     if (last < from) {
       return;
     }
-    for await (const page of this.client.pages(
-      asFikenConnection(conn),
-      '/journalEntries',
-      { dateGe: from, dateLe: last },
-      recorderOf(options),
-    )) {
-      yield mapPage(page, (entry) => toLedgerVoucher(entry, from, last));
+    const c = asFikenConnection(conn);
+    const recorder = recorderOf(options);
+    // A purchase's receipt is the purchase's own attachment, which its journal entry need not show:
+    // the transactions of the period's purchases that carry one, read first (ids only).
+    const documented = new Set<string>();
+    const purchases = this.client.pages(c, '/purchases', { dateGe: from, dateLe: last }, recorder, 0, 'background');
+    for await (const page of purchases) {
+      for (const item of page) {
+        const purchase = asObject(item);
+        if (attachmentsOf(purchase).length > 0) documented.add(asString(purchase.transactionId));
+      }
+    }
+    const entries = this.client.pages(c, '/journalEntries', { dateGe: from, dateLe: last }, recorder, 0, 'background');
+    for await (const page of entries) {
+      yield mapPage(page, (entry) => toLedgerVoucher(entry, from, last, documented));
     }
   }
 
@@ -148,6 +167,8 @@ export class FikenProvider extends AccountingProvider {
       '/invoices',
       { settled: false, issueDateLe: asOf },
       recorderOf(options),
+      0,
+      'background',
     )) {
       yield mapPage(page, (invoice) => toOpenInvoice(invoice, asOf));
     }
@@ -175,6 +196,7 @@ export class FikenProvider extends AccountingProvider {
       query,
       recorderOf(options),
       page,
+      'background',
     )) {
       page += 1;
       const bookings = items.flatMap((item) => {
@@ -251,9 +273,9 @@ export class FikenProvider extends AccountingProvider {
           {
             method: 'POST',
             path: `${purchasePath}/attachments`,
-            // A shop receipt is the seller's document of the purchase ("may document the sale (i.e.
-            // invoice, etc)"), not a card company's or bank's record of the payment.
-            query: { attachToSale: true },
+            // A cash purchase's receipt documents both: the sale ("may document the sale (i.e.
+            // invoice, etc)") and its payment, made on the spot with the same receipt.
+            query: { attachToPayment: true, attachToSale: true },
             form,
             retryMode: 'not-processed-only',
           },
@@ -298,7 +320,8 @@ export class FikenProvider extends AccountingProvider {
       .flatMap((entry) => asArray(entry.lines).map((line) => asString(asObject(line).account)))
       .filter((code) => code.startsWith('2910:'));
     if (employeeAccounts.length > 0) {
-      for await (const account of this.client.list(c, '/accounts', { fromAccount: 2910, toAccount: 2910 }, recorder)) {
+      for (const item of await this.client.unpaged(c, '/accounts', { fromAccount: 2910, toAccount: 2910 }, recorder)) {
+        const account = asObject(item);
         names.set(asString(account.code), asString(account.name));
       }
     }
@@ -335,17 +358,11 @@ export class FikenProvider extends AccountingProvider {
   /** The chart reads and supplier lookup the purchase builder needs, recorded on `recorder`. */
   private chart(c: FikenConnection, recorder: ApiCallRecorder): FikenChart {
     return {
-      accounts: async (number) => {
-        const found: Json[] = [];
-        for await (const account of this.client.list(
-          c,
-          '/accounts',
-          { fromAccount: number, toAccount: number },
-          recorder,
-        ))
-          found.push(account);
-        return found;
-      },
+      // Not paged (see fetchContext): one request per account number.
+      accounts: async (number) =>
+        (await this.client.unpaged(c, '/accounts', { fromAccount: number, toAccount: number }, recorder)).map(
+          (item) => asObject(item),
+        ),
       bankAccounts: async () => {
         const found: Json[] = [];
         for await (const bank of this.client.list(c, '/bankAccounts', {}, recorder)) found.push(bank);
@@ -459,18 +476,29 @@ function debitTotal(lines: unknown[]): number {
 }
 
 /** A journal entry as a `LedgerVoucher`; `undefined` when dated outside `from`–`to`. */
-function toLedgerVoucher(entry: Json, from: string, to: string): LedgerVoucher | undefined {
+function toLedgerVoucher(
+  entry: Json,
+  from: string,
+  to: string,
+  documentedTransactions: ReadonlySet<string>,
+): LedgerVoucher | undefined {
   const date = asString(entry.date);
   if (date < from || date > to) {
     return undefined;
   }
+  const lines = asArray(entry.lines).map(asObject);
+  const transactionId = entry.transactionId === undefined ? null : asString(entry.transactionId);
   return {
     id: asString(entry.journalEntryId),
     number: asString(entry.journalEntryNumber),
     date,
     description: asString(entry.description),
-    amount: debitTotal(asArray(entry.lines)),
-    hasAttachment: asArray(entry.attachments).length > 0,
+    amount: debitTotal(lines),
+    hasAttachment:
+      asArray(entry.attachments).length > 0 || (transactionId !== null && documentedTransactions.has(transactionId)),
+    needsReceipt: needsReceipt(
+      lines.map((line) => ({ account: asString(line.account), amount: Math.round(asNumber(line.amount)) })),
+    ),
   };
 }
 

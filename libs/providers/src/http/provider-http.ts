@@ -60,6 +60,8 @@ export interface SendOptions {
   readonly exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
   /** Sees every response, successful or not (rate-limit headers). */
   readonly onResponse?: (response: ResponseHead) => void;
+  /** The company the call is made for: its own circuit breaker (docs/providers.md). */
+  readonly company?: string;
 }
 
 const NOT_PROCESSED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -81,6 +83,7 @@ export class ProviderHttp {
       (signal) => this.attempt(request, send, signal),
       send.beforeAttempt,
       send.exclusive,
+      send.company,
     );
   }
 

@@ -26,6 +26,24 @@ describe('RequestSlots', () => {
     expect(maxRunning).toBe(1);
   });
 
+  it('starts every waiting urgent task (a booking) before the waiting background ones (paging)', async () => {
+    const slots = new RequestSlots(1);
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      await sleep(5);
+      order.push(name);
+    };
+    await Promise.all([
+      slots.run(task('page-1'), 'background'),
+      slots.run(task('page-2'), 'background'),
+      slots.run(task('page-3'), 'background'),
+      slots.run(task('booking-a')),
+      slots.run(task('booking-b'), 'urgent'),
+    ]);
+    // The page in flight finishes; the bookings that came later go before the pages still waiting.
+    expect(order).toEqual(['page-1', 'booking-a', 'booking-b', 'page-2', 'page-3']);
+  });
+
   it('runs up to the limit side by side', async () => {
     const { maxRunning } = await runAll(new RequestSlots(3), [20, 20, 20, 20, 20, 20]);
     expect(maxRunning).toBe(3);

@@ -29,6 +29,11 @@ export interface ResilienceOptions {
   readonly breakerThreshold: number;
   /** How long the circuit stays open before a trial call, ms. */
   readonly breakerHalfOpenAfterMs: number;
+  /**
+   * The provider-wide circuit opens only on a provider-wide signal: `breakerThreshold` failures in a
+   * row (no success between them) from at least this many different companies.
+   */
+  readonly providerBreakerCompanies: number;
 }
 
 export const DEFAULT_RESILIENCE: ResilienceOptions = {
@@ -39,6 +44,7 @@ export const DEFAULT_RESILIENCE: ResilienceOptions = {
   maxRetryAfterMs: 60_000,
   breakerThreshold: 5,
   breakerHalfOpenAfterMs: 30_000,
+  providerBreakerCompanies: 3,
 };
 
 export function resilienceOptions(overrides: Partial<ResilienceOptions> = {}): ResilienceOptions {
@@ -48,12 +54,19 @@ export function resilienceOptions(overrides: Partial<ResilienceOptions> = {}): R
 /** Whether a failure may be retried for a request that must not run twice (a create). */
 export type RetryMode = 'idempotent' | 'not-processed-only';
 
+/** Company circuits remembered at once; the least recently used is forgotten beyond it. */
+const MAX_COMPANY_BREAKERS = 10_000;
+
 /**
  * Timeout on every attempt, jittered exponential retries of transient failures (honouring the
- * provider's `Retry-After`), and one circuit breaker per provider adapter (shared by every company).
+ * provider's `Retry-After`), and circuit breakers: one per company (a company whose calls keep
+ * failing or timing out stops being called for a while, and no other company notices), and one for
+ * the provider as a whole that opens only on a provider-wide signal — failures in a row from several
+ * companies (`providerBreakerCompanies`), with no success between them.
  */
 export class ResiliencePolicy {
-  private readonly breaker: CircuitBreakerPolicy;
+  private readonly breakers = new Map<string, CircuitBreakerPolicy>();
+  private readonly providerWide: ProviderWideBreaker;
   private readonly retryIdempotent: RetryPolicy;
   private readonly retryNotProcessed: RetryPolicy;
 
@@ -61,9 +74,10 @@ export class ResiliencePolicy {
     private readonly provider: ProviderKind,
     readonly options: ResilienceOptions,
   ) {
-    this.breaker = circuitBreaker(
-      handleWhen((e) => e instanceof TransportError && e.countsAgainstCircuit),
-      { halfOpenAfter: options.breakerHalfOpenAfterMs, breaker: new ConsecutiveBreaker(options.breakerThreshold) },
+    this.providerWide = new ProviderWideBreaker(
+      options.breakerThreshold,
+      options.providerBreakerCompanies,
+      options.breakerHalfOpenAfterMs,
     );
     const backoff = new DelegateBackoff<IRetryBackoffContext<unknown>>((ctx) => this.delayFor(ctx));
     this.retryIdempotent = retry(
@@ -86,10 +100,23 @@ export class ResiliencePolicy {
     attempt: (signal: AbortSignal) => Promise<T>,
     beforeAttempt?: () => Promise<void>,
     around?: <R>(fn: () => Promise<R>) => Promise<R>,
+    /** Whose circuit the call goes through: the company (its connection); one shared key when unsaid. */
+    company = '',
   ): Promise<T> {
     const retryPolicy = mode === 'idempotent' ? this.retryIdempotent : this.retryNotProcessed;
     const perAttempt = timeout(this.options.timeoutMs, TimeoutStrategy.Cooperative);
-    const guarded = () => this.breaker.execute(() => perAttempt.execute(({ signal }) => attempt(signal)));
+    const breaker = this.breakerOf(company);
+    const guarded = async () => {
+      if (this.providerWide.isOpen()) throw new BrokenCircuitError();
+      try {
+        const result = await breaker.execute(() => perAttempt.execute(({ signal }) => attempt(signal)));
+        this.providerWide.succeeded();
+        return result;
+      } catch (error) {
+        if (error instanceof TransportError && error.countsAgainstCircuit) this.providerWide.failed(company);
+        throw error;
+      }
+    };
     try {
       return await retryPolicy.execute(async () => {
         await beforeAttempt?.();
@@ -97,13 +124,38 @@ export class ResiliencePolicy {
       });
     } catch (error) {
       if (error instanceof BrokenCircuitError) {
-        throw new TransportError(this.provider, 'circuit_open', `${this.provider} is unavailable (circuit open)`, {
-          outcomeUnknown: false,
-          retryAfterMs: this.options.breakerHalfOpenAfterMs,
-        });
+        const scope = this.providerWide.isOpen() ? '' : ' for this company';
+        throw new TransportError(
+          this.provider,
+          'circuit_open',
+          `${this.provider} is unavailable${scope} (circuit open)`,
+          { outcomeUnknown: false, retryAfterMs: this.options.breakerHalfOpenAfterMs },
+        );
       }
       throw error;
     }
+  }
+
+  /** The company's circuit breaker, made on first use; the map keeps the most recently used. */
+  private breakerOf(company: string): CircuitBreakerPolicy {
+    let breaker = this.breakers.get(company);
+    if (breaker) {
+      this.breakers.delete(company);
+    } else {
+      breaker = circuitBreaker(
+        handleWhen((e) => e instanceof TransportError && e.countsAgainstCircuit),
+        {
+          halfOpenAfter: this.options.breakerHalfOpenAfterMs,
+          breaker: new ConsecutiveBreaker(this.options.breakerThreshold),
+        },
+      );
+    }
+    this.breakers.set(company, breaker);
+    if (this.breakers.size > MAX_COMPANY_BREAKERS) {
+      const oldest = this.breakers.keys().next().value as string;
+      this.breakers.delete(oldest);
+    }
+    return breaker;
   }
 
   private delayFor(ctx: IRetryBackoffContext<unknown>): number {
@@ -113,5 +165,39 @@ export class ResiliencePolicy {
     }
     const exponential = Math.min(this.options.maxBackoffMs, this.options.initialBackoffMs * 2 ** (ctx.attempt - 1));
     return Math.round(exponential / 2 + Math.random() * (exponential / 2));
+  }
+}
+
+/**
+ * The provider-wide circuit: opens when `threshold` calls in a row have failed (5xx, timeouts,
+ * dropped connections) and they came from at least `companies` different companies — the provider is
+ * down, not one company's data slow. Any success closes the count. Open, every call fails fast
+ * until `halfOpenAfterMs` has passed; then calls go through again and the count starts afresh.
+ */
+class ProviderWideBreaker {
+  private failures: string[] = [];
+  private openUntil = 0;
+
+  constructor(
+    private readonly threshold: number,
+    private readonly companies: number,
+    private readonly halfOpenAfterMs: number,
+  ) {}
+
+  isOpen(): boolean {
+    return Date.now() < this.openUntil;
+  }
+
+  succeeded(): void {
+    this.failures = [];
+  }
+
+  failed(company: string): void {
+    this.failures.push(company);
+    if (this.failures.length > this.threshold) this.failures.shift();
+    if (this.failures.length >= this.threshold && new Set(this.failures).size >= this.companies) {
+      this.openUntil = Date.now() + this.halfOpenAfterMs;
+      this.failures = [];
+    }
   }
 }

@@ -21,8 +21,8 @@ export interface BookingSteps<Draft> {
  * 1. the receipt is converted to a type the provider takes (`target`) before anything is sent, so that a
  *    receipt it cannot take never leaves a booking without it;
  * 2. the provider's lookups and request (`prepare`);
- * 3. the create, sent once (`createOnce`): an unknown outcome is looked up by reference, never
- *    sent again here;
+ * 3. the create, sent once (`createOnce`): an unknown outcome is looked up by reference (three
+ *    times, with growing pauses), never sent again here;
  * 4. the receipt attached, unless there is none or the booking found again already carries one.
  *    A failed upload keeps the booking's id on the error, so the caller attaches again instead of
  *    booking twice.
@@ -51,7 +51,9 @@ export async function bookThenAttach<Draft>(
 
 /**
  * Attaches a receipt once: converted to a format the provider takes, uploaded, and when the upload's
- * outcome is unknown, the booking is read again to see whether it carries an attachment now.
+ * outcome is unknown, the booking is read again (once, after `settleMs`) to see whether it carries an
+ * attachment now. One read is enough here: when it misses, the error carries the booking's id and
+ * the executor's next attempt reads the booking again before it attaches anything.
  */
 export async function attachOnce(
   target: ReceiptTarget,
@@ -69,6 +71,6 @@ export async function attachOnce(
       return true;
     },
     async () => ((await steps.hasAttachment()) ? true : null),
-    steps.settleMs,
+    { settleMs: steps.settleMs, lookups: 1 },
   );
 }

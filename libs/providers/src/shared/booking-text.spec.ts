@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { bookingText, fitText, readableReference } from './booking-text';
+import { bookingText, fitText, MAX_VOUCHER_TEXT, readableReference, referencedText } from './booking-text';
 
 describe('bookingText', () => {
   it('says merchant: description, or the merchant alone without a description', () => {
@@ -33,6 +33,25 @@ describe('fitText', () => {
         if (Array.from(text).length <= max) expect(fitted).toBe(text);
       }),
     );
+  });
+});
+
+describe('referencedText', () => {
+  const reference = '0b9f6c1e-3d2a-4c5b-9e8f-7a6b5c4d3e2f';
+
+  it('puts the (ref …) marker first and keeps a short text whole', () => {
+    expect(referencedText('Kiwi: lunsj', reference)).toBe(`(ref ${reference}) Kiwi: lunsj`);
+  });
+
+  it('fits a 1 250-character text into 255 characters without touching the marker', () => {
+    const text = `${'Merchant AS '.repeat(20)}: ${'a long description of what was bought '.repeat(27)}`;
+    expect(text.length).toBeGreaterThan(1_200);
+    const fitted = referencedText(text, reference);
+    expect(Array.from(fitted).length).toBeLessThanOrEqual(MAX_VOUCHER_TEXT);
+    expect(fitted.startsWith(`(ref ${reference}) Merchant AS`)).toBe(true);
+    expect(fitted.endsWith('…')).toBe(true);
+    // Whatever Tripletex cuts from the end, the marker the lookup needs survives.
+    expect(fitted.slice(0, 60)).toContain(`(ref ${reference})`);
   });
 });
 

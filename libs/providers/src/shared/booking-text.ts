@@ -22,6 +22,24 @@ export function fitText(text: string, max: number): string {
   return `${cut.replace(/[\s,.;:–-]+$/u, '')}…`;
 }
 
+/**
+ * The longest voucher text sent to Tripletex. Its definition declares no maximum, and a merchant and
+ * description can reach some 1 250 characters together; a text Tripletex cut would lose whatever
+ * stands at its end. 255 characters is what its own screens show of a voucher text.
+ */
+export const MAX_VOUCHER_TEXT = 255;
+
+/**
+ * A voucher's text carrying our reference: the `(ref …)` marker first, where no truncation of the
+ * end can reach it (a search by date finds the voucher by it when the external voucher number
+ * search is not offered), then the booking's text, fitted into what is left of `max`.
+ */
+export function referencedText(text: string, reference: string, max = MAX_VOUCHER_TEXT): string {
+  const marker = `(ref ${reference})`;
+  const room = max - Array.from(marker).length - 1;
+  return room < 2 ? marker : `${marker} ${fitText(text, room)}`;
+}
+
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**

@@ -41,6 +41,15 @@ export function isExpenseAccount(code: string): boolean {
   );
 }
 
+/**
+ * Whether a voucher's postings make it a purchase or an expense (which needs a receipt): one of them
+ * debits an expense account. `amount` is signed, debit positive; the VAT postings a provider
+ * generates itself are left out by the caller.
+ */
+export function needsReceipt(postings: readonly { readonly account: string; readonly amount: number }[]): boolean {
+  return postings.some((posting) => posting.amount > 0 && isExpenseAccount(posting.account));
+}
+
 /** A VAT percentage as the domain writes it: 25 → "25", 11.11 → "11.11". */
 export function vatRateOf(percentage: number): string {
   return String(Math.round(percentage * 100) / 100);

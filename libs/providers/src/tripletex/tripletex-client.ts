@@ -8,6 +8,7 @@ import { sleep } from '../http/sleep';
 import { isUnauthorized, TransportError } from '../http/transport-error';
 import { tripletexSessionExpirationDate } from '../shared/dates';
 import { asArray, asObject, asString, drainPage, Json } from '../shared/json';
+import { PageGuard } from '../shared/paging';
 import { buildUrl, Query } from '../shared/url';
 import { ResolvedTripletexConfig } from './tripletex.config';
 import { describeTripletexError } from './tripletex-errors';
@@ -34,7 +35,8 @@ const SESSION_CREATE_PATH = '/token/session/:create';
 /**
  * Tripletex HTTP: session tokens (created from the consumer and employee tokens, cached per company
  * and credentials version, renewed before they lapse, once on a 401, and at once after a reconnect), `Basic 0:<session>` auth, the `X-Rate-Limit-*`
- * headers, and `from`/`count` paging that stops at the first short page.
+ * headers, and `from`/`count` paging that stops at the first short page (bounded: a repeated page,
+ * one beyond `fullResultSize` or more than `MAX_PAGES` pages end it with an error).
  */
 export class TripletexClient {
   private readonly http: ProviderHttp;
@@ -110,10 +112,14 @@ export class TripletexClient {
     start = 0,
   ): AsyncGenerator<unknown[]> {
     const count = this.config.pageSize;
+    const guard = new PageGuard('tripletex', path);
     for (let from = start; ;) {
       const response = await this.request(conn, { method: 'GET', path, query: { ...query, from, count } }, recorder);
-      const values = asArray(asObject(response.body).values);
+      const body = asObject(response.body);
+      const values = asArray(body.values);
       const size = values.length;
+      const total = typeof body.fullResultSize === 'number' ? body.fullResultSize : null;
+      guard.check(values, Math.floor(from / count), total !== null && from >= total);
       yield values;
       if (size < count) {
         return;
@@ -151,6 +157,7 @@ export class TripletexClient {
       {
         recorder,
         retryMode: request.retryMode,
+        company: conn.companyId,
         beforeAttempt: () => this.waitForRateLimit(gateKey),
         onResponse: (response) => this.noteRateLimit(gateKey, response),
       },
@@ -193,6 +200,7 @@ export class TripletexClient {
         { method: 'PUT', url, recordedPath: SESSION_CREATE_PATH, headers: { Accept: 'application/json' } },
         {
           recorder,
+          company: conn.companyId,
           beforeAttempt: () => this.waitForRateLimit(sessionKey(conn)),
           onResponse: (r) => this.noteRateLimit(sessionKey(conn), r),
         },

@@ -46,8 +46,64 @@ export class TripletexGrantExchange implements GrantRedeemer {
       },
       timeoutMs,
     );
+    await this.requireEntitlements(apiUrl, sessionToken, timeoutMs);
     const companyId = objectField(whoAmI.body, 'value').companyId;
     const company = { id: companyId === undefined || companyId === null ? '' : String(companyId), name: null };
     return { secret: { kind: 'token', token: employeeToken }, companies: [company] };
   }
+
+  /**
+   * Refuses an employee token that lacks a right the adapter needs: "Advanced Voucher", which
+   * `POST /ledger/voucher?sendToLedger=true` requires (a token without it would connect, then fail
+   * every booking with 403). Read with `GET /employee/entitlement` (the token owner's privileges);
+   * an administrator holds every right. When Tripletex does not let the token read its privileges
+   * (403/404) nothing can be told, and the connection goes ahead: a booking refused later names the
+   * right in its message.
+   */
+  private async requireEntitlements(apiUrl: string, sessionToken: string, timeoutMs: number): Promise<void> {
+    let names: string[];
+    try {
+      const answer = await grantCall(
+        'tripletex',
+        'GET /employee/entitlement',
+        `${apiUrl}/employee/entitlement?fields=entitlementId,name&count=1000`,
+        {
+          method: 'GET',
+          headers: {
+            Authorization: `Basic ${Buffer.from(`0:${sessionToken}`).toString('base64')}`,
+            Accept: 'application/json',
+          },
+        },
+        timeoutMs,
+      );
+      const values = (answer.body as { values?: unknown }).values;
+      names = Array.isArray(values) ? values.map((v) => stringField(v, 'name') ?? '') : [];
+    } catch (error) {
+      if (error instanceof ProviderError && (error.status === 403 || error.status === 404)) return;
+      throw error;
+    }
+    if (names.some((name) => ADMINISTRATOR.test(name))) return;
+    const missing = REQUIRED_RIGHTS.filter((right) => !names.some((name) => right.pattern.test(name)));
+    if (missing.length > 0) {
+      throw new ProviderError(
+        'tripletex',
+        'rejected',
+        `the Tripletex employee token lacks the right ${missing.map((r) => `"${r.label}"`).join(', ')} ` +
+          `(${missing.map((r) => r.why).join('; ')}): give the token's employee that right in Tripletex, ` +
+          'or make a new token with it, and connect again',
+      );
+    }
+  }
 }
+
+/** Privilege names that make an administrator, who holds every right. */
+const ADMINISTRATOR = /ADMINISTRATOR/i;
+
+/** The rights the adapter needs, as Tripletex names them (names "might change between releases"). */
+const REQUIRED_RIGHTS: readonly { label: string; pattern: RegExp; why: string }[] = [
+  {
+    label: 'Advanced Voucher',
+    pattern: /ADVANCED[_ ]?VOUCHER/i,
+    why: 'needed to post vouchers to the ledger, sendToLedger=true',
+  },
+];

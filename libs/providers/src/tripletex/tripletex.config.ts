@@ -17,7 +17,10 @@ export interface TripletexConfig {
   readonly invoiceHistoryDays?: number;
   /** Days either side of the date hint searched when finding a booking by reference. Default 3. */
   readonly referenceSearchDays?: number;
-  /** Pause before looking up a create whose outcome is unknown, ms. Default 1 000. */
+  /**
+   * Pause before looking up a create whose outcome is unknown, ms; doubled before each of the
+   * further lookups (three in all: 2 + 4 + 8 s by default, longer than a call's timeout). Default 2 000.
+   */
   readonly settleBeforeLookupMs?: number;
   /** The undici dispatcher to send through (tests); by default the process's shared one. */
   readonly dispatcher?: Dispatcher;
@@ -46,6 +49,6 @@ export function resolveTripletexConfig(config: TripletexConfig): ResolvedTriplet
     pageSize: config.pageSize ?? 1_000,
     invoiceHistoryDays: config.invoiceHistoryDays ?? 3_650,
     referenceSearchDays: config.referenceSearchDays ?? 3,
-    settleBeforeLookupMs: config.settleBeforeLookupMs ?? 1_000,
+    settleBeforeLookupMs: config.settleBeforeLookupMs ?? 2_000,
   };
 }

@@ -27,11 +27,12 @@ import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
 import type { ReceiptTarget } from '../shared/receipt-format';
 import { addDays, assertIsoDate, osloDate } from '../shared/dates';
-import { bookingText } from '../shared/booking-text';
+import { isResultAccount } from '../shared/balances';
+import { bookingText, referencedText } from '../shared/booking-text';
 import { asArray, asNumber, asObject, asOptionalString, asString, Json, mapPage } from '../shared/json';
 import { hundredthsToPercent, kronerToMinor, minorToKroner, percentToHundredths } from '../shared/money';
 import { validateBooking } from '../shared/validate-booking';
-import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount, vatRateOf } from '../shared/history';
+import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount, needsReceipt, vatRateOf } from '../shared/history';
 import { TripletexClient } from './tripletex-client';
 import { ResolvedTripletexConfig, TripletexConfig, resolveTripletexConfig } from './tripletex.config';
 import { accountRulesOf, vatTypeForLine } from './tripletex-vat';
@@ -141,10 +142,13 @@ export class TripletexProvider extends AccountingProvider {
     const balances: AccountBalance[] = [];
     for await (const line of this.client.list(c, '/balanceSheet', query, recorderOf(options))) {
       const account = asObject(line.account);
+      const code = asString(account.number);
+      // Result accounts: the year's movement up to the date (balanceChange since 1 January), whether
+      // or not last year was closed into equity; balance-sheet accounts: the closing balance.
       balances.push({
-        code: asString(account.number),
+        code,
         name: asString(account.name),
-        balance: kronerToMinor(line.balanceOut),
+        balance: kronerToMinor(isResultAccount(code) ? line.balanceChange : line.balanceOut),
       });
     }
     return balances;
@@ -165,8 +169,10 @@ export class TripletexProvider extends AccountingProvider {
     const query = {
       dateFrom: from,
       dateTo: addDays(last, 1),
-      // Only what the checks read: the postings' rows and gross amounts, and whether a document is attached.
-      fields: 'id,number,date,description,attachment(id),postings(row,amountGross)',
+      // Only what the checks read: the postings' rows, accounts and gross amounts (what kind of voucher
+      // it is), and whether a document is attached (attachment, document or EDI document).
+      fields:
+        'id,number,date,description,attachment(id),document(id),ediDocument(id),postings(row,amountGross,account(number))',
     };
     for await (const page of this.client.pages(asTripletexConnection(conn), VOUCHER_PATH, query, recorderOf(options))) {
       yield mapPage(page, toLedgerVoucher);
@@ -421,7 +427,7 @@ export class TripletexProvider extends AccountingProvider {
     });
     return {
       date: booking.date,
-      description: `${text} (ref ${booking.reference})`,
+      description: referencedText(text, booking.reference),
       externalVoucherNumber: booking.reference,
       ...(booking.kind === 'supplier_invoice' && booking.invoiceNumber
         ? { vendorInvoiceNumber: booking.invoiceNumber }
@@ -702,12 +708,24 @@ function toLedgerVoucher(voucher: Json): LedgerVoucher {
       return gross > 0 ? sum + gross : sum;
     }, 0);
   }
+  const entered = Array.isArray(postings)
+    ? asArray(postings)
+        .map(asObject)
+        .filter((posting) => asNumber(posting.row) !== 0 && posting.account)
+        .map((posting) => ({
+          account: String(asObject(posting.account).number ?? ''),
+          amount: kronerToMinor(asNumber(posting.amountGross)),
+        }))
+    : [];
   return {
     id: asString(voucher.id),
     number: asString(voucher.number),
     date: asString(voucher.date),
     description: asString(voucher.description),
     ...(amount === undefined ? {} : { amount }),
-    hasAttachment: hasDocument(voucher.attachment),
+    // Tripletex keeps a voucher's paper in three places: an uploaded attachment, the document it
+    // was made from (a scanned or e-mailed receipt), and an EHF/EDI invoice.
+    hasAttachment: hasDocument(voucher.attachment) || hasDocument(voucher.document) || hasDocument(voucher.ediDocument),
+    ...(Array.isArray(postings) ? { needsReceipt: needsReceipt(entered) } : {}),
   };
 }

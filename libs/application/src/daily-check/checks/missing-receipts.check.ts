@@ -11,12 +11,19 @@ interface MissingReceiptItem {
   readonly currency: string;
 }
 
-/** Postings of the last `lookbackDays` days without an attachment (ProviderChecks.missingReceipts). */
+/** The console's list of the same check (its page runs it again, live). */
+export const MISSING_RECEIPTS_CONSOLE_PATH = '/console/checks?run=missing-receipts';
+
+/**
+ * Purchases and expenses of the last `lookbackDays` days without a receipt
+ * (ProviderChecks.missingReceipts: vouchers that need none are never counted). The message leads
+ * with the count of them all, however many it lists, and links to the console's list.
+ */
 export const missingReceiptsCheck: DailyCheck = {
   id: 'missingReceipts',
-  title: 'Postings without a receipt',
+  title: 'Purchases and expenses without a receipt',
 
-  async run({ companyId, day, lookbackDays, limit, checks }) {
+  async run({ companyId, day, lookbackDays, limit, checks, publicUrl }) {
     const report = await checks.missingReceipts(companyId, { from: addDays(day, -lookbackDays), to: day, limit });
     const items: MissingReceiptItem[] = report.items.map((item) => ({
       id: item.id,
@@ -28,7 +35,12 @@ export const missingReceiptsCheck: DailyCheck = {
     }));
     return {
       count: report.count,
-      payload: { missingReceiptsFrom: report.from, missingReceipts: items, missingReceiptsCount: report.count },
+      payload: {
+        missingReceiptsFrom: report.from,
+        missingReceipts: items,
+        missingReceiptsCount: report.count,
+        ...(publicUrl ? { missingReceiptsUrl: `${publicUrl}${MISSING_RECEIPTS_CONSOLE_PATH}` } : {}),
+      },
     };
   },
 
@@ -36,12 +48,16 @@ export const missingReceiptsCheck: DailyCheck = {
     const items = payload.missingReceipts as readonly MissingReceiptItem[] | undefined;
     if (!Array.isArray(items)) return null;
     const from = String(payload.missingReceiptsFrom);
+    // The count of them all (the list is capped); messages written before it was stored have the list's length.
+    const total = typeof payload.missingReceiptsCount === 'number' ? payload.missingReceiptsCount : items.length;
+    const url = typeof payload.missingReceiptsUrl === 'string' ? payload.missingReceiptsUrl : null;
+    const shown = items.length < total ? ` (${items.length} listed)` : '';
     return {
-      listed: items.length,
-      summary: `${plural(items.length, 'posting')} without a receipt since ${from}`,
-      allClear: `no postings without a receipt since ${from}`,
-      tally: plural(items.length, 'posting'),
-      heading: `Missing receipts since ${from}`,
+      listed: total,
+      summary: `${plural(total, 'purchase')} without a receipt since ${from}${url ? ` (list: ${url})` : ''}`,
+      allClear: `no purchases without a receipt since ${from}`,
+      tally: plural(total, 'purchase'),
+      heading: `Missing receipts since ${from}${shown}`,
       lines: items.map((r) => `${r.date} · ${r.description} · ${r.amount} ${r.currency} (${r.id})`),
     };
   },
