@@ -22,6 +22,7 @@ export * from './proposal/expense-details';
 export * from './bookkeeping/bookkeeping';
 export * from './bookkeeping/booking-lines';
 export * from './bookkeeping/planned-postings';
+export * from './bookkeeping/lines-in-chart';
 export * from './values/norwegian-numbers';
 export * from './proposal/receipt-image';
 export * from './proposal/proposal';

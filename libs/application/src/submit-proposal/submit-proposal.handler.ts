@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  assertInChart,
+  assertLinesInChart,
   BookingHistoryStore,
   CompanyContextStore,
   CompanySettingsStore,
@@ -148,7 +148,7 @@ export class SubmitProposalHandler {
   /** What the submission stores, and the view of it the caller gets back. */
   private async prepare(submission: Submission): Promise<{ view: ProposalView; write: SubmissionWrite }> {
     const { caller, details, receipt, receiptFingerprint, resubmissionOf, context } = submission;
-    if (context) assertInChart(context, details);
+    if (context) assertLinesInChart(context, details);
     const previous = resubmissionOf ? await this.proposals.findById(caller.company, resubmissionOf) : null;
     if (resubmissionOf && !previous) throw new NotFound('proposal', resubmissionOf);
     // Only a proposal the caller may read can be corrected: an employee resubmits only their own.
