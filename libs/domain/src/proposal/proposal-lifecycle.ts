@@ -323,7 +323,7 @@ function markExecuted(
     status: 'EXECUTED',
     booking: { provider: command.origin.provider, bookingId: command.bookingId },
     lastExecutionError: null,
-    readBack: command.readBack ?? null,
+    ...(command.readBack && { readBack: command.readBack }),
   };
   return advance(proposal, next, 'Executed', command.origin, command.apiCalls, now, ctx, {
     bookingId: command.bookingId,

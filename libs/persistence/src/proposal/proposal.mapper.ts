@@ -98,7 +98,7 @@ export function proposalFromRecord(row: ProposalRecord): Proposal {
     lastExecutionError: row.last_execution_error as string | null,
     amountNok: row.amount_nok === null || row.amount_nok === undefined ? null : toNumber(row.amount_nok),
     receiptFingerprint: (row.receipt_fingerprint as string | null | undefined) ?? null,
-    readBack: (row.read_back as PostingsReadBack | null | undefined) ?? null,
+    ...(row.read_back ? { readBack: row.read_back as PostingsReadBack } : {}),
     // A row stored before proposals carried these (null) gets withExpenseDefaults' values.
     ...((row.bookkeeping as BookkeepingColumn | null | undefined) ?? {}),
   });
