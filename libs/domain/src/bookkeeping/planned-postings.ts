@@ -18,6 +18,26 @@ export interface PostingEmployee {
   readonly providerId: string | null;
 }
 
+/** NS 4102 2910 "Gjeld til ansatte og eiere": what the company owes employees for their outlays. */
+export const DEFAULT_EMPLOYEE_ACCOUNT = '2910';
+
+/**
+ * The company's payment accounts: its `paymentAccounts` setting where it has one, otherwise the
+ * bank account of `paymentAccount`, no company card account and 2910 for employees' outlays.
+ */
+export function paymentAccountsOf(settings: {
+  readonly paymentAccount: string;
+  readonly paymentAccounts?: PaymentAccounts;
+}): PaymentAccounts {
+  return (
+    settings.paymentAccounts ?? {
+      bank: settings.paymentAccount,
+      company_card: null,
+      employee: DEFAULT_EMPLOYEE_ACCOUNT,
+    }
+  );
+}
+
 /**
  * The account a proposal is credited to: accounts payable for a supplier invoice, otherwise the
  * company's account for how it was paid; null when that account is not configured (a company card
