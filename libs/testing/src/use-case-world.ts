@@ -22,6 +22,7 @@ import {
 import { ConfidenceEngine, type CompanyContext } from '@app/domain';
 import { InMemoryBookingHistoryStore } from './in-memory/in-memory-booking-history-store';
 import { InMemoryCompanyContextStore } from './in-memory/in-memory-company-context-store';
+import { InMemoryEmployeeMappingRepository } from './in-memory/in-memory-employee-mapping-repository';
 import { createInMemoryAdapters } from './in-memory/in-memory-adapters';
 import { REVIEWER, SUBMITTER, TEST_COMPANY } from './mothers/origin.mother';
 import { receiptPdf } from './mothers/receipt-pdf.mother';
@@ -106,10 +107,12 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
   const applicationOptions = new ApplicationOptions(options);
   const contexts = new InMemoryCompanyContextStore();
   const history = new InMemoryBookingHistoryStore();
+  const employees = new InMemoryEmployeeMappingRepository();
   return {
     ...adapters,
     contexts,
     history,
+    employees,
     idempotencyKeys: adapters.idempotency,
     submitProposal: new SubmitProposalHandler(
       adapters.submissions,
@@ -124,7 +127,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       applicationOptions,
       (pdfCheck ??= new PdfCheck()),
     ),
-    getProposal: new GetProposalHandler(adapters.proposals, adapters.events),
+    getProposal: new GetProposalHandler(adapters.proposals, adapters.events, adapters.settings, employees),
     approveProposal: new ApproveProposalHandler(adapters.unitOfWork, contexts, ctx),
     rejectProposal: new RejectProposalHandler(adapters.unitOfWork, contexts, ctx),
     listEvents: new ListEventsHandler(adapters.events),
