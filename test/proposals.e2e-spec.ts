@@ -728,7 +728,7 @@ describe('the OpenAPI document of the proposal routes', () => {
     const schemas = document.components.schemas;
     const fieldsOf = (ref: string) => Object.keys(schemas[ref.split('/').pop() as string].properties).sort();
 
-    // The fields of docs/api.md §4.1 plus `amountNok` (an expense in another currency): the
+    // The fields of docs/api.md §4.1 (with the bookkeeping fields) plus `amountNok`: the
     // validation pipe refuses any other (see 'validation' above).
     expect(fieldsOf(body.$ref)).toEqual(
       [
@@ -744,6 +744,13 @@ describe('the OpenAPI document of the proposal routes', () => {
         'receipt',
         'thread',
         'resubmissionOf',
+        'paidWith',
+        'vatTreatment',
+        'lines',
+        'supplier',
+        'invoiceNumber',
+        'dueDate',
+        'departmentId',
       ].sort(),
     );
     expect(fieldsOf('ReceiptUploadDto')).toEqual(['contentType', 'dataBase64', 'filename']);
