@@ -444,7 +444,9 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
     });
 
     it('is stored with the NOK amount paid', async () => {
-      const res = await as.submit(proposalBody({ currency: 'EUR', amount: '10.00', amountNok: '117.50', vatTreatment: 'foreign_no_deduction' }));
+      const res = await as.submit(
+        proposalBody({ currency: 'EUR', amount: '10.00', amountNok: '117.50', vatTreatment: 'foreign_no_deduction' }),
+      );
 
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ currency: 'EUR', amount: '10.00', amountNok: '117.50' });
