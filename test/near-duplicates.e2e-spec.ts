@@ -64,7 +64,15 @@ describe('near-duplicates end to end', () => {
 
     expectHeldAsDuplicateOf(
       first,
-      await as.submit(repeatBody(1, { date: '2026-11-20', currency: 'EUR', amount: '10.20', amountNok: '119.00' })),
+      await as.submit(
+        repeatBody(1, {
+          date: '2026-11-20',
+          currency: 'EUR',
+          amount: '10.20',
+          amountNok: '119.00',
+          vatTreatment: 'foreign_no_deduction',
+        }),
+      ),
     );
   });
 

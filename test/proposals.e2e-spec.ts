@@ -444,7 +444,9 @@ describe('proposals end to end (docs/api.md §4.1, §4.2, §4.4, §4.5)', () => 
     });
 
     it('is stored with the NOK amount paid', async () => {
-      const res = await as.submit(proposalBody({ currency: 'EUR', amount: '10.00', amountNok: '117.50' }));
+      const res = await as.submit(
+        proposalBody({ currency: 'EUR', amount: '10.00', amountNok: '117.50', vatTreatment: 'foreign_no_deduction' }),
+      );
 
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ currency: 'EUR', amount: '10.00', amountNok: '117.50' });
@@ -728,7 +730,7 @@ describe('the OpenAPI document of the proposal routes', () => {
     const schemas = document.components.schemas;
     const fieldsOf = (ref: string) => Object.keys(schemas[ref.split('/').pop() as string].properties).sort();
 
-    // The fields of docs/api.md §4.1 plus `amountNok` (an expense in another currency): the
+    // The fields of docs/api.md §4.1 (with the bookkeeping fields) plus `amountNok`: the
     // validation pipe refuses any other (see 'validation' above).
     expect(fieldsOf(body.$ref)).toEqual(
       [
@@ -744,6 +746,13 @@ describe('the OpenAPI document of the proposal routes', () => {
         'receipt',
         'thread',
         'resubmissionOf',
+        'paidWith',
+        'vatTreatment',
+        'lines',
+        'supplier',
+        'invoiceNumber',
+        'dueDate',
+        'departmentId',
       ].sort(),
     );
     expect(fieldsOf('ReceiptUploadDto')).toEqual(['contentType', 'dataBase64', 'filename']);

@@ -4,6 +4,7 @@ export * from './application.module';
 export * from './shared/caller';
 export * from './shared/unit-of-work.port';
 export * from './shared/proposal-view';
+export * from './shared/proposal-postings';
 export * from './shared/domain-context.provider';
 
 export * from './receipts/receipt-store.port';

@@ -21,6 +21,8 @@ export * from './proposal/proposal-status';
 export * from './proposal/expense-details';
 export * from './bookkeeping/bookkeeping';
 export * from './bookkeeping/booking-lines';
+export * from './bookkeeping/planned-postings';
+export * from './values/norwegian-numbers';
 export * from './proposal/receipt-image';
 export * from './proposal/proposal';
 export * from './proposal/corrections';

@@ -128,7 +128,7 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       (pdfCheck ??= new PdfCheck()),
       employees,
     ),
-    getProposal: new GetProposalHandler(adapters.proposals, adapters.events),
+    getProposal: new GetProposalHandler(adapters.proposals, adapters.events, adapters.settings, employees),
     approveProposal: new ApproveProposalHandler(adapters.unitOfWork, contexts, adapters.settings, ctx),
     rejectProposal: new RejectProposalHandler(adapters.unitOfWork, contexts, ctx),
     listEvents: new ListEventsHandler(adapters.events),

@@ -1,4 +1,4 @@
-import type { EventsVerification, Role } from '@app/domain';
+import { plannedPostings, postingDifferences, type EventsVerification, type Role } from '@app/domain';
 import { aProposalHistory } from '@app/testing';
 import type { ConsoleViewer } from './console-page';
 import { renderProposalPage, renderReviewPage } from './review.view';
@@ -104,5 +104,88 @@ describe('renderProposalPage', () => {
       chain: { proposal: rejected.proposal, events, verification: verification({ verified: 0, pending: 2 }) },
     }).value;
     expect(page).toContain('data-chain="pending"');
+  });
+});
+
+describe('the postings on the review pages', () => {
+  const card = aProposalHistory('PROPOSED', {
+    details: { merchant: 'Clas Ohlson', amount: 125_000, accountCode: '6800', paidWith: 'company_card' },
+  }).proposal;
+  const planned = plannedPostings(card, '1930');
+  const verification: EventsVerification = {
+    ok: true,
+    events: [],
+    verified: 0,
+    pending: 0,
+    broken: 0,
+    keyed: true,
+  };
+
+  it('shows what was bought and how it was paid, and the postings planned, in the queue', () => {
+    const page = renderReviewPage({
+      viewer: viewerAs('accountant'),
+      queue: {
+        pending: [card],
+        delayed: [],
+        truncated: false,
+        context: null,
+        postings: new Map([[card.id, { planned, problem: null, readBack: null }]]),
+      },
+      done: null,
+    }).value;
+    expect(page).toContain('data-paid-with="company_card"');
+    expect(page).toContain('data-vat-treatment="domestic"');
+    expect(page).toContain('Postings to be booked');
+    expect(page).toContain('data-account="1930"');
+    expect(page).toContain('data-account="2710"');
+  });
+
+  it('says why no postings can be planned', () => {
+    const page = renderProposalPage({
+      viewer: viewerAs('manager'),
+      chain: {
+        proposal: card,
+        events: [],
+        verification,
+        postings: { planned: null, problem: 'the company has no account for company_card payments', readBack: null },
+      },
+    }).value;
+    expect(page).toContain('data-postings="none"');
+    expect(page).toContain('no account for company_card');
+  });
+
+  it('flags postings the provider booked otherwise, and a failed read-back', () => {
+    const booked = [{ ...planned[0], amount: 125_000 }, planned[2]];
+    const differs = renderProposalPage({
+      viewer: viewerAs('manager'),
+      chain: {
+        proposal: card,
+        events: [],
+        verification,
+        postings: {
+          planned,
+          problem: null,
+          readBack: { planned, booked, differences: postingDifferences(planned, booked), error: null },
+        },
+      },
+    }).value;
+    expect(differs).toContain('data-read-back="differs"');
+    expect(differs).toContain('account 2710: planned 25000 øre, booked 0 øre');
+
+    const failed = renderProposalPage({
+      viewer: viewerAs('manager'),
+      chain: {
+        proposal: card,
+        events: [],
+        verification,
+        postings: {
+          planned,
+          problem: null,
+          readBack: { planned, booked: null, differences: [], error: 'the ledger is down' },
+        },
+      },
+    }).value;
+    expect(failed).toContain('data-read-back="failed"');
+    expect(failed).toContain('the ledger is down');
   });
 });

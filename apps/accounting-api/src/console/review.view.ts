@@ -1,8 +1,9 @@
-import type { ProposalChainView, ReviewQueueView } from '@app/application';
+import type { ProposalChainView, ProposalPostings, ReviewQueueView } from '@app/application';
 import {
   EVENT_TYPE_TABLE,
   routeFor,
   type CompanyContext,
+  type Posting,
   type DomainEvent,
   type EventLinkCheck,
   type EventsVerification,
@@ -57,7 +58,9 @@ export function renderReviewPage({ viewer, queue: view, done }: ReviewPageView):
         : done === 'stopped'
           ? 'Stopped. The auto-approval will not be booked.'
           : null;
-  const pending = view.pending.map((p, i) => queueItem(viewer, p, i, view.context, mayDecide));
+  const pending = view.pending.map((p, i) =>
+    queueItem(viewer, p, i, view.context, mayDecide, view.postings?.get(p.id)),
+  );
   const delayed = view.delayed.map((p) => delayedItem(viewer, p, mayDecide));
   const body = html`${notice ? html`<p class="notice" role="status">${notice}</p>` : html``}
     <p class="hint" id="shortcuts">
@@ -90,7 +93,7 @@ export function renderReviewPage({ viewer, queue: view, done }: ReviewPageView):
 /** A proposal with its event chain (ReviewConsoleController). */
 export function renderProposalPage({
   viewer,
-  chain: { proposal, events: chain, verification },
+  chain: { proposal, events: chain, verification, postings },
 }: ProposalPageView): Html {
   const l = viewer.locale;
   const links = new Map(verification.events.map((check) => [check.eventId, check]));
@@ -123,7 +126,8 @@ export function renderProposalPage({
     </li>`;
   });
   const body = html`<p><a href="/console/review">← Review queue</a></p>
-    ${summary(proposal, l)} ${receiptPreview(proposal)}
+    ${summary(proposal, l)} ${bookkeepingFacts(proposal, l)} ${postings ? postingsSection(postings, l, 'h2') : ''}
+    ${receiptPreview(proposal)}
     <h2>Event chain</h2>
     ${verified}
     <ol class="chain">
@@ -149,6 +153,7 @@ function queueItem(
   index: number,
   context: CompanyContext | null,
   mayDecide: boolean,
+  postings?: ProposalPostings,
 ): Html {
   const l = viewer.locale;
   const decide = mayDecide
@@ -185,7 +190,7 @@ function queueItem(
         Confidence
         <strong class="${BAND_CLASS[routeFor(p.confidence)]}">${formatShare(l, p.confidence)}</strong>
       </p>
-      ${reasonList(p.reasons)}
+      ${reasonList(p.reasons)} ${bookkeepingFacts(p, l)} ${postings ? postingsSection(postings, l, 'h4') : ''}
       ${
         p.receipt
           ? html`<a class="thumb" href="/console/proposals/${p.id}/receipt" target="_blank" rel="noopener"
@@ -253,6 +258,153 @@ function vatChoice(id: string, current: string, context: CompanyContext | null, 
   return html`<select id="${id}" name="vatRate">
     ${options}
   </select>`;
+}
+
+const KIND_LABELS: Record<Proposal['kind'], string> = {
+  expense: 'Expense (paid)',
+  supplier_invoice: 'Supplier invoice (unpaid)',
+};
+const PAID_WITH_LABELS: Record<NonNullable<Proposal['paidWith']>, string> = {
+  bank: 'Bank account',
+  company_card: 'Company card',
+  employee: 'Employee, out of pocket (to be reimbursed)',
+};
+const TREATMENT_LABELS: Record<Proposal['vatTreatment'], string> = {
+  domestic: 'Domestic, deductible',
+  foreign_no_deduction: 'Foreign VAT, no deduction',
+  reverse_charge: 'Reverse charge',
+};
+
+/** What was bought and how it was paid: kind, payment, VAT treatment, lines, supplier and due date. */
+function bookkeepingFacts(p: Proposal, l: ConsoleViewer['locale']): Html {
+  const lines = p.lines.map(
+    (line) =>
+      html`<li>
+        ${line.accountCode}, ${formatRate(l, line.vatRate)}:
+        ${formatAmount(l, line.amount, p.currency)}${line.description ? html` · ${line.description}` : ''}
+      </li>`,
+  );
+  return html`<dl class="summary bookkeeping">
+    <dt>Kind</dt>
+    <dd data-kind="${p.kind}">${KIND_LABELS[p.kind]}</dd>
+    ${
+      p.paidWith
+        ? html`<dt>Paid with</dt>
+            <dd data-paid-with="${p.paidWith}">${PAID_WITH_LABELS[p.paidWith]}</dd>`
+        : ''
+    }
+    <dt>VAT treatment</dt>
+    <dd data-vat-treatment="${p.vatTreatment}">${TREATMENT_LABELS[p.vatTreatment]}</dd>
+    <dt>Lines</dt>
+    <dd>
+      <ul class="lines">
+        ${lines}
+      </ul>
+    </dd>
+    ${
+      p.supplier
+        ? html`<dt>Supplier</dt>
+            <dd>
+              ${p.supplier.name} (org. no.
+              ${p.supplier.organizationNumber})${
+                p.supplier.bankAccount ? html` · account ${p.supplier.bankAccount}` : ''
+              }${p.supplier.kid ? html` · KID ${p.supplier.kid}` : ''}
+            </dd>`
+        : ''
+    }
+    ${
+      p.invoiceNumber
+        ? html`<dt>Invoice</dt>
+            <dd>${p.invoiceNumber}</dd>`
+        : ''
+    }
+    ${
+      p.dueDate
+        ? html`<dt>Due</dt>
+            <dd>${formatDate(l, p.dueDate)}</dd>`
+        : ''
+    }
+    ${
+      p.departmentId
+        ? html`<dt>Department</dt>
+            <dd>${p.departmentId}</dd>`
+        : ''
+    }
+  </dl>`;
+}
+
+/**
+ * The postings: planned before execution; after it, those read back from the provider, with any
+ * difference from the planned ones flagged, or the read-back's failure.
+ */
+function postingsSection(postings: ProposalPostings, l: ConsoleViewer['locale'], heading: 'h2' | 'h4'): Html {
+  const { planned, problem, readBack } = postings;
+  const title = (text: string) => (heading === 'h2' ? html`<h2>${text}</h2>` : html`<h4>${text}</h4>`);
+  if (readBack) {
+    const flag =
+      readBack.error !== null
+        ? html`<p class="warn" data-read-back="failed">The postings could not be read back: ${readBack.error}</p>`
+        : readBack.differences.length > 0
+          ? html`<div class="bad" data-read-back="differs">
+              <p>The provider booked otherwise than planned:</p>
+              <ul>
+                ${readBack.differences.map((d) => html`<li>${d}</li>`)}
+              </ul>
+            </div>`
+          : html`<p class="ok" data-read-back="agrees">The provider's ledger shows the planned postings.</p>`;
+    return html`<section class="postings">
+      ${title(readBack.booked ? 'Postings booked (read back from the provider)' : 'Postings planned')} ${flag}
+      ${postingTable(readBack.booked ?? readBack.planned ?? planned ?? [], l)}
+      ${
+        readBack.booked && readBack.planned
+          ? html`<details>
+              <summary>Postings planned</summary>
+              ${postingTable(readBack.planned, l)}
+            </details>`
+          : ''
+      }
+    </section>`;
+  }
+  return html`<section class="postings">
+    ${title('Postings to be booked')}
+    ${planned ? postingTable(planned, l) : html`<p class="bad" data-postings="none">${problem}</p>`}
+  </section>`;
+}
+
+function postingTable(postings: readonly Posting[], l: ConsoleViewer['locale']): Html {
+  const rows = postings.map((posting) => {
+    const party = posting.party
+      ? `${posting.party.kind} ${posting.party.name}${posting.party.organizationNumber ? ` (${posting.party.organizationNumber})` : ''}`
+      : '';
+    const invoice = [
+      posting.invoiceNumber ? `invoice ${posting.invoiceNumber}` : '',
+      posting.dueDate ? `due ${posting.dueDate}` : '',
+      posting.kid ? `KID ${posting.kid}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return html`<tr data-account="${posting.accountCode}">
+      <td>${posting.accountCode}</td>
+      <td class="num">${posting.amount >= 0 ? formatAmount(l, posting.amount, 'NOK') : ''}</td>
+      <td class="num">${posting.amount < 0 ? formatAmount(l, -posting.amount, 'NOK') : ''}</td>
+      <td>${posting.vatCode ?? ''}${posting.generated ? ' (generated VAT)' : ''}</td>
+      <td>${party}${invoice ? ` · ${invoice}` : ''}</td>
+    </tr>`;
+  });
+  return html`<table class="postings">
+    <thead>
+      <tr>
+        <th scope="col">Account</th>
+        <th scope="col">Debit</th>
+        <th scope="col">Credit</th>
+        <th scope="col">VAT code</th>
+        <th scope="col">Party</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
 }
 
 function summary(p: Proposal, l: ConsoleViewer['locale']): Html {

@@ -1,12 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsObject, IsOptional, IsString, Length, Matches, ValidateNested } from 'class-validator';
 import {
   CHANNELS,
   MAX_DESCRIPTION_LENGTH,
   MAX_MERCHANT_LENGTH,
+  MAX_INVOICE_NUMBER_LENGTH,
+  MAX_LINES,
   MAX_RECEIPT_BYTES,
+  PAID_WITH,
   PROPOSAL_KINDS,
+  VAT_TREATMENTS,
   PROPOSAL_STATUSES,
   RECEIPT_CONTENT_TYPES,
   ROUTES,
@@ -111,19 +115,29 @@ export class SubmitProposalDto {
   @Matches(DATE_PATTERN, { message: 'date must be a date in the form YYYY-MM-DD' })
   date!: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     example: '6540',
     pattern: ACCOUNT_CODE_PATTERN.source,
-    description: "an account of the company's chart, 4 to 6 digits",
+    description:
+      "an account of the company's chart, 4 to 6 digits; required without `lines`, and with `lines` " +
+      "the largest line's (left out, it is taken from there)",
   })
+  @IsOptional()
   @Matches(ACCOUNT_CODE_PATTERN, { message: 'accountCode must be an account number of 4 to 6 digits, such as "6540"' })
-  accountCode!: string;
+  accountCode?: string;
 
-  @ApiProperty({ example: '25', pattern: VAT_RATE_PATTERN.source, description: 'VAT percentage as a decimal string' })
+  @ApiPropertyOptional({
+    example: '25',
+    pattern: VAT_RATE_PATTERN.source,
+    description:
+      "VAT percentage as a decimal string; required without `lines`, and with `lines` the largest line's. " +
+      'Under foreign_no_deduction it is the VAT paid abroad, recorded but not checked against the chart',
+  })
+  @IsOptional()
   @Matches(VAT_RATE_PATTERN, {
     message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"',
   })
-  vatRate!: string;
+  vatRate?: string;
 
   @ApiPropertyOptional({ example: 'Spotify Premium', minLength: 1, maxLength: MAX_DESCRIPTION_LENGTH, nullable: true })
   @IsOptional()
@@ -156,6 +170,129 @@ export class SubmitProposalDto {
   @IsOptional()
   @Length(1, 255, { message: 'resubmissionOf must be the id of a rejected proposal, or null' })
   resubmissionOf?: string | null;
+
+  @ApiPropertyOptional({
+    enum: PAID_WITH,
+    nullable: true,
+    description:
+      'how an expense was paid (default bank): credited to the company’s paymentAccounts[paidWith]; ' +
+      '`employee` = out of pocket, owed to the submitter. Left out for a supplier invoice (unpaid)',
+  })
+  @IsOptional()
+  @IsIn(PAID_WITH, { message: `paidWith must be one of ${PAID_WITH.join(', ')}` })
+  paidWith?: string | null;
+
+  @ApiPropertyOptional({
+    enum: VAT_TREATMENTS,
+    nullable: true,
+    description:
+      'domestic (default for NOK), foreign_no_deduction (VAT paid abroad: booked gross, code 0) or ' +
+      'reverse_charge (a service bought from abroad, 25 % → code 86, 12 % → code 88; not in NOK: 422 ' +
+      'vat_treatment_not_applicable). A foreign-currency purchase with VAT must name one (422 vat_treatment_required)',
+  })
+  @IsOptional()
+  @IsIn(VAT_TREATMENTS, { message: `vatTreatment must be one of ${VAT_TREATMENTS.join(', ')}` })
+  vatTreatment?: string | null;
+
+  @ApiPropertyOptional({
+    type: () => [ExpenseLineDto],
+    maxItems: MAX_LINES,
+    nullable: true,
+    description: `1 to ${MAX_LINES} lines whose amounts add up to amount exactly, each booked on its own account and VAT code; without lines, accountCode, vatRate and amount are the one line`,
+  })
+  @IsOptional()
+  @IsArray({ message: 'lines must be an array of lines' })
+  lines?: ExpenseLineDto[] | null;
+
+  @ApiPropertyOptional({
+    type: () => SupplierDto,
+    nullable: true,
+    description: 'a supplier invoice’s supplier (required then; refused on an expense)',
+  })
+  @IsOptional()
+  @IsObject({ message: 'supplier must be an object {name, organizationNumber, bankAccount?, kid?}' })
+  supplier?: SupplierDto | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: MAX_INVOICE_NUMBER_LENGTH,
+    description: 'a supplier invoice’s number (required then)',
+  })
+  @IsOptional()
+  @IsString({ message: 'invoiceNumber must be a non-empty string' })
+  invoiceNumber?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date',
+    nullable: true,
+    description: 'a supplier invoice’s due date, YYYY-MM-DD, not before date (required then)',
+  })
+  @IsOptional()
+  @Matches(DATE_PATTERN, { message: 'dueDate must be a date in the form YYYY-MM-DD' })
+  dueDate?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'the provider’s department id to post on, where the account requires one',
+  })
+  @IsOptional()
+  @IsString({ message: 'departmentId must be a non-empty string' })
+  departmentId?: string | null;
+}
+
+/** One line of a proposal: checked by the domain, field by field (`lines[1].amount`). */
+export class ExpenseLineDto {
+  @ApiProperty({ example: '7160', pattern: ACCOUNT_CODE_PATTERN.source }) accountCode!: string;
+  @ApiProperty({ example: '15', pattern: VAT_RATE_PATTERN.source }) vatRate!: string;
+  @ApiProperty({ example: '115.00', pattern: MONEY_PATTERN.source, description: 'gross, VAT included' })
+  amount!: string;
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: MAX_DESCRIPTION_LENGTH })
+  description?: string | null;
+}
+
+/** The supplier of a supplier invoice: found (or created) at the provider by organisation number. */
+export class SupplierDto {
+  @ApiProperty({ example: 'Kontorrekvisita AS', maxLength: MAX_MERCHANT_LENGTH }) name!: string;
+  @ApiProperty({ example: '923609016', description: '9 digits with a valid mod-11 check digit' })
+  organizationNumber!: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '12345678903',
+    description: 'Norwegian bank account, 11 digits with a valid mod-11 check digit (dots and spaces ignored)',
+  })
+  bankAccount?: string | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '12345674',
+    description: 'KID, 2 to 25 digits with a valid mod-10 or mod-11 check digit',
+  })
+  kid?: string | null;
+}
+
+/** A posting in NOK: debit positive, credit negative (docs/bookkeeping.md). */
+export class PostingPartyDto {
+  @ApiProperty({ enum: ['supplier', 'employee'] }) kind!: string;
+  @ApiProperty({ example: 'Kontorrekvisita AS' }) name!: string;
+  @ApiPropertyOptional({ type: String, nullable: true, example: '923609016' }) organizationNumber?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) providerId?: string | null;
+}
+
+export class PostingDto {
+  @ApiProperty({ example: '6540' }) accountCode!: string;
+  @ApiProperty({ example: '-125.00', description: 'NOK, debit positive, credit negative' }) amount!: string;
+  @ApiProperty({ type: String, nullable: true, example: '1', description: 'Norwegian standard (SAF-T) VAT code' })
+  vatCode!: string | null;
+  @ApiProperty({ type: PostingPartyDto, nullable: true }) party!: PostingPartyDto | null;
+  @ApiProperty({ type: String, nullable: true }) description!: string | null;
+  @ApiProperty({ description: 'a VAT posting the provider makes from the line’s VAT code' }) generated!: boolean;
+  @ApiPropertyOptional({ type: String, nullable: true }) invoiceNumber?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) dueDate?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) kid?: string | null;
 }
 
 export class ReceiptMetadataDto {
@@ -234,6 +371,46 @@ export class ProposalDto {
   @ApiProperty({ type: BookingDto, nullable: true }) booking!: BookingDto | null;
   @ApiProperty({ nullable: true, type: String, description: 'the last permanent execution failure' })
   lastExecutionError!: string | null;
+  @ApiProperty({ enum: PAID_WITH, nullable: true, description: 'null for a supplier invoice' })
+  paidWith!: string | null;
+  @ApiProperty({ enum: VAT_TREATMENTS }) vatTreatment!: string;
+  @ApiProperty({ type: [ExpenseLineDto], description: 'at least one; amounts add up to amount' })
+  lines!: ExpenseLineDto[];
+  @ApiProperty({ type: SupplierDto, nullable: true }) supplier!: SupplierDto | null;
+  @ApiProperty({ type: String, nullable: true }) invoiceNumber!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date' }) dueDate!: string | null;
+  @ApiProperty({ type: String, nullable: true }) departmentId!: string | null;
+  @ApiPropertyOptional({
+    type: [PostingDto],
+    nullable: true,
+    description:
+      'GET only: the postings the booking makes — planned before execution (with the company’s accounts ' +
+      'now), read back from the provider after it (see postingsSource); null when the planned credit ' +
+      'account is not configured (postingsProblem says why)',
+  })
+  postings?: PostingDto[] | null;
+  @ApiPropertyOptional({ enum: ['planned', 'booked'], type: String, nullable: true })
+  postingsSource?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'why no postings can be planned' })
+  postingsProblem?: string | null;
+  @ApiPropertyOptional({
+    type: [PostingDto],
+    nullable: true,
+    description: 'GET only, after execution: the postings planned when it was executed',
+  })
+  plannedPostings?: PostingDto[] | null;
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'GET only, after execution: how the postings read back differ from the planned ones (empty: they agree)',
+  })
+  postingDifferences?: string[];
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'GET only, after execution: why the postings could not be read back from the provider',
+  })
+  postingsReadBackError?: string | null;
   @ApiProperty({ type: [EventDto], description: "this proposal's events, oldest first (POST: the ones it stored)" })
   events!: EventDto[];
 }

@@ -1,10 +1,11 @@
 import type { ProposalView } from '@app/application';
-import { correctionsJson, proposalContent } from '@app/domain';
+import type { ProposalPostings } from '@app/application';
+import { correctionsJson, postingData, proposalContent } from '@app/domain';
 import { eventJson } from '../events/event.mapper';
 import type { ProposalDto } from './proposal.dto';
 
 /** A proposal and its events as the contract shows them (§4.1): money as decimal strings, instants RFC 3339. */
-export function proposalJson({ proposal, events }: ProposalView): ProposalDto {
+export function proposalJson({ proposal, events, postings }: ProposalView): ProposalDto {
   return {
     id: proposal.id,
     correlationId: proposal.correlationId,
@@ -24,6 +25,26 @@ export function proposalJson({ proposal, events }: ProposalView): ProposalDto {
     rejectionReason: proposal.rejectionReason,
     booking: proposal.booking ? { ...proposal.booking } : null,
     lastExecutionError: proposal.lastExecutionError,
+    ...(postings && postingsJson(postings)),
     events: events.map(eventJson),
+  };
+}
+
+/**
+ * `postings`: the read-back once the provider's ledger was read after execution, else the planned
+ * ones; after execution also the planned ones, their differences and a failed read-back's reason.
+ */
+function postingsJson({ planned, problem, readBack }: ProposalPostings): Partial<ProposalDto> {
+  const booked = readBack?.booked ?? null;
+  const shown = booked ?? planned;
+  return {
+    postings: shown ? shown.map(postingData) : null,
+    postingsSource: booked ? 'booked' : planned ? 'planned' : null,
+    postingsProblem: problem,
+    ...(readBack && {
+      plannedPostings: readBack.planned ? readBack.planned.map(postingData) : null,
+      postingDifferences: [...readBack.differences],
+      postingsReadBackError: readBack.error,
+    }),
   };
 }

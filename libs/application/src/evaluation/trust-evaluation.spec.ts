@@ -363,6 +363,7 @@ describe('trust evaluation', () => {
         inEuro: expense(merchant.names[0], Math.round(kroner * 8.6) / 100, accountOf(merchant, 0), merchant.vat, date, {
           currency: 'EUR',
           amountNok: kroner.toFixed(2),
+          vatTreatment: 'foreign_no_deduction',
         }),
       };
       for (const [variant, again] of Object.entries(variants) as [keyof typeof caught, typeof submission][]) {

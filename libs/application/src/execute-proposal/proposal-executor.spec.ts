@@ -6,6 +6,7 @@ import {
   type BookingRef,
   type ExpenseBooking,
   type ExpenseDetails,
+  type Posting,
   type ProviderConnectionRecord,
 } from '@app/domain';
 import {
@@ -15,6 +16,7 @@ import {
   anOrigin,
   aReviewerOrigin,
   createInMemoryAdapters,
+  InMemoryEmployeeMappingRepository,
   SUBMITTER,
   testProviderRegistry,
 } from '@app/testing';
@@ -73,6 +75,14 @@ class FakeProvider {
     }
     this.attached.push(bookingId);
   }
+
+  /** What the ledger shows for a booking: set by a test, else the read-back fails. */
+  ledger: Posting[] | null = null;
+
+  async bookedPostings(): Promise<Posting[]> {
+    if (!this.ledger) throw new ProviderError('tripletex', 'unavailable', 'the ledger is not available');
+    return this.ledger;
+  }
 }
 
 const RECORD: ProviderConnectionRecord = {
@@ -92,6 +102,7 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
   const adapters = createInMemoryAdapters('2026-11-20T10:00:00.000Z');
   const { executions } = adapters;
   const provider = new FakeProvider();
+  const employees = new InMemoryEmployeeMappingRepository();
   const repository = {
     find: async (companyId: string) => (companyId === 'acme' ? RECORD : null),
     employeeToken: async () => 'employee-token',
@@ -113,6 +124,7 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
       reconcilePauseMs: 1,
       ...options,
     }),
+    employees,
   );
   const approve = async (companyId = 'acme', details: Partial<ExpenseDetails> = {}) => {
     const proposed = aProposal('PROPOSED', { ctx: adapters.ctx, companyId, details });
@@ -136,8 +148,119 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
     await adapters.proposals.update(approved.proposal, proposed.proposal.version);
     return approved.proposal;
   };
-  return { ...adapters, executions, provider, executor, approve, autoApprove };
+  return { ...adapters, executions, provider, executor, approve, autoApprove, employees };
 }
+
+describe('ProposalExecutor: postings', () => {
+  it('reads the postings back after booking and records them on the proposal and Executed, without differences', async () => {
+    const w = aWorld();
+    const proposal = await w.approve('acme', { amount: 12_500 });
+    w.provider.ledger = [
+      { accountCode: '6540', amount: 10_000, vatCode: '1', party: null, description: null, generated: false },
+      { accountCode: '2710', amount: 2_500, vatCode: '1', party: null, description: null, generated: true },
+      { accountCode: '1920', amount: -12_500, vatCode: null, party: null, description: null, generated: false },
+    ];
+
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+
+    const executed = await w.proposals.findById('acme', proposal.id);
+    expect(executed?.readBack).toMatchObject({ booked: w.provider.ledger, differences: [], error: null });
+    expect(executed?.readBack?.planned?.map((p) => [p.accountCode, p.amount])).toEqual([
+      ['6540', 10_000],
+      ['2710', 2_500],
+      ['1920', -12_500],
+    ]);
+    const events = await w.events.readChain('acme', proposal.correlationId);
+    expect(events.at(-1)?.data).toMatchObject({ readBack: { differences: [], error: null } });
+  });
+
+  it('flags postings the provider booked otherwise', async () => {
+    const w = aWorld();
+    const proposal = await w.approve('acme', { amount: 12_500 });
+    w.provider.ledger = [
+      { accountCode: '6540', amount: 12_500, vatCode: '0', party: null, description: null, generated: false },
+      { accountCode: '1920', amount: -12_500, vatCode: null, party: null, description: null, generated: false },
+    ];
+
+    await w.executor.runOnce();
+
+    expect((await w.proposals.findById('acme', proposal.id))?.readBack?.differences).toEqual([
+      'account 6540, VAT code 1: planned 10000 øre, booked 0 øre',
+      'account 2710: planned 2500 øre, booked 0 øre',
+      'account 6540: planned 0 øre, booked 12500 øre',
+    ]);
+  });
+
+  it('executes all the same when the postings cannot be read back, and records why', async () => {
+    const w = aWorld();
+    const proposal = await w.approve();
+
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+
+    const executed = await w.proposals.findById('acme', proposal.id);
+    expect(executed?.status).toBe('EXECUTED');
+    expect(executed?.readBack).toMatchObject({ booked: null, error: expect.stringContaining('not available') });
+  });
+
+  it('books an employee expense as owed to the submitter’s mapped employee', async () => {
+    const w = aWorld();
+    await w.employees.save(
+      'acme',
+      SUBMITTER,
+      { email: 'kari@acme.no', role: 'employee', externalIdentities: [], providerEmployeeId: '42', defaultDepartmentId: null },
+      w.clock.now(),
+    );
+    await w.approve('acme', { paidWith: 'employee' });
+
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+
+    expect(w.provider.bookings[0]).toMatchObject({
+      paidWith: 'employee',
+      paymentAccount: '2910',
+      employee: { providerId: '42', email: 'kari@acme.no' },
+    });
+  });
+
+  it('refuses for good an employee expense whose submitter is not mapped, books nothing and says why', async () => {
+    const w = aWorld();
+    const proposal = await w.approve('acme', { paidWith: 'employee' });
+
+    expect(await w.executor.runOnce()).toEqual(['failed']);
+
+    expect(w.provider.bookings).toEqual([]);
+    expect((await w.proposals.findById('acme', proposal.id))?.lastExecutionError).toContain('employee mapping');
+  });
+
+  it('refuses for good a company-card expense when the company has no card account', async () => {
+    const w = aWorld();
+    const proposal = await w.approve('acme', { paidWith: 'company_card' });
+
+    expect(await w.executor.runOnce()).toEqual(['failed']);
+
+    expect((await w.proposals.findById('acme', proposal.id))?.lastExecutionError).toContain(
+      'paymentAccounts.company_card',
+    );
+  });
+
+  it('credits a supplier invoice to accounts payable', async () => {
+    const w = aWorld();
+    await w.approve('acme', {
+      kind: 'supplier_invoice',
+      paidWith: null,
+      supplier: { name: 'Kontorrekvisita AS', organizationNumber: '923609016', bankAccount: null, kid: null },
+      invoiceNumber: 'F-1',
+      dueDate: '2026-12-20',
+    });
+
+    await w.executor.runOnce();
+
+    expect(w.provider.bookings[0]).toMatchObject({
+      kind: 'supplier_invoice',
+      paymentAccount: '2400',
+      invoiceNumber: 'F-1',
+    });
+  });
+});
 
 describe('ProposalExecutor', () => {
   it('books an approved proposal once with our reference and the payment account, and stores Executed', async () => {

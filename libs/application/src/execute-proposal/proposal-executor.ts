@@ -6,6 +6,12 @@ import {
   ApiCallLog,
   CompanySettingsStore,
   DomainError,
+  EmployeeMappingRepository,
+  plannedPostings,
+  postingDifferences,
+  type BookingEmployee,
+  type ExpenseBooking,
+  type PostingsReadBack,
   formatMoney,
   learningKeyOf,
   observeExecutedAutoApproval,
@@ -85,6 +91,7 @@ export class ProposalExecutor {
     private readonly provider: AccountingProvider,
     private readonly ctx: ApplicationContext,
     private readonly options: ExecutorOptions,
+    private readonly employees: EmployeeMappingRepository,
   ) {}
 
   /** Claims one batch of due proposals and executes them; returns what each ended in. */
@@ -152,14 +159,97 @@ export class ProposalExecutor {
     }
     const log = new ApiCallLog();
     let booking: BookingRef;
+    let expense: ExpenseBooking;
     try {
-      booking = await this.connections.call(claim.companyId, () => this.book(claim, proposal, connection, log));
+      expense = await this.bookingOf(proposal);
+      booking = await this.connections.call(claim.companyId, () =>
+        this.book(claim, proposal, expense, connection, log),
+      );
     } catch (error) {
       return this.fail(claim, proposal, provider, failureOf(error), log.calls);
     }
+    const readBack = await this.readBack(connection, expense, booking.bookingId, proposal, log);
     // Booked: a failure to record it is no failure of the booking. It propagates to execute()
     // ('lost'), and the next attempt finds the booking by its reference and records it then.
-    return this.succeed(claim, proposal, provider, booking.bookingId, log);
+    return this.succeed(claim, proposal, provider, booking.bookingId, log, readBack);
+  }
+
+  /**
+   * What to book: the proposal's lines, credited to the account for how it was paid (accounts
+   * payable for a supplier invoice), and for an out-of-pocket expense the employee the company now
+   * owes: the submitter's employee mapping. No mapping, or a company card without an account
+   * (`payment_account_not_configured`), is refused for good: nothing a retry would change.
+   */
+  private async bookingOf(proposal: Proposal): Promise<ExpenseBooking> {
+    const settings = await this.settings.get(proposal.companyId);
+    const creditAccount = creditAccountOf(proposal, settings.paymentAccounts);
+    const employee = proposal.paidWith === 'employee' ? await this.employeeOf(proposal) : null;
+    return {
+      reference: proposal.id,
+      kind: proposal.kind,
+      paidWith: proposal.paidWith,
+      vatTreatment: proposal.vatTreatment,
+      lines: bookingLinesOf(proposal),
+      supplier: proposal.supplier,
+      invoiceNumber: proposal.invoiceNumber,
+      dueDate: proposal.dueDate,
+      employee,
+      departmentId: proposal.departmentId,
+      date: proposal.date,
+      description: proposal.description,
+      merchant: proposal.merchant,
+      accountCode: proposal.accountCode,
+      vatRate: proposal.vatRate,
+      grossAmount: proposal.amount,
+      currency: proposal.currency,
+      amountNok: proposal.amountNok,
+      paymentAccount: creditAccount,
+    };
+  }
+
+  /** The submitter as the provider's employee, from the employee mapping (by user id, else by email). */
+  private async employeeOf(proposal: Proposal): Promise<BookingEmployee> {
+    const mapping =
+      (await this.employees.find(proposal.companyId, proposal.submittedBy)) ??
+      (proposal.submittedBy.includes('@')
+        ? await this.employees.findByEmail(proposal.companyId, proposal.submittedBy)
+        : null);
+    if (!mapping) throw new EmployeeNotMapped(proposal.submittedBy);
+    return { providerId: mapping.providerEmployeeId, name: mapping.email, email: mapping.email };
+  }
+
+  /**
+   * Reads the booking's postings back from the provider's ledger and compares them with the planned
+   * ones. Never fails the execution: the booking stands, and a failed read-back is recorded as such.
+   */
+  private async readBack(
+    connection: ProviderConnection,
+    expense: ExpenseBooking,
+    bookingId: string,
+    proposal: Proposal,
+    log: ApiCallLog,
+  ): Promise<PostingsReadBack> {
+    const planned = plannedPostings(
+      proposal,
+      expense.paymentAccount,
+      expense.employee ? { name: expense.employee.name, providerId: expense.employee.providerId } : null,
+    );
+    try {
+      const booked = await this.connections.call(proposal.companyId, () =>
+        this.provider.bookedPostings(connection, bookingId, { recorder: log }),
+      );
+      return { planned, booked, differences: postingDifferences(planned, booked), error: null };
+    } catch (error) {
+      this.logger.warn(
+        `the postings of booking ${bookingId} (proposal ${proposal.id}) could not be read back: ${describe(error)}`,
+      );
+      return {
+        planned,
+        booked: null,
+        differences: [],
+        error: `the postings could not be read back: ${describe(error)}`,
+      };
+    }
   }
 
   /**
@@ -212,6 +302,7 @@ export class ProposalExecutor {
   private async book(
     claim: ExecutionClaim,
     proposal: Proposal,
+    expense: ExpenseBooking,
     connection: ProviderConnection,
     log: ApiCallLog,
   ): Promise<BookingRef> {
@@ -239,33 +330,7 @@ export class ProposalExecutor {
         return { bookingId: existing.bookingId, hasAttachment: existing.hasAttachment || receipt !== null };
       }
     }
-    const settings = await this.settings.get(proposal.companyId);
-    return this.provider.bookExpense(
-      connection,
-      {
-        reference: proposal.id,
-        kind: proposal.kind,
-        paidWith: proposal.paidWith,
-        vatTreatment: proposal.vatTreatment,
-        lines: bookingLinesOf(proposal),
-        supplier: proposal.supplier,
-        invoiceNumber: proposal.invoiceNumber,
-        dueDate: proposal.dueDate,
-        employee: null,
-        departmentId: proposal.departmentId,
-        date: proposal.date,
-        description: proposal.description,
-        merchant: proposal.merchant,
-        accountCode: proposal.accountCode,
-        vatRate: proposal.vatRate,
-        grossAmount: proposal.amount,
-        currency: proposal.currency,
-        amountNok: proposal.amountNok,
-        paymentAccount: creditAccountOf(proposal, settings.paymentAccounts),
-        ...(receipt ? { receipt } : {}),
-      },
-      options,
-    );
+    return this.provider.bookExpense(connection, { ...expense, ...(receipt ? { receipt } : {}) }, options);
   }
 
   private async receiptOf(proposal: Proposal): Promise<Receipt | null> {
@@ -281,6 +346,7 @@ export class ProposalExecutor {
     provider: ProviderKind,
     bookingId: string,
     log: ApiCallLog,
+    readBack: PostingsReadBack,
   ): Promise<ExecutionOutcome> {
     // A pattern the execution observes may be strengthened by a review at the same moment: re-read.
     await retryOnConflict(() =>
@@ -290,7 +356,7 @@ export class ProposalExecutor {
         const origin = { ...executorOrigin(current), provider };
         const executed = transitionProposal(
           current,
-          { type: 'MarkExecuted', origin, bookingId, apiCalls: log.calls },
+          { type: 'MarkExecuted', origin, bookingId, apiCalls: log.calls, readBack },
           this.ctx,
         );
         await ports.events.append(executed.events);
@@ -417,6 +483,16 @@ export class ProposalExecutor {
  */
 function executorOrigin(proposal: Proposal): Omit<EventOrigin, 'provider'> {
   return { actor: proposal.approvedBy ?? proposal.submittedBy, channel: proposal.channel };
+}
+
+/** An out-of-pocket expense whose submitter is not in the company's employee mapping. */
+export class EmployeeNotMapped extends DomainError {
+  constructor(submittedBy: string) {
+    super(
+      'employee_not_mapped',
+      `${submittedBy} paid out of pocket but is not in the company's employee mapping: map them to their employee at the provider, and then the execution can be tried again`,
+    );
+  }
 }
 
 /** Failures of the provider keep their reason; anything else (a bug, the database) is retried. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  CompanySettingsStore,
   EventChainVerification,
   EventStore,
   ProposalRepository,
@@ -9,6 +10,7 @@ import {
 } from '@app/domain';
 import type { Caller } from '../shared/caller';
 import { readableProposal } from '../shared/proposal-access';
+import { proposalPostings, type ProposalPostings } from '../shared/proposal-postings';
 
 export interface ProposalChainQuery {
   readonly caller: Caller;
@@ -21,6 +23,8 @@ export interface ProposalChainView {
   /** Oldest first; at most MAX_CHAIN_EVENTS (a chain is a handful of events in practice). */
   readonly events: DomainEvent[];
   readonly verification: EventsVerification;
+  /** The postings it will book, and once executed those read back from the provider. */
+  readonly postings?: ProposalPostings;
 }
 
 /** How many events of one chain are read at most: a bound on the page, far above a real chain. */
@@ -38,6 +42,7 @@ export class GetProposalChain {
     private readonly proposals: ProposalRepository,
     private readonly events: EventStore,
     private readonly chains: EventChainVerification,
+    private readonly settings: CompanySettingsStore,
   ) {}
 
   async execute(query: ProposalChainQuery): Promise<ProposalChainView> {
@@ -55,6 +60,7 @@ export class GetProposalChain {
       cursor = page.nextCursor;
     } while (cursor !== null && events.length < MAX_CHAIN_EVENTS);
     const verification = await this.chains.verifyChain(caller.company, proposal.correlationId);
-    return { proposal, events, verification };
+    const settings = await this.settings.get(caller.company);
+    return { proposal, events, verification, postings: proposalPostings(proposal, settings, null) };
   }
 }

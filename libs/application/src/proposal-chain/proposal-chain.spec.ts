@@ -41,7 +41,7 @@ describe('GetProposalChain', () => {
   beforeEach(() => {
     world = aUseCaseWorld();
     verification = new RecordingVerification(BROKEN);
-    query = new GetProposalChain(world.proposals, world.events, verification);
+    query = new GetProposalChain(world.proposals, world.events, verification, world.settings);
   });
 
   it("gives the proposal, its chain's events and the verification of that chain", async () => {

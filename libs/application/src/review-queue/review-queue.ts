@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   Clock,
   CompanyContextStore,
+  CompanySettingsStore,
   MAX_PAGE_LIMIT,
   ProposalRepository,
   type CompanyContext,
@@ -9,6 +10,7 @@ import {
   type ProposalStatus,
 } from '@app/domain';
 import type { Caller } from '../shared/caller';
+import { proposalPostings, type ProposalPostings } from '../shared/proposal-postings';
 
 /** How many proposals of one status the queue reads at most (a review backlog beyond it is shown as "more"). */
 export const REVIEW_QUEUE_LIMIT = 1000;
@@ -22,6 +24,8 @@ export interface ReviewQueueView {
   readonly truncated: boolean;
   /** The company's chart, for the corrections a reviewer may choose; null before it is fetched. */
   readonly context: CompanyContext | null;
+  /** Each listed proposal's planned postings, by id (docs/bookkeeping.md). */
+  readonly postings?: ReadonlyMap<string, ProposalPostings>;
 }
 
 /**
@@ -36,14 +40,16 @@ export class ReviewQueue {
     private readonly proposals: ProposalRepository,
     private readonly contexts: CompanyContextStore,
     private readonly clock: Clock,
+    private readonly settings: CompanySettingsStore,
   ) {}
 
   async execute(caller: Caller): Promise<ReviewQueueView> {
     const now = this.clock.now().getTime();
-    const [pending, approved, context] = await Promise.all([
+    const [pending, approved, context, settings] = await Promise.all([
       this.all(caller.company, 'PROPOSED'),
       this.all(caller.company, 'APPROVED'),
       this.contexts.get(caller.company),
+      this.settings.get(caller.company),
     ]);
     const newestFirst = (a: Proposal, b: Proposal) =>
       b.submittedAt.getTime() - a.submittedAt.getTime() || (a.id < b.id ? 1 : -1);
@@ -55,6 +61,9 @@ export class ReviewQueue {
       delayed: delayed.sort((a, b) => a.executeAfter!.getTime() - b.executeAfter!.getTime()),
       truncated: pending.truncated || approved.truncated,
       context,
+      postings: new Map(
+        [...pending.items, ...delayed].map((p) => [p.id, proposalPostings(p, settings, null)] as const),
+      ),
     };
   }
 

@@ -1,9 +1,12 @@
 import type { EventStore, Proposal, ProposalEvent } from '@app/domain';
+import type { ProposalPostings } from './proposal-postings';
 
 /** A proposal and the events that brought it to its state, oldest first. */
 export interface ProposalView {
   readonly proposal: Proposal;
   readonly events: ProposalEvent[];
+  /** Its postings, planned and read back (GET /proposals/{id} only). */
+  readonly postings?: ProposalPostings;
 }
 
 /** The events of `proposal` in its chain (a resubmission's chain also holds its predecessors'). */

@@ -689,7 +689,13 @@ describe('SubmitProposal', () => {
       const later = await submitted(world, aRepeatSubmission(1, { date: '2026-11-18' }));
       const inEuro = await submitted(
         world,
-        aRepeatSubmission(2, { date: '2026-11-20', currency: 'EUR', amount: '10.20', amountNok: '119.00' }),
+        aRepeatSubmission(2, {
+          date: '2026-11-20',
+          currency: 'EUR',
+          amount: '10.20',
+          amountNok: '119.00',
+          vatTreatment: 'foreign_no_deduction',
+        }),
       );
 
       for (const held of [later, inEuro]) {

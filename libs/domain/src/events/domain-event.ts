@@ -72,6 +72,40 @@ export interface ProposedData {
   readonly resubmissionOf: string | null;
   readonly route: Route;
   readonly reasons: readonly string[];
+  /**
+   * The bookkeeping fields (absent on events recorded before proposals carried them: those were
+   * single-line NOK expenses paid from the bank, domestic VAT).
+   */
+  readonly paidWith?: string | null;
+  readonly vatTreatment?: string;
+  readonly lines?: readonly { accountCode: string; vatRate: string; amount: string; description: string | null }[];
+  readonly supplier?: {
+    name: string;
+    organizationNumber: string;
+    bankAccount: string | null;
+    kid: string | null;
+  } | null;
+  readonly invoiceNumber?: string | null;
+  readonly dueDate?: string | null;
+  readonly departmentId?: string | null;
+}
+
+/** A posting in an event: money as a decimal string of NOK, debit +, credit −. */
+export interface PostingData {
+  readonly accountCode: string;
+  readonly amount: string;
+  readonly vatCode: string | null;
+  readonly party: {
+    kind: 'supplier' | 'employee';
+    name: string;
+    organizationNumber?: string | null;
+    providerId?: string | null;
+  } | null;
+  readonly description: string | null;
+  readonly generated: boolean;
+  readonly invoiceNumber?: string | null;
+  readonly dueDate?: string | null;
+  readonly kid?: string | null;
 }
 
 export interface ApprovedData {
@@ -92,6 +126,13 @@ export interface RejectedData {
 
 export interface ExecutedData {
   readonly bookingId: string;
+  /** The postings planned and read back from the provider after booking (absent on older events). */
+  readonly readBack?: {
+    readonly planned: readonly PostingData[] | null;
+    readonly booked: readonly PostingData[] | null;
+    readonly differences: readonly string[];
+    readonly error: string | null;
+  };
 }
 
 export interface ExecutionFailedData {

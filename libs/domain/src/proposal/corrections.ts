@@ -1,4 +1,5 @@
 import { PAID_WITH, VAT_TREATMENTS, type PaidWith, type VatTreatment } from '../bookkeeping/bookkeeping';
+import { isBankAccountNumber, isKid, isOrganizationNumber } from '../values/norwegian-numbers';
 import { parseAccountCode } from '../values/account-code';
 import { parseAccountingDate, type AccountingDate } from '../values/accounting-date';
 import { FieldErrorCollector, invalidField } from '../values/field-errors';
@@ -44,39 +45,6 @@ function text(value: unknown, field: string, max: number): string {
   if (typeof value !== 'string' || value.trim() === '') invalidField(field, 'must be a non-empty string');
   if (value.trim().length > max) invalidField(field, `must be at most ${max} characters`);
   return value.trim();
-}
-
-function mod11(digits: string, weights: readonly number[]): boolean {
-  const sum = weights.reduce((total, weight, i) => total + weight * Number(digits[i]), 0);
-  const check = 11 - (sum % 11);
-  const expected = check === 11 ? 0 : check;
-  return expected !== 10 && expected === Number(digits[digits.length - 1]);
-}
-
-/** A Norwegian organisation number: nine digits, mod-11 check digit. */
-export function isOrganizationNumber(value: string): boolean {
-  return /^\d{9}$/.test(value) && mod11(value, [3, 2, 7, 6, 5, 4, 3, 2]);
-}
-
-/** A Norwegian bank account number: eleven digits, mod-11 check digit. */
-export function isBankAccountNumber(value: string): boolean {
-  return /^\d{11}$/.test(value) && mod11(value, [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]);
-}
-
-/** A KID: 2–25 digits whose last is a mod-10 (Luhn) or mod-11 check digit ('-' for 10 under mod-11). */
-export function isKid(value: string): boolean {
-  if (!/^\d{1,24}[\d-]$/.test(value)) return false;
-  const body = value.slice(0, -1);
-  const last = value[value.length - 1];
-  const reversed = [...body].reverse().map(Number);
-  const luhn = reversed.reduce((sum, digit, i) => {
-    const doubled = i % 2 === 0 ? digit * 2 : digit;
-    return sum + (doubled > 9 ? doubled - 9 : doubled);
-  }, 0);
-  if (last !== '-' && (10 - (luhn % 10)) % 10 === Number(last)) return true;
-  const weighted = reversed.reduce((sum, digit, i) => sum + digit * ((i % 6) + 2), 0);
-  const check = (11 - (weighted % 11)) % 11;
-  return check === 10 ? last === '-' : String(check) === last;
 }
 
 function parseLines(value: unknown, errors: FieldErrorCollector): ExpenseLine[] | undefined {

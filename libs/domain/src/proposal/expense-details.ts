@@ -3,15 +3,27 @@ import { FieldErrorCollector, invalidField } from '../values/field-errors';
 import { AccountCode, parseAccountCode } from '../values/account-code';
 import { AccountingDate, assertNotAhead, parseAccountingDate } from '../values/accounting-date';
 import { CurrencyCode, parseCurrency } from '../values/currency';
-import { MinorUnits, parsePositiveMoney } from '../values/money';
+import { MinorUnits, formatMoney, parsePositiveMoney } from '../values/money';
 import { VatRate, parseVatRate } from '../values/vat-rate';
 import { CHANNELS, Channel, isChannel } from '../identity/identity';
 import { normalizeMerchant } from '../confidence/normalize-merchant';
 
-import type { PaidWith, ProposalKind, VatTreatment } from '../bookkeeping/bookkeeping';
+import {
+  PAID_WITH,
+  PROPOSAL_KINDS,
+  VAT_TREATMENTS,
+  purchaseVatCode,
+  type PaidWith,
+  type ProposalKind,
+  type VatTreatment,
+} from '../bookkeeping/bookkeeping';
+import { vatRateHundredths } from '../values/vat-rate';
+import { isBankAccountNumber, isKid, isOrganizationNumber } from '../values/norwegian-numbers';
 
-/** The kinds `parseExpenseDetails` accepts. */
-const ACCEPTED_KINDS: readonly ProposalKind[] = ['expense'];
+/** A proposal has at most this many lines. */
+export const MAX_LINES = 20;
+export const MAX_INVOICE_NUMBER_LENGTH = 100;
+export const MAX_DEPARTMENT_ID_LENGTH = 64;
 
 /**
  * Receipt content types the service accepts: what Tripletex (PDF, PNG, JPEG, TIFF) or Fiken (PDF,
@@ -117,6 +129,13 @@ export interface ExpenseDetailsInput {
   description?: unknown;
   receipt?: { filename?: unknown; contentType?: unknown; sizeBytes?: unknown; sha256?: unknown } | null;
   thread?: { channel?: unknown; threadId?: unknown } | null;
+  paidWith?: unknown;
+  vatTreatment?: unknown;
+  lines?: unknown;
+  supplier?: unknown;
+  invoiceNumber?: unknown;
+  dueDate?: unknown;
+  departmentId?: unknown;
 }
 
 function parseText(value: unknown, field: string, max: number): string {
@@ -187,12 +206,21 @@ function parseThread(value: NonNullable<ExpenseDetailsInput['thread']>, errors: 
  * expense in another currency than NOK must carry `amountNok`, the NOK amount paid
  * (`nok_amount_required`, 422): the providers book in NOK and convert nothing themselves. The date
  * may be at most MAX_DAYS_AHEAD after `today` (the date in Norway, osloDate of the Clock's now).
+ *
+ * The bookkeeping fields (docs/bookkeeping.md): `kind` (`expense` or `supplier_invoice`);
+ * `paidWith` for an expense (default `bank`; a supplier invoice is unpaid and has none); `lines`
+ * (1 to MAX_LINES, adding up to `amount` exactly; with lines, `accountCode` and `vatRate` may be
+ * left out and are the largest line's); `vatTreatment` (default `domestic` for NOK; a foreign
+ * purchase with VAT must name one: `vat_treatment_required`, 422; `reverse_charge` in NOK or at a
+ * rate without a reverse-charge code: `vat_treatment_not_applicable`, 422); a supplier invoice's
+ * `supplier` (organisation number mod-11, bank account mod-11, KID mod-10 or mod-11),
+ * `invoiceNumber` and `dueDate` (not before `date`); `departmentId`.
  */
 export function parseExpenseDetails(input: ExpenseDetailsInput, today: AccountingDate): ExpenseDetails {
   const errors = new FieldErrorCollector();
   const kind = errors.check(() => {
-    if (!(ACCEPTED_KINDS as readonly unknown[]).includes(input.kind))
-      invalidField('kind', `must be one of ${ACCEPTED_KINDS.join(', ')}`);
+    if (!(PROPOSAL_KINDS as readonly unknown[]).includes(input.kind))
+      invalidField('kind', `must be one of ${PROPOSAL_KINDS.join(', ')}`);
     return input.kind as ProposalKind;
   });
   const merchant = errors.check(() => parseMerchant(input.merchant));
@@ -210,17 +238,56 @@ export function parseExpenseDetails(input: ExpenseDetailsInput, today: Accountin
     assertNotAhead(parsed, today);
     return parsed;
   });
-  const accountCode = errors.check(() => parseAccountCode(input.accountCode));
-  const vatRate = errors.check(() => parseVatRate(input.vatRate));
-  const description =
-    input.description === undefined || input.description === null
-      ? null
-      : errors.check(() => parseText(input.description, 'description', MAX_DESCRIPTION_LENGTH));
+  const linesGiven = !absent(input.lines);
+  const lines = linesGiven ? (errors.check(() => parseLines(input.lines, errors)) ?? []) : null;
+  const largest = lines ? largestLine(lines) : null;
+  const accountCode =
+    linesGiven && absent(input.accountCode)
+      ? largest?.accountCode
+      : errors.check(() => parseAccountCode(input.accountCode));
+  const vatRate =
+    linesGiven && absent(input.vatRate) ? largest?.vatRate : errors.check(() => parseVatRate(input.vatRate));
+  if (largest && accountCode !== undefined && accountCode !== largest.accountCode)
+    errors.add('accountCode', "accountCode must be the largest line's account (or be left out when lines are given)");
+  if (largest && vatRate !== undefined && vatRate !== largest.vatRate)
+    errors.add('vatRate', "vatRate must be the largest line's VAT rate (or be left out when lines are given)");
+  if (lines && lines.length > 0 && amount !== undefined) {
+    const sum = lines.reduce((total, line) => total + line.amount, 0);
+    if (sum !== amount)
+      errors.add(
+        'lines',
+        `lines: the amounts must add up to amount exactly (${formatMoney(sum)} ≠ ${formatMoney(amount)})`,
+      );
+  }
+  const description = absent(input.description)
+    ? null
+    : errors.check(() => parseText(input.description, 'description', MAX_DESCRIPTION_LENGTH));
   const receipt = input.receipt ? parseReceipt(input.receipt, errors) : null;
   const thread = input.thread ? parseThread(input.thread, errors) : null;
+  const paidWith = errors.check(() => parsePaidWith(input.paidWith, kind));
+  const vatTreatment = absent(input.vatTreatment)
+    ? null
+    : errors.check(() => {
+        if (!(VAT_TREATMENTS as readonly unknown[]).includes(input.vatTreatment))
+          invalidField('vatTreatment', `must be one of ${VAT_TREATMENTS.join(', ')}`);
+        return input.vatTreatment as VatTreatment;
+      });
+  const invoice = parseInvoice(input, kind, date, errors);
+  const departmentId = absent(input.departmentId)
+    ? null
+    : errors.check(() => parseText(input.departmentId, 'departmentId', MAX_DEPARTMENT_ID_LENGTH));
   errors.throwIfAny('the proposal is invalid');
   if (currency !== BOOKKEEPING_CURRENCY && amountNok === null) throw new NokAmountRequired(currency as string);
-  return withExpenseDefaults({
+  const finalLines: readonly ExpenseLine[] = lines ?? [
+    {
+      accountCode: accountCode as AccountCode,
+      vatRate: vatRate as VatRate,
+      amount: amount as MinorUnits,
+      description: description ?? null,
+    },
+  ];
+  const treatment = resolveVatTreatment(vatTreatment ?? null, currency as CurrencyCode, finalLines, lines !== null);
+  return {
     kind: kind as ProposalKind,
     merchant: merchant as string,
     amount: amount as MinorUnits,
@@ -232,7 +299,191 @@ export function parseExpenseDetails(input: ExpenseDetailsInput, today: Accountin
     description: description ?? null,
     receipt,
     thread,
+    paidWith: paidWith ?? null,
+    vatTreatment: treatment,
+    lines: finalLines,
+    supplier: invoice.supplier,
+    invoiceNumber: invoice.invoiceNumber,
+    dueDate: invoice.dueDate,
+    departmentId: departmentId ?? null,
+  };
+}
+
+function absent(value: unknown): boolean {
+  return value === undefined || value === null;
+}
+
+function parseLines(value: unknown, errors: FieldErrorCollector): ExpenseLine[] {
+  if (!Array.isArray(value)) invalidField('lines', 'must be an array of lines');
+  if (value.length === 0) invalidField('lines', 'must hold at least one line (or be left out)');
+  if (value.length > MAX_LINES) invalidField('lines', `must hold at most ${MAX_LINES} lines (got ${value.length})`);
+  const lines: ExpenseLine[] = [];
+  value.forEach((raw: unknown, index) => {
+    const at = `lines[${index}]`;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      errors.add(at, `${at} must be an object {accountCode, vatRate, amount, description?}`);
+      return;
+    }
+    const line = raw as Record<string, unknown>;
+    const accountCode = errors.check(() => parseAccountCode(line.accountCode, `${at}.accountCode`));
+    const vatRate = errors.check(() => parseVatRate(line.vatRate, `${at}.vatRate`));
+    const amount = errors.check(() => parsePositiveMoney(line.amount, `${at}.amount`));
+    const description = absent(line.description)
+      ? null
+      : errors.check(() => parseText(line.description, `${at}.description`, MAX_DESCRIPTION_LENGTH));
+    if (accountCode === undefined || vatRate === undefined || amount === undefined || description === undefined) return;
+    lines.push({ accountCode, vatRate, amount, description });
   });
+  // Bad lines were collected above; the whole list is unusable then.
+  if (lines.length !== value.length) return [];
+  return lines;
+}
+
+/** The largest line (the first of equals): its account and rate stand for the proposal as a whole. */
+function largestLine(lines: readonly ExpenseLine[]): ExpenseLine | null {
+  if (lines.length === 0) return null;
+  return lines.reduce((best, line) => (line.amount > best.amount ? line : best));
+}
+
+function parsePaidWith(value: unknown, kind: ProposalKind | undefined): PaidWith | null {
+  if (kind === 'supplier_invoice') {
+    if (!absent(value))
+      invalidField('paidWith', 'must be left out for a supplier invoice: it is unpaid (accounts payable)');
+    return null;
+  }
+  if (absent(value)) return 'bank';
+  if (!(PAID_WITH as readonly unknown[]).includes(value))
+    invalidField('paidWith', `must be one of ${PAID_WITH.join(', ')}`);
+  return value as PaidWith;
+}
+
+interface InvoiceFields {
+  readonly supplier: SupplierDetails | null;
+  readonly invoiceNumber: string | null;
+  readonly dueDate: AccountingDate | null;
+}
+
+/** A supplier invoice's supplier, invoice number and due date: required for one, refused for an expense. */
+function parseInvoice(
+  input: ExpenseDetailsInput,
+  kind: ProposalKind | undefined,
+  date: AccountingDate | undefined,
+  errors: FieldErrorCollector,
+): InvoiceFields {
+  const none: InvoiceFields = { supplier: null, invoiceNumber: null, dueDate: null };
+  if (kind !== 'supplier_invoice') {
+    if (kind === 'expense') {
+      for (const field of ['supplier', 'invoiceNumber', 'dueDate'] as const) {
+        if (!absent(input[field])) errors.add(field, `${field} is only for kind supplier_invoice`);
+      }
+    }
+    return none;
+  }
+  const supplier = errors.check(() => parseSupplier(input.supplier, errors));
+  const invoiceNumber = errors.check(() => {
+    if (absent(input.invoiceNumber)) invalidField('invoiceNumber', 'is required for a supplier invoice');
+    return parseText(input.invoiceNumber, 'invoiceNumber', MAX_INVOICE_NUMBER_LENGTH);
+  });
+  const dueDate = errors.check(() => {
+    if (absent(input.dueDate)) invalidField('dueDate', 'is required for a supplier invoice');
+    const parsed = parseAccountingDate(input.dueDate, 'dueDate');
+    if (date !== undefined && parsed < date) invalidField('dueDate', `must not be before date (${date})`);
+    return parsed;
+  });
+  return { supplier: supplier ?? null, invoiceNumber: invoiceNumber ?? null, dueDate: dueDate ?? null };
+}
+
+function parseSupplier(value: unknown, errors: FieldErrorCollector): SupplierDetails | null {
+  if (absent(value)) invalidField('supplier', 'is required for a supplier invoice: {name, organizationNumber}');
+  if (typeof value !== 'object' || Array.isArray(value))
+    invalidField('supplier', 'must be an object {name, organizationNumber, bankAccount?, kid?}');
+  const raw = value as Record<string, unknown>;
+  const name = errors.check(() => parseText(raw.name, 'supplier.name', MAX_MERCHANT_LENGTH));
+  const organizationNumber = errors.check(() => {
+    const text = typeof raw.organizationNumber === 'string' ? raw.organizationNumber.replace(/\s/g, '') : null;
+    if (text === null || !isOrganizationNumber(text))
+      invalidField(
+        'supplier.organizationNumber',
+        'must be a Norwegian organisation number: 9 digits with a valid mod-11 check digit',
+      );
+    return text;
+  });
+  const bankAccount = absent(raw.bankAccount)
+    ? null
+    : errors.check(() => {
+        const text = typeof raw.bankAccount === 'string' ? raw.bankAccount.replace(/[\s.]/g, '') : null;
+        if (text === null || !isBankAccountNumber(text))
+          invalidField(
+            'supplier.bankAccount',
+            'must be a Norwegian bank account: 11 digits with a valid mod-11 check digit',
+          );
+        return text;
+      });
+  const kid = absent(raw.kid)
+    ? null
+    : errors.check(() => {
+        if (typeof raw.kid !== 'string' || !isKid(raw.kid))
+          invalidField('supplier.kid', 'must be a KID: 2 to 25 digits with a valid mod-10 or mod-11 check digit');
+        return raw.kid;
+      });
+  if (name === undefined || organizationNumber === undefined || bankAccount === undefined || kid === undefined)
+    return null;
+  return { name, organizationNumber, bankAccount, kid };
+}
+
+/**
+ * The VAT treatment of a valid proposal. NOK: `domestic` unless named; `reverse_charge` is for a
+ * service bought abroad, paid in a foreign currency, and refused in NOK. A foreign currency with VAT
+ * on any line must name its treatment; one without VAT is `foreign_no_deduction`. Under reverse
+ * charge, a rate without a reverse-charge code (only 25 % and 12 % have one) is refused, naming the line.
+ */
+function resolveVatTreatment(
+  given: VatTreatment | null,
+  currency: CurrencyCode,
+  lines: readonly ExpenseLine[],
+  explicitLines: boolean,
+): VatTreatment {
+  const foreign = currency !== BOOKKEEPING_CURRENCY;
+  if (given === null) {
+    if (!foreign) return 'domestic';
+    if (lines.some((line) => vatRateHundredths(line.vatRate) !== 0)) throw new VatTreatmentRequired(currency);
+    return 'foreign_no_deduction';
+  }
+  if (given === 'reverse_charge') {
+    if (!foreign) {
+      throw new VatTreatmentNotApplicable(
+        'reverse_charge is for services bought from abroad, paid in a foreign currency: a purchase in NOK is domestic',
+        'vatTreatment',
+      );
+    }
+    lines.forEach((line, index) => {
+      if (purchaseVatCode(vatRateHundredths(line.vatRate), given) === null) {
+        throw new VatTreatmentNotApplicable(
+          `reverse charge has no VAT code for ${line.vatRate} %: only 25 % (code 86) and 12 % (code 88)`,
+          explicitLines ? `lines[${index}].vatRate` : 'vatRate',
+        );
+      }
+    });
+  }
+  return given;
+}
+
+/** A foreign purchase with VAT that does not say how its VAT is treated. */
+export class VatTreatmentRequired extends DomainError {
+  constructor(currency: string) {
+    super(
+      'vat_treatment_required',
+      `a purchase in ${currency} with VAT needs vatTreatment: foreign_no_deduction (VAT paid abroad, booked gross) or reverse_charge (a service bought from abroad)`,
+      [{ field: 'vatTreatment', message: `is required for a purchase in ${currency} with a non-zero VAT rate` }],
+    );
+  }
+}
+
+/** A VAT treatment that does not apply to the purchase (reverse charge in NOK, or at a rate without a code). */
+export class VatTreatmentNotApplicable extends DomainError {
+  constructor(message: string, field: string) {
+    super('vat_treatment_not_applicable', message, [{ field, message }]);
+  }
 }
 
 /** An expense in a foreign currency without the NOK amount actually paid. */

@@ -1,6 +1,6 @@
 import type { EventOrigin } from '../identity/identity';
 import type { ApiCall } from '../provider/api-call';
-import { Corrections } from './proposal';
+import { Corrections, PostingsReadBack } from './proposal';
 
 /**
  * Everything that can happen to an existing proposal. Each command names who causes it: the
@@ -20,6 +20,8 @@ export type ProposalCommand =
       readonly origin: EventOrigin & { readonly provider: string };
       readonly bookingId: string;
       readonly apiCalls: readonly ApiCall[];
+      /** The postings the provider booked, read back (or why they could not be). */
+      readonly readBack?: PostingsReadBack | null;
     }
   | {
       readonly type: 'RecordExecutionFailure';

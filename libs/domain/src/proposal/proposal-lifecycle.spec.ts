@@ -202,6 +202,13 @@ describe('submitting a proposal', () => {
           resubmissionOf: null,
           route: 'auto_approve',
           reasons: ['exact merchant match: spotify'],
+          paidWith: 'bank',
+          vatTreatment: 'domestic',
+          lines: [{ accountCode: '6540', vatRate: '25', amount: '119.00', description: 'Spotify Premium' }],
+          supplier: null,
+          invoiceNumber: null,
+          dueDate: null,
+          departmentId: null,
         },
       },
     ]);
@@ -364,6 +371,8 @@ describe('approval', () => {
     expect(approved).toMatchObject({
       accountCode: '6300',
       vatRate: '15',
+      // The one line is what gets booked: it follows the correction.
+      lines: [{ accountCode: '6300', vatRate: '15', amount: proposal.amount }],
       corrections: { accountCode: '6300', vatRate: '15' },
       approvedBy: REVIEWER,
       autoApproved: false,

@@ -4,13 +4,14 @@ import { EventOrigin, sameActor } from '../identity/identity';
 import type { ApiCall } from '../provider/api-call';
 import { ConfidenceAssessment } from '../confidence/confidence-engine';
 import { normalizeMerchant } from '../confidence/normalize-merchant';
-import { DomainEventOf, ProposalEvent, ProposedEvent } from '../events/domain-event';
+import { DomainEventOf, PostingData, ProposalEvent, ProposedEvent } from '../events/domain-event';
 import { formatMoney } from '../values/money';
 import { invalidField } from '../values/field-errors';
 import type { ReceiptFingerprint } from '../duplicates/receipt-fingerprint';
 import { ExpenseDetails } from './expense-details';
 import { applyCorrections, correctionsJson, parseCorrections } from './corrections';
-import { Proposal } from './proposal';
+import { PostingsReadBack, Proposal } from './proposal';
+import type { Posting } from '../bookkeeping/bookkeeping';
 import {
   MAX_REJECTION_REASON_LENGTH,
   ProposalCommand,
@@ -289,9 +290,11 @@ function markExecuted(
     status: 'EXECUTED',
     booking: { provider: command.origin.provider, bookingId: command.bookingId },
     lastExecutionError: null,
+    ...(command.readBack && { readBack: command.readBack }),
   };
   return advance(proposal, next, 'Executed', command.origin, command.apiCalls, now, ctx, {
     bookingId: command.bookingId,
+    ...(command.readBack && { readBack: readBackData(command.readBack) }),
   });
 }
 
@@ -354,6 +357,53 @@ function proposalEvent<T extends ProposalEvent['type']>(
   return event as DomainEventOf<T>;
 }
 
+/** A read-back as the Executed event records it: JSON-safe, money as decimal strings. */
+function readBackData(readBack: PostingsReadBack) {
+  return {
+    planned: readBack.planned ? readBack.planned.map(postingData) : null,
+    booked: readBack.booked ? readBack.booked.map(postingData) : null,
+    differences: [...readBack.differences],
+    error: readBack.error,
+  };
+}
+
+/** A posting in wire form: the amount as a decimal string of NOK (debit +, credit −). */
+export function postingData(posting: Posting): PostingData {
+  return {
+    accountCode: posting.accountCode,
+    amount: formatMoney(posting.amount),
+    vatCode: posting.vatCode,
+    party: posting.party ? { ...posting.party } : null,
+    description: posting.description,
+    generated: posting.generated,
+    ...(posting.invoiceNumber !== undefined && { invoiceNumber: posting.invoiceNumber }),
+    ...(posting.dueDate !== undefined && { dueDate: posting.dueDate }),
+    ...(posting.kid !== undefined && { kid: posting.kid }),
+  };
+}
+
+/**
+ * The bookkeeping fields of a proposal in wire form (docs/api.md §4.1): how it was paid, its VAT
+ * treatment, its lines (amounts as decimal strings), a supplier invoice's supplier, invoice number
+ * and due date, and the department.
+ */
+export function bookkeepingContent(proposal: ExpenseDetails) {
+  return {
+    paidWith: proposal.paidWith,
+    vatTreatment: proposal.vatTreatment,
+    lines: proposal.lines.map((line) => ({
+      accountCode: line.accountCode,
+      vatRate: line.vatRate,
+      amount: formatMoney(line.amount),
+      description: line.description,
+    })),
+    supplier: proposal.supplier ? { ...proposal.supplier } : null,
+    invoiceNumber: proposal.invoiceNumber,
+    dueDate: proposal.dueDate,
+    departmentId: proposal.departmentId,
+  };
+}
+
 /** What was proposed, JSON-safe with money as a decimal string: the Proposed event's data and the API's view. */
 export function proposalContent(proposal: Proposal) {
   return {
@@ -370,5 +420,6 @@ export function proposalContent(proposal: Proposal) {
     receipt: proposal.receipt ? { ...proposal.receipt } : null,
     thread: proposal.thread ? { ...proposal.thread } : null,
     resubmissionOf: proposal.resubmissionOf,
+    ...bookkeepingContent(proposal),
   };
 }

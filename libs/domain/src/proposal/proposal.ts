@@ -1,6 +1,7 @@
 import type { Channel } from '../identity/identity';
 import { Route } from '../confidence/route';
 import type { ReceiptFingerprint } from '../duplicates/receipt-fingerprint';
+import type { Posting } from '../bookkeeping/bookkeeping';
 import { ExpenseDetails } from './expense-details';
 import { ProposalStatus } from './proposal-status';
 
@@ -12,6 +13,19 @@ export type { Corrections } from './corrections';
 export interface Booking {
   readonly provider: string;
   readonly bookingId: string;
+}
+
+/**
+ * What the provider booked, read back after the execution: the postings planned at execution (the
+ * company's accounts then), the postings the provider's own ledger shows, and how they differ.
+ * `booked` is null and `error` says why when the read-back failed; the booking stands either way.
+ */
+export interface PostingsReadBack {
+  readonly planned: readonly Posting[] | null;
+  readonly booked: readonly Posting[] | null;
+  /** One sentence per account whose amount differs (postingDifferences); empty when they agree. */
+  readonly differences: readonly string[];
+  readonly error: string | null;
 }
 
 /**
@@ -59,4 +73,6 @@ export interface Proposal extends ExpenseDetails {
    * not be computed. Not part of the Proposed event: it is derived from the stored bytes.
    */
   readonly receiptFingerprint: ReceiptFingerprint | null;
+  /** Set on execution: the postings read back from the provider (absent before, and on old rows). */
+  readonly readBack?: PostingsReadBack | null;
 }

@@ -32,6 +32,7 @@ import { BookingHistory1764230000001 } from './1764230000001-booking-history';
 import { PatternCandidatesExactFirst1764245000001 } from './1764245000001-pattern-candidates-exact-first';
 import { DailyCheckRunCounts1764255000001 } from './1764255000001-daily-check-run-counts';
 import { ProviderKindsFromRegistry1764260000001 } from './1764260000001-provider-kinds-from-registry';
+import { ProposalBookkeeping1764270000001 } from './1764270000001-proposal-bookkeeping';
 import { EmployeeDefaultDepartment1764271000001 } from './1764271000001-employee-default-department';
 import { EventTypeShape1764280000001 } from './1764280000001-event-type-shape';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
@@ -69,6 +70,7 @@ export const MIGRATIONS = [
   ReceiptFingerprints1764250000001,
   DailyCheckRunCounts1764255000001,
   ProviderKindsFromRegistry1764260000001,
+  ProposalBookkeeping1764270000001,
   EmployeeDefaultDepartment1764271000001,
   EventTypeShape1764280000001,
 ];

@@ -37,6 +37,8 @@ export interface ProposalRow {
   lastExecutionError: string | null;
   amountNok: string | null;
   receiptFingerprint: string | null;
+  bookkeeping: unknown;
+  readBack: unknown;
 }
 
 export const ProposalEntity = new EntitySchema<ProposalRow>({
@@ -78,5 +80,7 @@ export const ProposalEntity = new EntitySchema<ProposalRow>({
     lastExecutionError: { type: 'text', name: 'last_execution_error', nullable: true },
     amountNok: { type: 'bigint', name: 'amount_nok', nullable: true },
     receiptFingerprint: { type: 'text', name: 'receipt_fingerprint', nullable: true },
+    bookkeeping: { type: 'jsonb', nullable: true },
+    readBack: { type: 'jsonb', name: 'read_back', nullable: true },
   },
 });

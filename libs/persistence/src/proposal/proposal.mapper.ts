@@ -1,6 +1,8 @@
 import type {
   Channel,
   Corrections,
+  ExpenseDetails,
+  PostingsReadBack,
   Proposal,
   ProposalKind,
   ProposalStatus,
@@ -48,6 +50,8 @@ export const PROPOSAL_COLUMN_NAMES = [
   'last_execution_error',
   'amount_nok',
   'receipt_fingerprint',
+  'bookkeeping',
+  'read_back',
 ] as const;
 
 /** SELECT list: the date as `YYYY-MM-DD` text (node-pg would turn a `date` into a local-time Date). */
@@ -94,7 +98,28 @@ export function proposalFromRecord(row: ProposalRecord): Proposal {
     lastExecutionError: row.last_execution_error as string | null,
     amountNok: row.amount_nok === null || row.amount_nok === undefined ? null : toNumber(row.amount_nok),
     receiptFingerprint: (row.receipt_fingerprint as string | null | undefined) ?? null,
+    ...(row.read_back ? { readBack: row.read_back as PostingsReadBack } : {}),
+    // A row stored before proposals carried these (null) gets withExpenseDefaults' values.
+    ...((row.bookkeeping as BookkeepingColumn | null | undefined) ?? {}),
   });
+}
+
+/** `proposals.bookkeeping` (migration 1764270000001): the bookkeeping fields, amounts in minor units. */
+type BookkeepingColumn = Pick<
+  ExpenseDetails,
+  'paidWith' | 'vatTreatment' | 'lines' | 'supplier' | 'invoiceNumber' | 'dueDate' | 'departmentId'
+>;
+
+function bookkeepingColumn(p: Proposal): BookkeepingColumn {
+  return {
+    paidWith: p.paidWith,
+    vatTreatment: p.vatTreatment,
+    lines: p.lines,
+    supplier: p.supplier,
+    invoiceNumber: p.invoiceNumber,
+    dueDate: p.dueDate,
+    departmentId: p.departmentId,
+  };
 }
 
 const json = (value: unknown): string | null => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -137,5 +162,7 @@ export function proposalParameters(p: Proposal): unknown[] {
     p.lastExecutionError,
     p.amountNok,
     p.receiptFingerprint,
+    JSON.stringify(bookkeepingColumn(p)),
+    json(p.readBack),
   ];
 }
