@@ -23,7 +23,7 @@ import { GatewayJwtStrategy } from './auth/gateway-jwt.strategy';
 import { GatewayAuthGuard } from './auth/gateway-auth.guard';
 import { KnownCompanies } from './auth/known-companies';
 import { CompanyThrottlerGuard } from './http/company-throttler.guard';
-import { rateLimitModule, RateLimitPurgeWorker } from './http/rate-limit';
+import { rateLimitModule } from './http/rate-limit';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { JsonBodyInterceptor, UndeclaredQueryInterceptor } from './http/request-body';
 import { HttpMetrics } from './metrics/http-metrics';
@@ -122,7 +122,7 @@ export class AppModule {
             : logging,
         ),
         PassportModule,
-        // The rate limit's counters: Redis with REDIS_URL, else PostgreSQL; shared by every instance.
+        // The rate limit's counters: Redis with REDIS_URL (shared by every instance), else in memory.
         rateLimitModule(config),
         PersistenceModule.forRoot({
           useFactory: () => ({
@@ -171,7 +171,7 @@ export class AppModule {
           useFactory: (dataSource: DataSource, keys: EventChainKeys) =>
             new EventChainVerifier(dataSource.manager, keys),
         },
-        ...(service ? serviceProviders(config) : []),
+        ...(service ? serviceProviders() : []),
       ],
       exports: platform,
     };
@@ -200,17 +200,16 @@ const HTTP_CONTROLLERS = [
 ];
 
 /** The service's own providers: the HTTP edge's guards, interceptors and filter, and the background workers. */
-function serviceProviders(config: AppConfig): Provider[] {
+function serviceProviders(): Provider[] {
   return [
     GatewayKeyStore,
     GatewayJwtStrategy,
     KnownCompanies,
     ConsoleViewers,
     // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS), deletes expired
-    // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS) and rate limit windows.
+    // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS).
     EventSealerWorker,
     IdempotencyPurgeWorker,
-    ...(config.redisUrl !== undefined ? [] : [RateLimitPurgeWorker]),
     // Guards run in this order: who is calling (§2: a token, or a console session), then how
     // often (per company + sub).
     { provide: APP_GUARD, useClass: GatewayAuthGuard },

@@ -35,5 +35,4 @@ export * from './idempotency/typeorm-idempotency.store';
 export * from './execution/typeorm-execution.queue';
 export * from './execution/typeorm-execution.ledger';
 export * from './daily-check/typeorm-daily-check-runs';
-export * from './rate-limit/postgres-throttler.storage';
 export * from './console/typeorm-console-session.store';

@@ -32,6 +32,7 @@ import { BookingHistory1764230000001 } from './1764230000001-booking-history';
 import { PatternCandidatesExactFirst1764245000001 } from './1764245000001-pattern-candidates-exact-first';
 import { DailyCheckRunCounts1764255000001 } from './1764255000001-daily-check-run-counts';
 import { ProviderKindsFromRegistry1764260000001 } from './1764260000001-provider-kinds-from-registry';
+import { DropRateLimits1764300000001 } from './1764300000001-drop-rate-limits';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   ReceiptFingerprints1764250000001,
   DailyCheckRunCounts1764255000001,
   ProviderKindsFromRegistry1764260000001,
+  DropRateLimits1764300000001,
 ];
