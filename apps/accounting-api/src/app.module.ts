@@ -130,6 +130,7 @@ export class AppModule {
             dataDir: config.dataDir,
             role: service ? 'service' : 'client',
             poolSize: service ? config.dbPoolSize : 2,
+            connectTimeoutMs: config.dbConnectTimeoutMs,
             // A CLI command migrates only when it says so (`db migrate`, `company create` …).
             runMigrations: service && config.migrateOnBoot,
             migrationUrl: config.migrationDatabaseUrl,

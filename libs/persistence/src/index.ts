@@ -1,5 +1,6 @@
 // Public surface of @app/persistence: the database, its migrations and the TypeORM adapters.
 export * from './database/database';
+export * from './database/database-outage';
 export {
   auditTrailPrivilegeProblems,
   DatabaseRefused,

@@ -23,6 +23,8 @@ export interface DatabaseOptions {
    */
   role: 'service' | 'client';
   poolSize?: number;
+  /** How long a statement waits for a free or new connection of the pool before it fails (ms). */
+  connectTimeoutMs?: number;
   runMigrations?: boolean;
   /**
    * The URL of the role that owns the schema: migrations then run over a short-lived connection of
@@ -69,7 +71,9 @@ export class Database {
         target = await server.start();
       }
     }
-    const dataSource = new DataSource(dataSourceOptions(target, poolSize, options.logQueries ?? false));
+    const dataSource = new DataSource(
+      dataSourceOptions(target, poolSize, options.logQueries ?? false, options.connectTimeoutMs),
+    );
     try {
       await dataSource.initialize();
       if (migrateHere) await runMigrations(dataSource);
@@ -93,6 +97,7 @@ export function dataSourceOptions(
   target: { url: string } | EmbeddedConnection,
   poolSize: number,
   logging: boolean,
+  connectTimeoutMs = 10_000,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -104,7 +109,7 @@ export function dataSourceOptions(
     logging,
     extra: {
       max: poolSize,
-      connectionTimeoutMillis: 10_000,
+      connectionTimeoutMillis: connectTimeoutMs,
     },
   };
 }
