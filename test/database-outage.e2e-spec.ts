@@ -1,4 +1,5 @@
 import { DataSource, type QueryRunner } from 'typeorm';
+import { runAsRequest } from '@app/persistence';
 import { startTestApp, type TestApp } from './support/test-app';
 import { api, expectProblem, proposalBody } from './support/proposals';
 import { TcpProxy } from './support/tcp-proxy';
@@ -20,6 +21,7 @@ describe('the API when PostgreSQL is unavailable', () => {
         // Every request asks the database whether the company exists.
         COMPANY_CACHE_TTL_MS: '0',
         DB_POOL_SIZE: '2',
+        DB_WORKER_POOL_SIZE: '2',
         DB_CONNECT_TIMEOUT_MS: '500',
       },
     });
@@ -81,14 +83,21 @@ describe('the API when PostgreSQL is unavailable', () => {
     expect(stored).toEqual([{ n: 1 }]);
   });
 
-  it('answers 503 within DB_CONNECT_TIMEOUT_MS when every connection of the pool is taken', async () => {
+  /** Takes `n` connections, as requests (the API's pool) or as background work (its own). */
+  async function hold(n: number, as: 'request' | 'background'): Promise<QueryRunner[]> {
     const held: QueryRunner[] = [];
+    for (let i = 0; i < n; i++) {
+      const runner = t.app.get(DataSource).createQueryRunner();
+      await (as === 'request' ? runAsRequest(() => runner.connect()) : runner.connect());
+      held.push(runner);
+    }
+    return held;
+  }
+
+  it('answers 503 within DB_CONNECT_TIMEOUT_MS when every connection of the API pool is taken', async () => {
+    let held: QueryRunner[] = [];
     try {
-      for (let i = 0; i < 2; i++) {
-        const runner = t.app.get(DataSource).createQueryRunner();
-        await runner.connect();
-        held.push(runner);
-      }
+      held = await hold(2, 'request');
       const started = Date.now();
       const res = await as.get('/v1/whoami', 'employee');
       expectProblem(res, 503, 'service_unavailable');
@@ -99,5 +108,18 @@ describe('the API when PostgreSQL is unavailable', () => {
       for (const runner of held) await runner.release();
     }
     expect((await as.get('/v1/whoami', 'employee')).status).toBe(200);
+  });
+
+  it('serves requests while background work holds every connection of its own pool', async () => {
+    const held = await hold(2, 'background');
+    try {
+      expect((await as.get('/v1/whoami', 'employee')).status).toBe(200);
+      expect((await as.submit(proposalBody({ receipt: null }), 'employee', 'beside-busy-workers')).status).toBe(201);
+      // More background work waits for its own pool (and gives up after DB_CONNECT_TIMEOUT_MS).
+      await expect(t.app.get(DataSource).query('SELECT 1')).rejects.toThrow(/timeout/);
+    } finally {
+      for (const runner of held) await runner.release();
+    }
+    await expect(t.app.get(DataSource).query('SELECT 1')).resolves.toEqual([{ '?column?': 1 }]);
   });
 });

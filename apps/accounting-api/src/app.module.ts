@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { Logger, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { LoggerModule } from 'nestjs-pino';
@@ -131,6 +131,15 @@ export class AppModule {
             role: service ? 'service' : 'client',
             poolSize: service ? config.dbPoolSize : 2,
             connectTimeoutMs: config.dbConnectTimeoutMs,
+            // Background work has a pool of its own (DB_WORKER_POOL_SIZE): it never takes the API's.
+            backgroundPoolSize: service ? config.dbWorkerPoolSize : undefined,
+            // A service started while PostgreSQL is down or restarting waits for it, within a bound.
+            startDeadlineMs: service ? config.dbStartDeadlineMs : 0,
+            onUnreachable: ({ attempt, retryInMs, reason }) =>
+              new Logger('Database').warn(
+                `database not reachable (${reason}); attempt ${attempt}, retrying in ${retryInMs} ms ` +
+                  `(gives up ${config.dbStartDeadlineMs} ms after the first attempt, DB_START_DEADLINE_MS)`,
+              ),
             // A CLI command migrates only when it says so (`db migrate`, `company create` …).
             runMigrations: service && config.migrateOnBoot,
             migrationUrl: config.migrationDatabaseUrl,

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { CompanyRepository, type Clock } from '@app/domain';
+import { runAsRequest } from '@app/persistence';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { ensureDevKeys } from './auth/dev-keys';
@@ -51,6 +52,8 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // A request's statements use the API's connection pool, never the background work's.
+  app.use((_request: unknown, _response: unknown, next: () => void) => runAsRequest(next));
   app.use(requestId);
   app.use(app.get(HttpMetrics).middleware);
   app.use(refuseEncodedBodies);

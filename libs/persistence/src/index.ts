@@ -1,6 +1,7 @@
 // Public surface of @app/persistence: the database, its migrations and the TypeORM adapters.
 export * from './database/database';
 export * from './database/database-outage';
+export { runAsRequest } from './database/connection-pools';
 export {
   auditTrailPrivilegeProblems,
   DatabaseRefused,

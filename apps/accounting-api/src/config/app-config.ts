@@ -153,7 +153,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.dataDir = path.resolve(env.DATA_DIR ?? './data');
   const embedded = config.databaseUrl === undefined;
   config.dbPoolSize = env.DB_POOL_SIZE ?? 10;
-  config.dbWorkerPoolSize = env.DB_WORKER_POOL_SIZE ?? 3;
+  config.dbWorkerPoolSize = env.DB_WORKER_POOL_SIZE ?? 5;
   config.dbConnectTimeoutMs = env.DB_CONNECT_TIMEOUT_MS ?? 2_000;
   config.dbStartDeadlineMs = env.DB_START_DEADLINE_MS ?? 60_000;
   config.shutdownGraceMs = env.SHUTDOWN_GRACE_MS ?? 10_000;
