@@ -135,11 +135,14 @@ export class AppModule {
             backgroundPoolSize: service ? config.dbWorkerPoolSize : undefined,
             // A service started while PostgreSQL is down or restarting waits for it, within a bound.
             startDeadlineMs: service ? config.dbStartDeadlineMs : 0,
-            onUnreachable: ({ attempt, retryInMs, reason }) =>
+            onUnreachable: ({ attempt, retryInMs, reason }) => {
+              // Start-up logs are buffered until the app's logger is set: these are wanted as they happen.
+              Logger.flush();
               new Logger('Database').warn(
                 `database not reachable (${reason}); attempt ${attempt}, retrying in ${retryInMs} ms ` +
                   `(gives up ${config.dbStartDeadlineMs} ms after the first attempt, DB_START_DEADLINE_MS)`,
-              ),
+              );
+            },
             // A CLI command migrates only when it says so (`db migrate`, `company create` …).
             runMigrations: service && config.migrateOnBoot,
             migrationUrl: config.migrationDatabaseUrl,

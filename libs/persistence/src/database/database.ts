@@ -128,6 +128,15 @@ export class Database {
   }
 }
 
+/** The database could not be reached within DB_START_DEADLINE_MS: a line to log, not a stack trace. */
+export class DatabaseUnreachable extends Error {
+  constructor(attempts: number, reason: string) {
+    super(`the database could not be reached in ${attempts} attempts (last: ${reason}); giving up`);
+    this.name = 'DatabaseUnreachable';
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
 /**
  * `attempt` until it succeeds, retried while the error says the server cannot be reached
  * (databaseOutage) and `startDeadlineMs` has not passed: after 0.5 s, doubling up to 5 s.
@@ -139,7 +148,11 @@ async function whileUnreachable<T>(options: DatabaseOptions, attempt: () => Prom
       return await attempt();
     } catch (error) {
       const retryInMs = Math.min(5_000, 500 * 2 ** (n - 1), deadline - Date.now());
-      if (databaseOutage(error) === null || retryInMs <= 0) throw error;
+      if (databaseOutage(error) === null) throw error;
+      if (retryInMs <= 0) {
+        if (n === 1) throw error;
+        throw new DatabaseUnreachable(n, error instanceof Error ? error.message : String(error));
+      }
       options.onUnreachable?.({
         attempt: n,
         retryInMs,
