@@ -17,6 +17,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from './config/app-config';
 import { loggerParams } from './platform/logging';
 import { SystemClock } from './platform/system-clock';
+import { Draining } from './platform/shutdown';
 import { UuidV7Generator } from './platform/uuid-v7.generator';
 import { GatewayKeyStore } from './auth/gateway-key-store';
 import { GatewayJwtStrategy } from './auth/gateway-jwt.strategy';
@@ -100,6 +101,7 @@ export class AppModule {
       clock ? { provide: Clock, useValue: clock } : { provide: Clock, useClass: SystemClock },
       { provide: IdGenerator, useClass: UuidV7Generator },
       { provide: HttpMetrics, useValue: new HttpMetrics() },
+      { provide: Draining, useValue: new Draining() },
       { provide: ConsoleCookies, useValue: new ConsoleCookies(config) },
       // The chain check of the console's proposal page: it needs the chain keys, wired below.
       {
