@@ -132,7 +132,8 @@ export class AppModule {
             dataDir: config.dataDir,
             role: service ? 'service' : 'client',
             poolSize: service ? config.dbPoolSize : 2,
-            connectTimeoutMs: config.dbConnectTimeoutMs,
+            // A request waits at most this for a connection, then answers 503; a CLI command waits longer.
+            connectTimeoutMs: service ? config.dbConnectTimeoutMs : undefined,
             // Background work has a pool of its own (DB_WORKER_POOL_SIZE): it never takes the API's.
             backgroundPoolSize: service ? config.dbWorkerPoolSize : undefined,
             // A service started while PostgreSQL is down or restarting waits for it, within a bound.
