@@ -7,7 +7,7 @@
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 
-for (const script of ['http.js', 'events.js', 'scoring.js', 'report.js']) {
+for (const script of ['anchors.js', 'http.js', 'events.js', 'scoring.js', 'report.js']) {
   console.log(`\n== bench/${script}`);
   execFileSync(process.execPath, [path.join(__dirname, script)], { stdio: 'inherit' });
 }

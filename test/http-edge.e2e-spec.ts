@@ -1,6 +1,7 @@
-import { getStorageToken } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
-import { PostgresThrottlerStorage } from '@app/persistence';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { getStorageToken, ThrottlerStorageService } from '@nestjs/throttler';
+import { BoundedRedisThrottlerStorage } from '../apps/accounting-api/src/http/rate-limit';
 import { startTestApp, type TestApp } from './support/test-app';
 import { ProbeController } from './support/probe.controller';
 import { REDIS_TEST_URL, redisAnswers } from './support/redis';
@@ -213,12 +214,84 @@ async function expectOneLimit(
   expect((await whoami(first)).status).toBe(429);
 }
 
-describe('the rate limit of two instances on one database', () => {
+describe('the rate limit of two instances without REDIS_URL', () => {
   const instances = twoInstances();
 
-  it('is one limit: the hits on either instance count, and both refuse past it', async () => {
-    await expectOneLimit(instances, PostgresThrottlerStorage);
+  it('is counted in memory, per instance: no database round trip, and each instance allows the limit', async () => {
+    const { first, second } = instances;
+    expect(first.app.get(getStorageToken())).toBeInstanceOf(ThrottlerStorageService);
+    const token = first.token({ sub: 'ola@demo.no' });
+    const whoami = (app: TestApp) => app.http.get('/v1/whoami').set('Authorization', `Bearer ${token}`);
+    for (let i = 0; i < 3; i++) expect((await whoami(first)).status).toBe(200);
+    expect((await whoami(first)).status).toBe(429);
+    // The other instance has counted none of them (docs/operations.md: N instances, N × the limit).
+    for (let i = 0; i < 3; i++) expect((await whoami(second)).status).toBe(200);
+    expect((await whoami(second)).status).toBe(429);
   });
+});
+
+/**
+ * A TCP server that accepts connections and never answers (a Redis that hangs), or, `ready`, one
+ * that answers the client's ready check (INFO) and then never answers a command (a Redis too slow).
+ */
+async function silentServer(ready = false): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    if (ready) {
+      socket.on('data', (data) => {
+        if (/info/i.test(String(data))) socket.write('$9\r\nloading:0\r\n');
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A port nothing listens on (a Redis that is down). */
+async function closedPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `redis://127.0.0.1:${port}`;
+}
+
+describe('the rate limit when Redis does not answer (REDIS_URL)', () => {
+  for (const [what, redis] of [
+    ['hangs', () => silentServer()],
+    ['is connected but does not answer a command', () => silentServer(true)],
+    ['is down', async () => ({ url: await closedPort(), close: async () => undefined })],
+  ] as const) {
+    it(`answers within the bound and still limits, per instance, when Redis ${what}`, async () => {
+      const fake = await redis();
+      const t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: fake.url } });
+      try {
+        expect(t.app.get(getStorageToken())).toBeInstanceOf(BoundedRedisThrottlerStorage);
+        const token = t.token({ sub: 'ola@demo.no' });
+        for (let i = 0; i < 3; i++) {
+          const started = Date.now();
+          const res = await t.http.get('/v1/whoami').set('Authorization', `Bearer ${token}`);
+          expect(res.status).toBe(200);
+          // REDIS_TIMEOUT_MS is 100 ms; the rest is the request itself on a busy machine.
+          expect(Date.now() - started).toBeLessThan(1_000);
+        }
+        const refused = await t.http.get('/v1/whoami').set('Authorization', `Bearer ${token}`);
+        expect(refused.status).toBe(429);
+        expect(refused.body).toMatchObject({ code: 'rate_limited' });
+      } finally {
+        await t.close();
+        await fake.close();
+      }
+    });
+  }
 });
 
 // Runs where a Redis answers (the local one, or REDIS_TEST_URL).
@@ -226,6 +299,6 @@ describe('the rate limit of two instances on one database', () => {
   const instances = twoInstances({ REDIS_URL: REDIS_TEST_URL });
 
   it('is one limit: the hits on either instance count, and both refuse past it', async () => {
-    await expectOneLimit(instances, ThrottlerStorageRedisService);
+    await expectOneLimit(instances, BoundedRedisThrottlerStorage);
   });
 });

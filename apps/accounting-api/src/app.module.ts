@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { Logger, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { LoggerModule } from 'nestjs-pino';
@@ -17,13 +17,14 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from './config/app-config';
 import { loggerParams } from './platform/logging';
 import { SystemClock } from './platform/system-clock';
+import { Draining } from './platform/shutdown';
 import { UuidV7Generator } from './platform/uuid-v7.generator';
 import { GatewayKeyStore } from './auth/gateway-key-store';
 import { GatewayJwtStrategy } from './auth/gateway-jwt.strategy';
 import { GatewayAuthGuard } from './auth/gateway-auth.guard';
 import { KnownCompanies } from './auth/known-companies';
 import { CompanyThrottlerGuard } from './http/company-throttler.guard';
-import { rateLimitModule, RateLimitPurgeWorker } from './http/rate-limit';
+import { rateLimitModule } from './http/rate-limit';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { JsonBodyInterceptor, UndeclaredQueryInterceptor } from './http/request-body';
 import { HttpMetrics } from './metrics/http-metrics';
@@ -107,6 +108,7 @@ export class AppModule {
         inject: [HttpMetrics],
         useFactory: (metrics: HttpMetrics) => new PrometheusDailyCheckMetrics(metrics),
       },
+      { provide: Draining, useValue: new Draining() },
       { provide: ConsoleCookies, useValue: new ConsoleCookies(config) },
       // The chain check of the console's proposal page: it needs the chain keys, wired below.
       {
@@ -129,7 +131,7 @@ export class AppModule {
             : logging,
         ),
         PassportModule,
-        // The rate limit's counters: Redis with REDIS_URL, else PostgreSQL; shared by every instance.
+        // The rate limit's counters: Redis with REDIS_URL (shared by every instance), else in memory.
         rateLimitModule(config),
         PersistenceModule.forRoot({
           useFactory: () => ({
@@ -137,6 +139,20 @@ export class AppModule {
             dataDir: config.dataDir,
             role: service ? 'service' : 'client',
             poolSize: service ? config.dbPoolSize : 2,
+            // A request waits at most this for a connection, then answers 503; a CLI command waits longer.
+            connectTimeoutMs: service ? config.dbConnectTimeoutMs : undefined,
+            // Background work has a pool of its own (DB_WORKER_POOL_SIZE): it never takes the API's.
+            backgroundPoolSize: service ? config.dbWorkerPoolSize : undefined,
+            // A service started while PostgreSQL is down or restarting waits for it, within a bound.
+            startDeadlineMs: service ? config.dbStartDeadlineMs : 0,
+            onUnreachable: ({ attempt, retryInMs, reason }) => {
+              // Start-up logs are buffered until the app's logger is set: these are wanted as they happen.
+              Logger.flush();
+              new Logger('Database').warn(
+                `database not reachable (${reason}); attempt ${attempt}, retrying in ${retryInMs} ms ` +
+                  `(gives up ${config.dbStartDeadlineMs} ms after the first attempt, DB_START_DEADLINE_MS)`,
+              );
+            },
             // A CLI command migrates only when it says so (`db migrate`, `company create` …).
             runMigrations: service && config.migrateOnBoot,
             migrationUrl: config.migrationDatabaseUrl,
@@ -184,7 +200,7 @@ export class AppModule {
           useFactory: (dataSource: DataSource, keys: EventChainKeys) =>
             new EventChainVerifier(dataSource.manager, keys),
         },
-        ...(service ? serviceProviders(config) : []),
+        ...(service ? serviceProviders() : []),
       ],
       exports: platform,
     };
@@ -213,17 +229,16 @@ const HTTP_CONTROLLERS = [
 ];
 
 /** The service's own providers: the HTTP edge's guards, interceptors and filter, and the background workers. */
-function serviceProviders(config: AppConfig): Provider[] {
+function serviceProviders(): Provider[] {
   return [
     GatewayKeyStore,
     GatewayJwtStrategy,
     KnownCompanies,
     ConsoleViewers,
     // Seals new events into the hash chains (EVENT_SEAL_INTERVAL_MS), deletes expired
-    // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS) and rate limit windows.
+    // idempotency keys (IDEMPOTENCY_PURGE_INTERVAL_MS).
     EventSealerWorker,
     IdempotencyPurgeWorker,
-    ...(config.redisUrl !== undefined ? [] : [RateLimitPurgeWorker]),
     // Guards run in this order: who is calling (§2: a token, or a console session), then how
     // often (per company + sub).
     { provide: APP_GUARD, useClass: GatewayAuthGuard },

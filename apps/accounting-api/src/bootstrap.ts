@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { CompanyRepository, type Clock } from '@app/domain';
+import { runAsRequest } from '@app/persistence';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { ensureDevKeys } from './auth/dev-keys';
@@ -13,7 +14,9 @@ import { createValidationPipe } from './http/validation';
 import { mountOpenApi } from './http/openapi';
 import { limitConnectionsPerAddress } from './http/connections-per-address';
 import { HttpMetrics } from './metrics/http-metrics';
+import { Draining, drainHttp } from './platform/shutdown';
 import { DemoConnections } from './sandbox/demo-connections';
+import { ExecutorWorker } from './execution/executor.worker';
 
 export interface CreateAppOptions {
   clock?: Clock;
@@ -51,6 +54,10 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // A request's statements use the API's connection pool, never the background work's.
+  app.use((_request: unknown, _response: unknown, next: () => void) => runAsRequest(next));
+  // After SIGTERM: readiness 503 and `Connection: close` on every response (main.ts, shutdown.ts).
+  app.use(app.get(Draining).middleware);
   app.use(requestId);
   app.use(app.get(HttpMetrics).middleware);
   app.use(refuseEncodedBodies);
@@ -59,7 +66,6 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   // The Tripletex token form posts to the OAuth callback as a form (the only non-JSON body; public).
   app.use('/v1/oauth', urlencoded({ extended: false, limit: '16kb', inflate: false }));
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
   mountOpenApi(app);
   if (config.seedDemoCompany) {
     const created = await app.get(CompanyRepository).create({ id: 'demo', name: 'Demo AS' });
@@ -90,4 +96,56 @@ function limitSlowClients(server: Server, config: AppConfig): void {
     50,
     Math.min(30_000, Math.floor(Math.min(config.httpHeadersTimeoutMs, config.httpRequestTimeoutMs) / 2)),
   );
+}
+
+/**
+ * Graceful shutdown on SIGTERM (and SIGINT): readiness 503 and the listener closed at once, the
+ * executor stops claiming, requests in flight finish within SHUTDOWN_GRACE_MS (keep-alive
+ * connections get `Connection: close`), then the background loops stop, the database closes and
+ * the process exits 0 with one log line. A second signal exits at once (1).
+ */
+export function exitGracefullyOn(app: NestExpressApplication, config: AppConfig): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting at once\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    Promise.all([
+      drainHttp(app.getHttpServer() as Server, app.get(Draining), config.shutdownGraceMs),
+      executorOf(app)?.stop(),
+    ])
+      .then(async ([http]) => {
+        await app.close();
+        app
+          .get(Logger)
+          .log(
+            `shut down on ${signal} in ${http.ms} ms: ${http.inFlight} request(s) in flight finished` +
+              (http.cut > 0 ? `, ${http.cut} cut at the grace of ${config.shutdownGraceMs} ms` : ''),
+          );
+        await flushStdout();
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        process.stderr.write(`shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** The executor's loop, when this process runs one. */
+function executorOf(app: NestExpressApplication): ExecutorWorker | undefined {
+  try {
+    return app.get(ExecutorWorker, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves once what was written to stdout so far has been handed to the OS. */
+function flushStdout(): Promise<void> {
+  return new Promise((resolve) => process.stdout.write('', () => resolve()));
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DatabaseRefused } from '@app/persistence';
-import { createApp } from './bootstrap';
+import { createApp, exitGracefullyOn } from './bootstrap';
 import { ConfigError, loadConfig } from './config/app-config';
 import { demoConsoleLinks } from './console/demo-console-links';
 
@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     throw error;
   }
   await app.listen(config.port);
+  exitGracefullyOn(app, config);
   const origin = config.publicUrl;
   const lines = [
     '',

@@ -1,5 +1,7 @@
 // Public surface of @app/persistence: the database, its migrations and the TypeORM adapters.
 export * from './database/database';
+export * from './database/database-outage';
+export { runAsRequest } from './database/connection-pools';
 export {
   auditTrailPrivilegeProblems,
   DatabaseRefused,
@@ -35,5 +37,4 @@ export * from './idempotency/typeorm-idempotency.store';
 export * from './execution/typeorm-execution.queue';
 export * from './execution/typeorm-execution.ledger';
 export * from './daily-check/typeorm-daily-check-runs';
-export * from './rate-limit/postgres-throttler.storage';
 export * from './console/typeorm-console-session.store';

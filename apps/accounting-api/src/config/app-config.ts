@@ -35,7 +35,16 @@ export class AppConfig {
    */
   migrationDatabaseUrl?: string;
   dataDir!: string;
+  /** Connections of the API's pool (HTTP requests). */
   dbPoolSize!: number;
+  /** Connections of the background work's own pool (executor, outbox, sealer, checks, purges). */
+  dbWorkerPoolSize!: number;
+  /** How long a request waits for a free or new database connection before it answers 503. */
+  dbConnectTimeoutMs!: number;
+  /** How long start-up waits for an unreachable database, retrying, before it gives up (exit 1). */
+  dbStartDeadlineMs!: number;
+  /** After SIGTERM: how long requests in flight may take to finish before the process exits anyway. */
+  shutdownGraceMs!: number;
   /** Run pending migrations at start (as `migrationDatabaseUrl`'s role when set). */
   migrateOnBoot!: boolean;
   /** Create the `demo` company on start when it does not exist (default: on with embedded PostgreSQL). */
@@ -66,8 +75,10 @@ export class AppConfig {
   /** Retries of transient provider failures. */
   providerRetries!: number;
   rateLimitPerMinute!: number;
-  /** Redis for the rate limit's counters; undefined → they are kept in PostgreSQL. */
+  /** Redis for the rate limit's counters; undefined → they are kept in each instance's memory. */
   redisUrl?: string;
+  /** How long a rate limit call to Redis may take before the request is counted in memory instead. */
+  redisTimeoutMs!: number;
   /** How long company settings and context are cached per instance (0: not cached). */
   companyCacheTtlMs!: number;
   /** Largest body of the proposal submission (a receipt of up to 7 MiB travels base64 in it). */
@@ -135,6 +146,10 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.dataDir = path.resolve(env.DATA_DIR ?? './data');
   const embedded = config.databaseUrl === undefined;
   config.dbPoolSize = env.DB_POOL_SIZE ?? 10;
+  config.dbWorkerPoolSize = env.DB_WORKER_POOL_SIZE ?? 5;
+  config.dbConnectTimeoutMs = env.DB_CONNECT_TIMEOUT_MS ?? 2_000;
+  config.dbStartDeadlineMs = env.DB_START_DEADLINE_MS ?? 60_000;
+  config.shutdownGraceMs = env.SHUTDOWN_GRACE_MS ?? 10_000;
   // In production the service's role must not own the tables (it could rewrite the audit trail), so
   // it migrates at start only as MIGRATION_DATABASE_URL's role; without that, `db migrate` runs as a
   // release step.
@@ -157,6 +172,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.providerRetries = env.PROVIDER_RETRIES ?? 3;
   config.rateLimitPerMinute = env.RATE_LIMIT_PER_MINUTE ?? 300;
   config.redisUrl = env.REDIS_URL;
+  config.redisTimeoutMs = env.REDIS_TIMEOUT_MS ?? 100;
   config.companyCacheTtlMs = env.COMPANY_CACHE_TTL_MS ?? 5_000;
   config.bodyLimitBytes = env.BODY_LIMIT_BYTES ?? 10 * 1024 * 1024;
   config.smallBodyLimitBytes = env.SMALL_BODY_LIMIT_BYTES ?? 64 * 1024;

@@ -56,6 +56,7 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
       this.logger.error({ err: exception, errorId, requestId: request.id }, 'unhandled console error');
       detail = `Something went wrong on our side (error id ${errorId}). Nothing you sent was lost; try again.`;
     }
+    if (problem.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(problem.retryAfterSeconds));
     const fields = (problem.errors ?? []).map((e) => html`<li>${e.field}: ${e.message}</li>`);
     sendConsole(
       response,

@@ -3,16 +3,20 @@ import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } f
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/access.decorator';
+import { Draining } from '../platform/shutdown';
 
 class HealthDto {
   status!: 'ok' | 'unavailable';
-  checks?: { database: 'up' | 'down' };
+  checks?: { database?: 'up' | 'down'; shutdown?: 'draining' };
 }
 
 @ApiTags('operations')
 @Controller('health')
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly draining: Draining,
+  ) {}
 
   @Public()
   @Get()
@@ -33,8 +37,12 @@ export class HealthController {
 
   @Public()
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOperation({ summary: 'Readiness: the database answers and the service is not shutting down' })
   async ready(@Res({ passthrough: true }) response: Response): Promise<HealthDto> {
+    if (this.draining.active) {
+      response.status(503);
+      return { status: 'unavailable', checks: { shutdown: 'draining' } };
+    }
     try {
       await this.dataSource.query('SELECT 1');
       return { status: 'ok', checks: { database: 'up' } };

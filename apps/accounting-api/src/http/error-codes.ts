@@ -28,6 +28,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, { status: number; title: s
   provider_error: { status: 502, title: 'Provider error' },
   provider_unavailable: { status: 503, title: 'Provider unavailable' },
   provider_timeout: { status: 504, title: 'Provider timeout' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
 };
 
 export const ERROR_TYPE_BASE = 'https://errors.accounting-api.dev/';

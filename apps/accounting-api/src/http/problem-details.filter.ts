@@ -3,6 +3,7 @@ import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { DomainError, type ErrorCode, type FieldError } from '@app/domain';
+import { databaseOutage } from '@app/persistence';
 import { ERROR_STATUS, ERROR_TYPE_BASE } from './error-codes';
 
 export interface Problem {
@@ -22,10 +23,18 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   429: 'rate_limited',
 };
 
+/** Seconds a client is told to wait when the database is unavailable (a restart takes a few). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Methods that change nothing: their outcome is never in doubt. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * The one exception filter: every error leaves as application/problem+json with a contract code
- * and the request id. Unknown failures become 500 internal_error with an error id that is logged
- * alongside the real error; the response never carries a stack trace or a message we did not write.
+ * and the request id. A database that cannot be used (down, restarting, out of connections) is
+ * 503 service_unavailable with Retry-After, saying whether a write's outcome is unknown. Unknown
+ * failures become 500 internal_error with an error id that is logged alongside the real error; the
+ * response never carries a stack trace or a message we did not write.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -47,6 +56,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       requestId: String(request.id ?? ''),
     };
     if (problem.errors) body.errors = problem.errors;
+    if (problem.code === 'service_unavailable') {
+      const reason = exception instanceof Error ? exception.message : String(exception);
+      this.logger.warn({ requestId: body.requestId, reason }, 'database unavailable: answered 503');
+    }
     if (problem.code === 'internal_error') {
       const errorId = randomUUID();
       body.errorId = errorId;
@@ -68,6 +81,24 @@ export function problemOf(exception: unknown, request: Request): Problem {
       detail: exception.message,
       errors: exception.fieldErrors,
       retryAfterSeconds: exception.retryAfterSeconds,
+    };
+  }
+  const outage = databaseOutage(exception);
+  if (outage !== null) {
+    const retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS;
+    if (outage === 'interrupted' && !SAFE_METHODS.has(request.method)) {
+      return {
+        code: 'service_unavailable',
+        detail:
+          'the database connection was lost while the request was being handled: it may or may not have been ' +
+          'stored; retry it with the same Idempotency-Key, whose replay answers what was stored',
+        retryAfterSeconds,
+      };
+    }
+    return {
+      code: 'service_unavailable',
+      detail: 'the database is unavailable; the request changed nothing; retry after Retry-After seconds',
+      retryAfterSeconds,
     };
   }
   if (exception instanceof ThrottlerException) {

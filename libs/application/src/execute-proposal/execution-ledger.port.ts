@@ -40,6 +40,12 @@ export interface RetryPlan {
  */
 export abstract class ExecutionQueue {
   abstract claimDue(now: Date, limit: number, leaseUntil: Date, worker: string): Promise<ExecutionClaim[]>;
+  /**
+   * Extends the leases of claims still held (in flight with their token) to `leaseUntil`, so that
+   * a lease can be short — a dead worker's claim is taken over within seconds — while a live
+   * worker keeps its claims however long the provider takes. Returns how many were still held.
+   */
+  abstract renew(claims: readonly ExecutionClaim[], leaseUntil: Date): Promise<number>;
 }
 
 /**

@@ -25,7 +25,7 @@ export class ExecutorOptions {
   constructor(options: Partial<ExecutorOptions> = {}) {
     this.batchSize = positive(options.batchSize ?? 20, 'batchSize');
     this.concurrency = positive(options.concurrency ?? 4, 'concurrency');
-    this.leaseMs = positive(options.leaseMs ?? 5 * 60_000, 'leaseMs');
+    this.leaseMs = positive(options.leaseMs ?? 15_000, 'leaseMs');
     this.retryBaseMs = positive(options.retryBaseMs ?? 5_000, 'retryBaseMs');
     this.retryMaxMs = positive(options.retryMaxMs ?? 5 * 60_000, 'retryMaxMs');
     this.maxTransientAttempts = positive(options.maxTransientAttempts ?? 6, 'maxTransientAttempts');

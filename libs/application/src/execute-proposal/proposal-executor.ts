@@ -100,15 +100,38 @@ export class ProposalExecutor {
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     const claims = await this.queue.claimDue(now, this.options.batchSize, leaseUntil, this.workerId);
     const outcomes: ExecutionOutcome[] = [];
+    if (claims.length === 0) return outcomes;
+    // The lease is short (a dead worker's claims come back within seconds); while this batch runs,
+    // its unsettled claims are renewed every third of it.
+    const unsettled = new Set(claims);
+    const renewal = setInterval(
+      () => void this.renew([...unsettled]),
+      Math.max(1, Math.floor(this.options.leaseMs / 3)),
+    );
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < claims.length) {
         const claim = claims[next++];
         outcomes.push(await this.execute(claim));
+        unsettled.delete(claim);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, claims.length) }, lane));
+    try {
+      await Promise.all(Array.from({ length: Math.min(this.options.concurrency, claims.length) }, lane));
+    } finally {
+      clearInterval(renewal);
+    }
     return outcomes;
+  }
+
+  /** Extends the leases of claims still running; a failure is logged (the lease then lapses). */
+  private async renew(claims: ExecutionClaim[]): Promise<void> {
+    if (claims.length === 0) return;
+    try {
+      await this.queue.renew(claims, new Date(this.ctx.clock.now().getTime() + this.options.leaseMs));
+    } catch (error) {
+      this.logger.warn(`renewing ${claims.length} execution lease(s) failed: ${describe(error)}`);
+    }
   }
 
   /** Runs rounds until nothing is due; returns how many executions ended in each outcome. */

@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'provider_error',
   'provider_unavailable',
   'provider_timeout',
+  'service_unavailable',
   'internal_error',
 ] as const;
 

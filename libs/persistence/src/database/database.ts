@@ -2,6 +2,8 @@ import { DataSource, type DataSourceOptions, type EntitySchema, type MigrationIn
 import { EmbeddedPostgres, readLiveLock, connectionFor, type EmbeddedConnection } from './embedded-postgres';
 import { ENTITIES } from '../entities';
 import { MIGRATIONS } from '../migrations';
+import { addBackgroundPool } from './connection-pools';
+import { databaseOutage } from './database-outage';
 import {
   auditTrailPrivilegeProblems,
   DatabaseRefused,
@@ -23,6 +25,20 @@ export interface DatabaseOptions {
    */
   role: 'service' | 'client';
   poolSize?: number;
+  /** How long a statement waits for a free or new connection of the pool before it fails (ms). */
+  connectTimeoutMs?: number;
+  /**
+   * A second pool of this many connections for everything but requests (connection-pools.ts);
+   * unset: one pool for all.
+   */
+  backgroundPoolSize?: number;
+  /**
+   * While the server cannot be reached (refused, restarting, out of connections), opening retries
+   * until this long after the first attempt (ms), calling `onUnreachable` before each wait; then it
+   * throws the last error. Unset or 0: the first failure throws.
+   */
+  startDeadlineMs?: number;
+  onUnreachable?: (attempt: { attempt: number; retryInMs: number; reason: string }) => void;
   runMigrations?: boolean;
   /**
    * The URL of the role that owns the schema: migrations then run over a short-lived connection of
@@ -47,12 +63,14 @@ export class Database {
     readonly dataSource: DataSource,
     readonly embedded: boolean,
     private readonly server?: EmbeddedPostgres,
+    private readonly closeBackgroundPool?: () => Promise<void>,
   ) {}
 
   static async open(options: DatabaseOptions): Promise<Database> {
     const migrateHere = (options.runMigrations ?? false) && options.migrationUrl === undefined;
     if (options.runMigrations && options.migrationUrl !== undefined) {
-      await migrateAsOwner(options.migrationUrl, options.url);
+      const { migrationUrl } = options;
+      await whileUnreachable(options, () => migrateAsOwner(migrationUrl, options.url));
     }
     // Migrating holds one connection for the advisory lock while TypeORM migrates on another.
     const poolSize = Math.max(options.poolSize ?? 10, migrateHere ? 2 : 1);
@@ -69,23 +87,79 @@ export class Database {
         target = await server.start();
       }
     }
-    const dataSource = new DataSource(dataSourceOptions(target, poolSize, options.logQueries ?? false));
+    let dataSource: DataSource;
+    let closeBackgroundPool: (() => Promise<void>) | undefined;
     try {
-      await dataSource.initialize();
+      dataSource = await whileUnreachable(options, async () => {
+        const opening = new DataSource(
+          dataSourceOptions(target, poolSize, options.logQueries ?? false, options.connectTimeoutMs),
+        );
+        try {
+          await opening.initialize();
+        } catch (error) {
+          if (opening.isInitialized) await opening.destroy();
+          throw error;
+        }
+        return opening;
+      });
+    } catch (error) {
+      await server?.stop();
+      throw error;
+    }
+    try {
       if (migrateHere) await runMigrations(dataSource);
       if (options.refuseUnsafeRole && options.url) await refuseUnsafeRole(dataSource);
+      if (options.backgroundPoolSize !== undefined) {
+        closeBackgroundPool = await addBackgroundPool(dataSource, options.backgroundPoolSize);
+      }
     } catch (error) {
       if (dataSource.isInitialized) await dataSource.destroy();
       await server?.stop();
       throw error;
     }
-    return new Database(dataSource, !options.url, server);
+    return new Database(dataSource, !options.url, server, closeBackgroundPool);
   }
 
   /** Closes every connection, and then the embedded server when this process runs it. */
   async close(): Promise<void> {
+    await this.closeBackgroundPool?.();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.server?.stop();
+  }
+}
+
+/** The database could not be reached within DB_START_DEADLINE_MS: a line to log, not a stack trace. */
+export class DatabaseUnreachable extends Error {
+  constructor(attempts: number, reason: string) {
+    super(`the database could not be reached in ${attempts} attempts (last: ${reason}); giving up`);
+    this.name = 'DatabaseUnreachable';
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
+
+/**
+ * `attempt` until it succeeds, retried while the error says the server cannot be reached
+ * (databaseOutage) and `startDeadlineMs` has not passed: after 0.5 s, doubling up to 5 s.
+ */
+async function whileUnreachable<T>(options: DatabaseOptions, attempt: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + (options.startDeadlineMs ?? 0);
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const retryInMs = Math.min(5_000, 500 * 2 ** (n - 1), deadline - Date.now());
+      if (databaseOutage(error) === null) throw error;
+      if (retryInMs <= 0) {
+        if (n === 1) throw error;
+        throw new DatabaseUnreachable(n, error instanceof Error ? error.message : String(error));
+      }
+      options.onUnreachable?.({
+        attempt: n,
+        retryInMs,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+      await new Promise((resolve) => setTimeout(resolve, retryInMs));
+    }
   }
 }
 
@@ -93,6 +167,7 @@ export function dataSourceOptions(
   target: { url: string } | EmbeddedConnection,
   poolSize: number,
   logging: boolean,
+  connectTimeoutMs = 10_000,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -104,7 +179,7 @@ export function dataSourceOptions(
     logging,
     extra: {
       max: poolSize,
-      connectionTimeoutMillis: 10_000,
+      connectionTimeoutMillis: connectTimeoutMs,
     },
   };
 }

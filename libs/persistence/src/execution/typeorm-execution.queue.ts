@@ -72,4 +72,18 @@ export class TypeOrmExecutionQueue extends ExecutionQueue {
       }));
     });
   }
+
+  async renew(claims: readonly ExecutionClaim[], leaseUntil: Date): Promise<number> {
+    if (claims.length === 0) return 0;
+    const rows = await select<{ proposal_id: string }>(
+      this.dataSource.manager,
+      `UPDATE proposal_executions e
+          SET next_attempt_at = $1
+         FROM unnest($2::text[], $3::text[]) AS held (proposal_id, claim_token)
+        WHERE e.proposal_id = held.proposal_id AND e.claim_token = held.claim_token AND e.state = 'in_flight'
+       RETURNING e.proposal_id`,
+      [leaseUntil, claims.map((claim) => claim.proposalId), claims.map((claim) => claim.token)],
+    );
+    return rows.length;
+  }
 }

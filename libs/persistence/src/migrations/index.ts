@@ -35,6 +35,7 @@ import { ProviderKindsFromRegistry1764260000001 } from './1764260000001-provider
 import { ProposalBookkeeping1764270000001 } from './1764270000001-proposal-bookkeeping';
 import { EmployeeDefaultDepartment1764271000001 } from './1764271000001-employee-default-department';
 import { EventTypeShape1764280000001 } from './1764280000001-event-type-shape';
+import { DropRateLimits1764300000001 } from './1764300000001-drop-rate-limits';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
   CreateCompanies1763773200000,
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   ProposalBookkeeping1764270000001,
   EmployeeDefaultDepartment1764271000001,
   EventTypeShape1764280000001,
+  DropRateLimits1764300000001,
 ];

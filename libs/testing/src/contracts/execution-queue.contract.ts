@@ -118,6 +118,20 @@ export function describeExecutionQueueContract(
       expect(takenOver.token).not.toBe(held.token);
     });
 
+    it('renews a held claim so it is not taken over when its first lease ends; a claim taken over is not renewed', async () => {
+      await stored('APPROVED');
+      const [held] = await claim(0, 10, 'worker-a');
+
+      expect(await subject.queue.renew([held], at(2 * LEASE_MINUTES))).toBe(1);
+      expect(await claim(LEASE_MINUTES, 10, 'worker-b')).toEqual([]);
+      const [takenOver] = await claim(2 * LEASE_MINUTES, 10, 'worker-b');
+      expect(takenOver).toMatchObject({ attempt: 2 });
+
+      // The first worker's renewal comes too late: the new holder keeps its lease.
+      expect(await subject.queue.renew([held], at(10 * LEASE_MINUTES))).toBe(0);
+      expect(await claim(3 * LEASE_MINUTES, 10, 'worker-c')).toHaveLength(1);
+    });
+
     it('refuses the outcome of a claim whose lease was taken over (ConcurrencyConflict), and takes the new holder’s', async () => {
       await stored('APPROVED');
       const [held] = await claim(0);

@@ -86,6 +86,17 @@ export class InMemoryExecutions extends ExecutionLedger implements Snapshottable
         };
       });
     },
+    renew: async (claims: readonly ExecutionClaim[], leaseUntil: Date): Promise<number> => {
+      await Promise.resolve();
+      let held = 0;
+      for (const claim of claims) {
+        const row = this.rows.get(claim.proposalId);
+        if (row?.state !== 'in_flight' || row.token !== claim.token) continue;
+        row.nextAttemptAt = leaseUntil;
+        held++;
+      }
+      return held;
+    },
   } as ExecutionQueue;
 
   async markExecuted(claim: ExecutionClaim, bookingId: string): Promise<void> {
