@@ -31,6 +31,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { HealthController } from './health/health.controller';
 import { WhoamiController } from './whoami/whoami.controller';
 import { ApplicationModule } from '@app/application';
+import { ProposalListController } from './proposals/proposal-list.controller';
 import { ProposalsController } from './proposals/proposals.controller';
 import { ReviewController } from './review/review.controller';
 import { EventsController } from './events/events.controller';
@@ -183,6 +184,7 @@ const HTTP_CONTROLLERS = [
   MetricsController,
   WhoamiController,
   ProposalsController,
+  ProposalListController,
   ReviewController,
   EventsController,
   PatternsController,

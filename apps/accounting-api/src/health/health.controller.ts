@@ -1,12 +1,24 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/access.decorator';
 
+class HealthChecksDto {
+  @ApiProperty({ enum: ['up', 'down'] }) database!: 'up' | 'down';
+}
+
 class HealthDto {
-  status!: 'ok' | 'unavailable';
-  checks?: { database: 'up' | 'down' };
+  @ApiProperty({ enum: ['ok', 'unavailable'] }) status!: 'ok' | 'unavailable';
+  @ApiPropertyOptional({ type: HealthChecksDto, description: 'absent from liveness, which checks nothing else' })
+  checks?: HealthChecksDto;
 }
 
 @ApiTags('operations')
@@ -27,6 +39,7 @@ export class HealthController {
   @Get('live')
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: HealthDto, description: '`{"status": "ok"}`' })
   live(): HealthDto {
     return { status: 'ok' };
   }
@@ -34,6 +47,8 @@ export class HealthController {
   @Public()
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOkResponse({ type: HealthDto })
+  @ApiServiceUnavailableResponse({ type: HealthDto, description: 'the database does not answer' })
   async ready(@Res({ passthrough: true }) response: Response): Promise<HealthDto> {
     try {
       await this.dataSource.query('SELECT 1');

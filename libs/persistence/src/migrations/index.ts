@@ -31,6 +31,7 @@ import { CreateCompanyDeletions1764220000001 } from './1764220000001-create-comp
 import { BookingHistory1764230000001 } from './1764230000001-booking-history';
 import { PatternCandidatesExactFirst1764245000001 } from './1764245000001-pattern-candidates-exact-first';
 import { DailyCheckRunCounts1764255000001 } from './1764255000001-daily-check-run-counts';
+import { ProposalsListIndex1764310000001 } from './1764310000001-proposals-list-index';
 import { ProviderKindsFromRegistry1764260000001 } from './1764260000001-provider-kinds-from-registry';
 /** Every migration, in order. Listed explicitly so the same list works from ts (jest) and dist. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   ReceiptFingerprints1764250000001,
   DailyCheckRunCounts1764255000001,
   ProviderKindsFromRegistry1764260000001,
+  ProposalsListIndex1764310000001,
 ];
