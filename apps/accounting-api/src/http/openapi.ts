@@ -221,7 +221,7 @@ export function refineOpenApi(document: OpenAPIObject, serverUrl: string): OpenA
       const responses = operation.responses as Record<string, Json>;
       const html = Object.values(responses).some((r) => isRecord(r.content) && 'text/html' in r.content);
       if (secured && responses['429'] === undefined) responses['429'] = {};
-      if (!html && responses['500'] === undefined) responses['500'] = {};
+      if (responses['500'] === undefined) responses['500'] = {};
       if (!Object.keys(responses).some((status) => status.startsWith('4'))) {
         responses['400'] = html
           ? { description: 'an HTML page saying what was wrong with the request', content: HTML_PAGE }

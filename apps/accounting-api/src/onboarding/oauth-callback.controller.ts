@@ -1,5 +1,16 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadGatewayResponse,
+  ApiBadRequestResponse,
+  ApiExcludeEndpoint,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { StateRejection } from '@app/domain';
 import { PROVIDER_KINDS, PROVIDER_NAMES } from '@app/providers';
@@ -32,6 +43,9 @@ function text(value: unknown): string | undefined {
  * the signed, single-use state is what authorises it. Answers with a small HTML page for the
  * admin's browser, never with a token.
  */
+/** The OpenAPI content of the HTML pages these routes answer with. */
+const HTML_PAGE = { 'text/html': { schema: { type: 'string' as const } } };
+
 @ApiTags('onboarding')
 @Controller('v1/oauth')
 export class OAuthCallbackController {
@@ -48,7 +62,14 @@ export class OAuthCallbackController {
   })
   @ApiParam({ name: 'provider', enum: PROVIDER_KINDS })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'an HTML page saying what happened (4xx/502 pages when nothing was stored)' })
+  @ApiOkResponse({ description: 'an HTML page saying what happened', content: HTML_PAGE })
+  @ApiBadRequestResponse({
+    description: 'an HTML page: the state is not valid, nothing was stored',
+    content: HTML_PAGE,
+  })
+  @ApiForbiddenResponse({ description: 'an HTML page: the provider refused the authorization', content: HTML_PAGE })
+  @ApiNotFoundResponse({ description: 'an HTML page: no such provider', content: HTML_PAGE })
+  @ApiBadGatewayResponse({ description: 'an HTML page: the provider failed, nothing was stored', content: HTML_PAGE })
   async callback(
     @Param('provider') provider: string,
     @Query() query: RawQuery,
@@ -93,6 +114,8 @@ export class OAuthCallbackController {
     summary: 'Tripletex: the page where an admin pastes the employee token (the console’s Connect leads here)',
   })
   @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'the form', content: HTML_PAGE })
+  @ApiBadRequestResponse({ description: 'an HTML page: the link is not valid in this browser', content: HTML_PAGE })
   async tokenForm(@Query() query: RawQuery, @Req() request: Request, @Res() response: Response): Promise<void> {
     const state = text(query.state) ?? '';
     if (!(await this.complete.isPending('tripletex', state, this.cookies.readOAuthBinding(request)))) {
