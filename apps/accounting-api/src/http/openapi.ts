@@ -100,6 +100,11 @@ const HEADERS: Record<string, Json> = {
     required: true,
     schema: { type: 'integer', minimum: 0 },
   },
+  WwwAuthenticate: {
+    description: 'RFC 6750: the Bearer scheme, and why the token was refused',
+    required: true,
+    schema: { type: 'string', example: 'Bearer realm="accounting-api", error="invalid_token"' },
+  },
   IdempotentReplayed: {
     description: 'present on a replay: the first response to this Idempotency-Key, sent again',
     schema: { type: 'string', enum: ['true'] },
@@ -239,6 +244,7 @@ export function refineOpenApi(document: OpenAPIObject, serverUrl: string): OpenA
           headers['X-RateLimit-Reset'] = ref('headers', 'XRateLimitReset');
         }
         if (code === 429) headers['Retry-After'] = ref('headers', 'RetryAfter');
+        if (code === 401) headers['WWW-Authenticate'] = ref('headers', 'WwwAuthenticate');
         if (idempotent && code < 300) headers[IDEMPOTENT_REPLAYED_HEADER] = ref('headers', 'IdempotentReplayed');
         response.headers = { ...(isRecord(response.headers) ? response.headers : {}), ...headers };
         if (code >= 400 && isProblem(response.content)) {
