@@ -1488,6 +1488,19 @@ export interface operations {
                     "application/json": components["schemas"]["WhoamiDto"];
                 };
             };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description invalid_token or token_expired */
             401: {
                 headers: {
@@ -1799,6 +1812,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProposalDto"];
+                };
+            };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description invalid_token or token_expired */
@@ -2455,6 +2481,19 @@ export interface operations {
                     "application/json": components["schemas"]["RefreshSuggestionsDto"];
                 };
             };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description invalid_token or token_expired */
             401: {
                 headers: {
@@ -2868,6 +2907,19 @@ export interface operations {
                     "application/json": components["schemas"]["PatternDto"];
                 };
             };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description invalid_token or token_expired */
             401: {
                 headers: {
@@ -2967,6 +3019,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CompanySettingsDto"];
+                };
+            };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description invalid_token or token_expired */
@@ -3136,6 +3201,19 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleLinkDto"];
                 };
             };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description invalid_token or token_expired */
             401: {
                 headers: {
@@ -3211,6 +3289,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuthorizeUrlDto"];
+                };
+            };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description invalid_token or token_expired */
@@ -3428,6 +3519,19 @@ export interface operations {
                     "application/json": components["schemas"]["ContextDto"];
                 };
             };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description invalid_token or token_expired */
             401: {
                 headers: {
@@ -3514,6 +3618,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ContextDto"];
+                };
+            };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description invalid_token or token_expired */
@@ -3607,6 +3724,19 @@ export interface operations {
                     "application/json": components["schemas"]["EmployeePageDto"];
                 };
             };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description invalid_token or token_expired */
             401: {
                 headers: {
@@ -3682,6 +3812,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmployeeDto"];
+                };
+            };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description invalid_token or token_expired */
@@ -3791,6 +3934,19 @@ export interface operations {
                     "application/json": components["schemas"]["EmployeeDto"];
                 };
             };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description invalid_token or token_expired */
             401: {
                 headers: {
@@ -3865,6 +4021,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
             };
             /** @description invalid_token or token_expired */
             401: {
@@ -4352,6 +4521,19 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceDto"];
                 };
             };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
             /** @description invalid_token or token_expired */
             401: {
                 headers: {
@@ -4493,6 +4675,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BalanceDto"];
+                };
+            };
+            /** @description validation_failed: the URL holds control characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
             /** @description invalid_token or token_expired */

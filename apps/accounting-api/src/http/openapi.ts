@@ -227,11 +227,10 @@ export function refineOpenApi(document: OpenAPIObject, serverUrl: string): OpenA
       const html = Object.values(responses).some((r) => isRecord(r.content) && 'text/html' in r.content);
       if (secured && responses['429'] === undefined) responses['429'] = {};
       if (responses['500'] === undefined) responses['500'] = {};
-      if (!Object.keys(responses).some((status) => status.startsWith('4'))) {
-        responses['400'] = html
-          ? { description: 'an HTML page saying what was wrong with the request', content: HTML_PAGE }
-          : { description: 'validation_failed: the URL holds control characters' };
-      }
+      // Any request is refused when its URL holds control characters (refuseControlCharactersInUrl).
+      responses['400'] ??= html
+        ? { description: 'an HTML page saying what was wrong with the request', content: HTML_PAGE }
+        : { description: 'validation_failed: the URL holds control characters' };
       for (const [status, response] of Object.entries(responses)) {
         const code = Number(status);
         if (typeof response.description !== 'string' || response.description.trim() === '') {
