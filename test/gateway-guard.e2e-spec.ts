@@ -32,6 +32,8 @@ describe('the gateway token guard (docs/api.md §2)', () => {
     expect(res.body).toMatchObject({ type: `https://errors.accounting-api.dev/${code}`, status, code });
     expect(typeof res.body.requestId).toBe('string');
     expect(typeof res.body.detail).toBe('string');
+    // RFC 6750 §3: a 401 names the scheme the client must use.
+    if (status === 401) expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="accounting-api"/);
   };
 
   it('accepts a valid token and returns the verified identity with effective permissions', async () => {

@@ -14,6 +14,7 @@ import { configureApp } from '../../apps/accounting-api/src/bootstrap';
 import { loadConfig, type AppConfig } from '../../apps/accounting-api/src/config/app-config';
 import { productionSecretsEnv } from './production-env';
 import { ManualClock } from './manual-clock';
+import { OpenApiResponseChecker, recordMismatches, takeMismatches, type OpenApiDocument } from './openapi-responses';
 import { makeKey, sign, TEST_AUDIENCE, validClaims, writeJwks, type Claims, type TestKey } from './gateway-keys';
 
 export interface TestApp {
@@ -30,6 +31,48 @@ export interface TestApp {
   token(overrides?: Claims): string;
   newCompany(prefix?: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/*
+ * Every response a test gets through `http` is checked against the service's /openapi.json; a
+ * mismatch fails the test (or the suite's setup) that received it.
+ */
+afterEach(() => failOnMismatches('this test'));
+afterAll(() => failOnMismatches('the suite setup or teardown'));
+
+function failOnMismatches(where: string): void {
+  const mismatches = takeMismatches();
+  if (mismatches.length > 0) {
+    throw new Error(`responses in ${where} do not match /openapi.json:\n  ${mismatches.join('\n  ')}`);
+  }
+}
+
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options']);
+
+/** The supertest agent with each response checked against the document. */
+function checkedAgent(agent: TestAgent, checker: OpenApiResponseChecker): TestAgent {
+  return new Proxy(agent, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof property !== 'string' || !HTTP_METHODS.has(property) || typeof value !== 'function') return value;
+      return (url: string, ...rest: unknown[]) => {
+        const test = (value as (...args: unknown[]) => request.Test).call(target, url, ...rest);
+        test.on('response', (response: request.Response) => {
+          recordMismatches(
+            checker.check({
+              method: property,
+              url,
+              status: response.status,
+              headers: response.headers as Record<string, string>,
+              body: response.body,
+              text: response.text,
+            }),
+          );
+        });
+        return test;
+      };
+    },
+  });
 }
 
 /** Tests drive the executor, the daily check and the outbox themselves unless they turn them on. */
@@ -93,9 +136,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     return id;
   };
   const company = options.beside?.company ?? (await newCompany());
+  const server = app.getHttpServer();
+  const document = (await request(server).get('/openapi.json')).body as OpenApiDocument;
+  const probes = (options.controllers ?? []).map((c) => `/${String(Reflect.getMetadata('path', c))}`);
   return {
     app,
-    http: request(app.getHttpServer()),
+    http: checkedAgent(request(server), new OpenApiResponseChecker(document, probes)),
     config,
     clock,
     key,

@@ -33,6 +33,7 @@ import { HealthController } from './health/health.controller';
 import { WhoamiController } from './whoami/whoami.controller';
 import { ApplicationModule, DailyCheckMetrics } from '@app/application';
 import { PrometheusDailyCheckMetrics } from './daily-check/prometheus-daily-check.metrics';
+import { ProposalListController } from './proposals/proposal-list.controller';
 import { ProposalsController } from './proposals/proposals.controller';
 import { ReviewController } from './review/review.controller';
 import { EventsController } from './events/events.controller';
@@ -212,6 +213,7 @@ const HTTP_CONTROLLERS = [
   MetricsController,
   WhoamiController,
   ProposalsController,
+  ProposalListController,
   ReviewController,
   EventsController,
   PatternsController,

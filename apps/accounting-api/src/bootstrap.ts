@@ -66,7 +66,7 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
   // The Tripletex token form posts to the OAuth callback as a form (the only non-JSON body; public).
   app.use('/v1/oauth', urlencoded({ extended: false, limit: '16kb', inflate: false }));
   app.useGlobalPipes(createValidationPipe());
-  mountOpenApi(app);
+  mountOpenApi(app, config.publicUrl);
   if (config.seedDemoCompany) {
     const created = await app.get(CompanyRepository).create({ id: 'demo', name: 'Demo AS' });
     if (created) app.get(Logger).log('created the demo company "demo"');

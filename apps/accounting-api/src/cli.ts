@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import {
   assertCompanyId,
@@ -30,7 +31,8 @@ import { ConsoleAccess, DAILY_CHECKS, DeleteCompanyHandler } from '@app/applicat
 import { CompanyRepository } from '@app/domain';
 import { consoleLoginUrl } from './console/console-login.controller';
 import { Kms, rotateKek, WrappedDekRepository } from '@app/vault';
-import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
+import { ConfigError, loadConfig, loadDotEnv, type AppConfig } from './config/app-config';
+import { EMAIL } from './auth/gateway-jwt.strategy';
 import { ensureDevKeys, rotateDevKeys, signDevToken } from './auth/dev-keys';
 import { webhookSecretText } from './notifications/outbox-delivery.module';
 import { withCliContext } from './cli-context';
@@ -128,11 +130,23 @@ function parseChoice<T extends string>(guard: (v: unknown) => v is T, name: stri
   };
 }
 
+/** The version in the package.json above this file (source or dist). */
+function packageVersion(): string {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file)) return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
+  }
+  return 'unknown';
+}
+
 export function buildCli(
   config: () => AppConfig,
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
 ): Command {
-  const program = new Command('accounting-api').description('Operate the Accounting API').exitOverride();
+  const program = new Command('accounting-api')
+    .description('Operate the Accounting API')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .exitOverride();
 
   const company = program.command('company').description('register and list companies');
   company
@@ -208,7 +222,11 @@ export function buildCli(
     .description('print a 1-hour development token signed with the dev key set')
     .requiredOption('--company <id>', 'company_id')
     .requiredOption('--role <role>', 'employee | manager | accountant | admin', parseChoice<Role>(isRole, 'role'))
-    .requiredOption('--sub <email>', 'the employee email (sub)')
+    .requiredOption('--sub <email>', 'the employee email (sub)', (value: string) => {
+      if (!EMAIL.test(value))
+        throw new InvalidArgumentError('must be an email address, as the service requires of sub');
+      return value;
+    })
     .option(
       '--channel <channel>',
       'slack | discord | teams | web | email',
@@ -459,6 +477,7 @@ async function main(): Promise<void> {
   // Exit on a signal through process.exit, whose exit hook stops an embedded server this command started.
   process.once('SIGINT', () => process.exit(130));
   process.once('SIGTERM', () => process.exit(143));
+  loadDotEnv();
   const program = buildCli(() => loadConfig());
   try {
     await program.parseAsync(process.argv);

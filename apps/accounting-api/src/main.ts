@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { DatabaseRefused } from '@app/persistence';
 import { createApp, exitGracefullyOn } from './bootstrap';
-import { ConfigError, loadConfig } from './config/app-config';
+import { ConfigError, loadConfig, loadDotEnv } from './config/app-config';
 import { demoConsoleLinks } from './console/demo-console-links';
 
 async function main(): Promise<void> {
   let config;
   try {
+    loadDotEnv();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -35,9 +36,17 @@ async function main(): Promise<void> {
     `  Database:     ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`}`,
   ];
   if (config.usesDevKeys) {
+    // The demo company exists only when it was seeded (the embedded database's default, or SEED_DEMO_COMPANY=true).
+    const company = config.seedDemoCompany ? 'demo' : 'acme';
     lines.push(
+      ...(config.seedDemoCompany
+        ? []
+        : [
+            '  No demo company here (SEED_DEMO_COMPANY=true creates it); register one first:',
+            `    npm run -s cli -- company create ${company} --name "Acme AS"`,
+          ]),
       '  Mint a dev token and call the API:',
-      `    TOKEN=$(npm run -s cli -- token --company demo --role accountant --sub ola@demo.no)`,
+      `    TOKEN=$(npm run -s cli -- token --company ${company} --role accountant --sub ola@${company}.no)`,
       `    curl -H "Authorization: Bearer $TOKEN" ${origin}/v1/whoami`,
     );
   }

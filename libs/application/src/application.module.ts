@@ -10,6 +10,7 @@ import { GetCompanyProfile } from './company-profile/company-profile.query';
 import { GetProposalReceipt } from './receipts/get-proposal-receipt.query';
 import { IdempotentExecution } from './idempotency/idempotent-execution';
 import { ListEventsHandler } from './list-events/list-events.handler';
+import { ListProposalsHandler } from './list-proposals/list-proposals.handler';
 import {
   CreatePatternHandler,
   EditPatternHandler,
@@ -45,6 +46,7 @@ export const APPLICATION_HANDLERS = [
   ApproveProposalHandler,
   RejectProposalHandler,
   ListEventsHandler,
+  ListProposalsHandler,
   ListPatternsHandler,
   CreatePatternHandler,
   EditPatternHandler,

@@ -22,6 +22,7 @@ export * from './submit-proposal/submit-proposal.command';
 export * from './submit-proposal/submission-store.port';
 export * from './submit-proposal/submit-proposal.handler';
 export * from './get-proposal/get-proposal.handler';
+export * from './list-proposals/list-proposals.handler';
 export * from './proposal-chain/proposal-chain.query';
 export * from './approve-proposal/approve-proposal.handler';
 export * from './reject-proposal/reject-proposal.handler';

@@ -20,7 +20,7 @@ export const GATEWAY_JWT = 'gateway-jwt';
 /** Clock skew tolerated on `exp` and `iat` (the contract allows at most 30 s). */
 const LEEWAY_SECONDS = 30;
 const MAX_LIFETIME_SECONDS = 3600;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The claims as verified, before the company, permission and role checks. */
 export interface VerifiedClaims extends Omit<Identity, 'permissions'> {

@@ -6,6 +6,7 @@ import { PROVIDER_KINDS } from '@app/providers';
 
 class CheckLimitQuery {
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 0,
     maximum: MAX_CHECK_ITEM_LIMIT,
     default: DEFAULT_CHECK_ITEM_LIMIT,
@@ -60,7 +61,12 @@ export class MissingReceiptsDto {
   @ApiProperty({ enum: PROVIDER_KINDS }) provider!: string;
   @ApiProperty({ example: '2026-10-21' }) from!: string;
   @ApiProperty({ example: '2026-11-20' }) to!: string;
-  @ApiProperty({ example: 37, description: 'postings without an attachment found in the whole window' }) count!: number;
+  @ApiProperty({
+    type: 'integer',
+    example: 37,
+    description: 'postings without an attachment found in the whole window',
+  })
+  count!: number;
   @ApiProperty({ description: 'true when `items` holds fewer than `count` (raise `limit` or narrow `from`)' })
   truncated!: boolean;
   @ApiProperty({ type: [MissingReceiptDto] }) items!: MissingReceiptDto[];
@@ -73,7 +79,8 @@ export class OverdueInvoiceDto {
   @ApiProperty({ example: 'Fjord Fisk AS' }) customerName!: string;
   @ApiProperty({ example: '2026-10-01' }) issueDate!: string;
   @ApiProperty({ example: '2026-10-15' }) dueDate!: string;
-  @ApiProperty({ example: 36, description: 'whole days from the due date to `asOf`' }) daysOverdue!: number;
+  @ApiProperty({ type: 'integer', example: 36, description: 'whole days from the due date to `asOf`' })
+  daysOverdue!: number;
   @ApiProperty({ example: '12500.00', description: 'gross amount invoiced' }) amount!: string;
   @ApiProperty({ example: '12500.00', description: 'amount still outstanding, > 0' }) outstanding!: string;
   @ApiProperty({ example: 'NOK' }) currency!: string;
@@ -87,7 +94,7 @@ export class MoneyTotalDto {
 export class OverdueInvoicesDto {
   @ApiProperty({ enum: PROVIDER_KINDS }) provider!: string;
   @ApiProperty({ example: '2026-11-20' }) asOf!: string;
-  @ApiProperty({ example: 4, description: 'overdue invoices found' }) count!: number;
+  @ApiProperty({ type: 'integer', example: 4, description: 'overdue invoices found' }) count!: number;
   @ApiProperty({ description: 'true when `items` holds fewer than `count`' }) truncated!: boolean;
   @ApiProperty({
     type: [MoneyTotalDto],

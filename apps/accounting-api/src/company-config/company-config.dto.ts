@@ -100,6 +100,7 @@ export class CompanySettingsDto {
   })
   gatewayCallback!: WebhookTargetDto | null;
   @ApiProperty({
+    type: 'integer',
     example: DEFAULT_EXECUTION_DELAY_MINUTES,
     description: 'minutes an auto-approved proposal waits before execution',
   })
@@ -142,7 +143,7 @@ export class UpdateCompanySettingsDto {
   @Type(() => WebhookTargetDto)
   gatewayCallback?: WebhookTargetDto | null;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_EXECUTION_DELAY_MINUTES, example: 15 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: MAX_EXECUTION_DELAY_MINUTES, example: 15 })
   @IsOptional()
   @IsInt()
   @Min(0)

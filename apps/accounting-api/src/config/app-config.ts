@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DailyCheckSettings } from '../daily-check/daily-check.settings';
 import { ExecutorSettings } from '../execution/executor.settings';
@@ -132,6 +133,14 @@ export class ConfigError extends Error {
 }
 
 /** Reads and validates the environment (env.schema.ts). Throws ConfigError listing every problem at once. */
+/**
+ * Reads `file` (./.env) into the environment when it exists, as Node's --env-file-if-exists does:
+ * a variable already set in the environment wins over the file's.
+ */
+export function loadDotEnv(file = '.env'): void {
+  if (fs.existsSync(file)) process.loadEnvFile(file);
+}
+
 export function loadConfig(raw: Record<string, string | undefined> = process.env): AppConfig {
   const { env, problems } = parseEnv(raw);
   if (problems.length > 0) throw new ConfigError(problems);

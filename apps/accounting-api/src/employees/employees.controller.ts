@@ -20,7 +20,7 @@ import { ProblemDto } from '../http/problem.dto';
 import { EmployeeDto, PutEmployeeDto, toEmployeeDto } from './employee.dto';
 
 class ListEmployeesQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

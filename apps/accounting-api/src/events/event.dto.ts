@@ -15,7 +15,8 @@ import {
 export class ApiCallDto {
   @ApiProperty({ example: 'POST' }) method!: string;
   @ApiProperty({ example: '/ledger/voucher' }) path!: string;
-  @ApiProperty({ example: 201, description: 'HTTP status; 0 when no response arrived' }) status!: number;
+  @ApiProperty({ type: 'integer', example: 201, description: 'HTTP status; 0 when no response arrived' })
+  status!: number;
 }
 
 /**
@@ -23,7 +24,7 @@ export class ApiCallDto {
  * `company`, `channel`, `provider`, `api_calls`); everything else is camelCase.
  */
 export class EventDto {
-  @ApiProperty({ example: '0193a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b' }) id!: string;
+  @ApiProperty({ format: 'uuid', example: '0193a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b' }) id!: string;
   @ApiProperty({ enum: EVENT_TYPES }) type!: string;
   @ApiProperty({
     enum: PROPOSAL_STATUSES,
@@ -32,6 +33,8 @@ export class EventDto {
   })
   status!: string | null;
   @ApiProperty({
+    type: String,
+    format: 'uuid',
     nullable: true,
     description:
       'the proposal; for PatternSaved the approved proposal that taught it or the executed auto-approval it observed, else null',
@@ -39,19 +42,28 @@ export class EventDto {
   proposalId!: string | null;
   @ApiProperty({ description: "the chain: a proposal's (resubmissions join it) or a pattern's id" })
   correlationId!: string;
-  @ApiProperty({ example: 1, description: 'position in the chain, from 1, without gaps' }) sequence!: number;
-  @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) occurredAt!: string;
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1, description: 'position in the chain, from 1, without gaps' })
+  sequence!: number;
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' }) occurredAt!: string;
   @ApiProperty({ example: 'ola@example.no', description: "the token's sub" }) actor!: string;
   @ApiProperty({ example: 'acme' }) company!: string;
   @ApiProperty({ enum: CHANNELS }) channel!: string;
   @ApiProperty({
+    type: String,
     example: 'tripletex',
     nullable: true,
     description: "the company's provider; null when none is connected or none is involved",
   })
   provider!: string | null;
   @ApiProperty({ type: [ApiCallDto], description: 'calls made to the provider' }) api_calls!: ApiCallDto[];
-  @ApiProperty({ example: 0.96, nullable: true, description: "the proposal's score; null for pattern events" })
+  @ApiProperty({
+    type: Number,
+    minimum: 0,
+    maximum: 1,
+    example: 0.96,
+    nullable: true,
+    description: "the proposal's score; null for pattern events",
+  })
   confidence!: number | null;
   @ApiProperty({
     type: 'object',
@@ -69,7 +81,7 @@ export class EventPageDto {
 
 /** ?limit= and ?cursor= (docs/api.md §1). */
 export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -1,13 +1,27 @@
 import { Controller, Get, HttpCode, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/access.decorator';
 import { Draining } from '../platform/shutdown';
 
+class HealthChecksDto {
+  @ApiPropertyOptional({ enum: ['up', 'down'] }) database?: 'up' | 'down';
+  @ApiPropertyOptional({ enum: ['draining'], description: 'present while the service shuts down' })
+  shutdown?: 'draining';
+}
+
 class HealthDto {
-  status!: 'ok' | 'unavailable';
-  checks?: { database?: 'up' | 'down'; shutdown?: 'draining' };
+  @ApiProperty({ enum: ['ok', 'unavailable'] }) status!: 'ok' | 'unavailable';
+  @ApiPropertyOptional({ type: HealthChecksDto, description: 'absent from liveness, which checks nothing else' })
+  checks?: HealthChecksDto;
 }
 
 @ApiTags('operations')
@@ -31,6 +45,7 @@ export class HealthController {
   @Get('live')
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness: the process answers' })
+  @ApiOkResponse({ type: HealthDto, description: '`{"status": "ok"}`' })
   live(): HealthDto {
     return { status: 'ok' };
   }
@@ -38,6 +53,11 @@ export class HealthController {
   @Public()
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: the database answers and the service is not shutting down' })
+  @ApiOkResponse({ type: HealthDto })
+  @ApiServiceUnavailableResponse({
+    type: HealthDto,
+    description: 'the database does not answer, or the service is shutting down',
+  })
   async ready(@Res({ passthrough: true }) response: Response): Promise<HealthDto> {
     if (this.draining.active) {
       response.status(503);

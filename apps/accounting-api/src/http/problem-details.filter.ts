@@ -68,6 +68,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (problem.retryAfterSeconds !== undefined && !response.getHeader('Retry-After')) {
       response.setHeader('Retry-After', String(problem.retryAfterSeconds));
     }
+    // RFC 6750 §3: a 401 names the scheme it wants, and why the token was refused.
+    if (status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="accounting-api", error="invalid_token"');
     if (response.headersSent) return;
     response.status(status).type('application/problem+json').send(JSON.stringify(body));
   }

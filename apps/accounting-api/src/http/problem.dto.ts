@@ -10,7 +10,7 @@ export class FieldErrorDto {
 export class ProblemDto {
   @ApiProperty({ example: 'https://errors.accounting-api.dev/validation_failed' }) type!: string;
   @ApiProperty({ example: 'Request validation failed' }) title!: string;
-  @ApiProperty({ example: 400 }) status!: number;
+  @ApiProperty({ type: 'integer', example: 400 }) status!: number;
   @ApiProperty({ enum: ERROR_CODES, example: 'validation_failed' }) code!: string;
   @ApiProperty({ example: 'amount must be a decimal string' }) detail!: string;
   @ApiProperty({ example: '/v1/proposals' }) instance!: string;

@@ -1,5 +1,16 @@
 import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadGatewayResponse,
+  ApiBadRequestResponse,
+  ApiExcludeEndpoint,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { StateRejection } from '@app/domain';
 import { PROVIDER_KINDS, PROVIDER_NAMES, PROVIDERS } from '@app/providers';
@@ -35,6 +46,9 @@ function text(value: unknown): string | undefined {
  * the signed, single-use state is what authorises it. Answers with a small HTML page for the
  * admin's browser, never with a token.
  */
+/** The OpenAPI content of the HTML pages these routes answer with. */
+const HTML_PAGE = { 'text/html': { schema: { type: 'string' as const } } };
+
 @ApiTags('onboarding')
 @Controller('v1/oauth')
 export class OAuthCallbackController {
@@ -51,7 +65,14 @@ export class OAuthCallbackController {
   })
   @ApiParam({ name: 'provider', enum: PROVIDER_KINDS })
   @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'an HTML page saying what happened (4xx/502 pages when nothing was stored)' })
+  @ApiOkResponse({ description: 'an HTML page saying what happened', content: HTML_PAGE })
+  @ApiBadRequestResponse({
+    description: 'an HTML page: the state is not valid, nothing was stored',
+    content: HTML_PAGE,
+  })
+  @ApiForbiddenResponse({ description: 'an HTML page: the provider refused the authorization', content: HTML_PAGE })
+  @ApiNotFoundResponse({ description: 'an HTML page: no such provider', content: HTML_PAGE })
+  @ApiBadGatewayResponse({ description: 'an HTML page: the provider failed, nothing was stored', content: HTML_PAGE })
   async callback(
     @Param('provider') provider: string,
     @Query() query: RawQuery,
@@ -99,6 +120,12 @@ export class OAuthCallbackController {
   })
   @ApiParam({ name: 'provider', enum: TOKEN_PROVIDERS.map((definition) => definition.kind) })
   @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'the form', content: HTML_PAGE })
+  @ApiBadRequestResponse({ description: 'an HTML page: the link is not valid in this browser', content: HTML_PAGE })
+  @ApiNotFoundResponse({
+    description: 'an HTML page: the provider connects by consent, not by a pasted token',
+    content: HTML_PAGE,
+  })
   async tokenForm(
     @Param('provider') provider: string,
     @Query() query: RawQuery,

@@ -16,6 +16,7 @@ import { ACCOUNT_CODE_PATTERN, VAT_RATE_PATTERN } from '../proposals/proposal.dt
 
 export class PatternAmountsDto {
   @ApiProperty({
+    type: 'integer',
     example: 14,
     description: "amounts observed: reviewers' approvals and executed (never rejected) auto-approvals",
   })
@@ -26,8 +27,10 @@ export class PatternAmountsDto {
 }
 
 export class PatternHistoryDto {
-  @ApiProperty({ example: 11, description: 'bookings to this account and VAT rate' }) bookings!: number;
-  @ApiProperty({ example: 12, description: "all the merchant's bookings read" }) merchantBookings!: number;
+  @ApiProperty({ type: 'integer', example: 11, description: 'bookings to this account and VAT rate' })
+  bookings!: number;
+  @ApiProperty({ type: 'integer', example: 12, description: "all the merchant's bookings read" })
+  merchantBookings!: number;
   @ApiProperty({ example: '2025-12-03' }) firstDate!: string;
   @ApiProperty({ example: '2026-11-02' }) lastDate!: string;
 }
@@ -39,7 +42,7 @@ export class PatternDto {
   @ApiProperty({ example: 'spotify', description: 'the normalised lookup key' }) merchantKey!: string;
   @ApiProperty({ example: '6540' }) accountCode!: string;
   @ApiProperty({ example: '25' }) vatRate!: string;
-  @ApiProperty({ example: 14, description: 'review approvals that confirmed it' }) approvals!: number;
+  @ApiProperty({ type: 'integer', example: 14, description: 'review approvals that confirmed it' }) approvals!: number;
   @ApiProperty({ description: 'confirmed by a person; only verified patterns auto-approve' }) verified!: boolean;
   @ApiProperty({
     nullable: true,
@@ -69,7 +72,8 @@ export class PatternDto {
     description: 'set on a pattern the history import suggested: how the merchant was booked in the books read',
   })
   history!: PatternHistoryDto | null;
-  @ApiProperty({ example: 3, description: "the sequence of the pattern's last event" }) version!: number;
+  @ApiProperty({ type: 'integer', example: 3, description: "the sequence of the pattern's last event" })
+  version!: number;
   @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) createdAt!: string;
   @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) updatedAt!: string;
   @ApiProperty({
@@ -162,8 +166,8 @@ export class HistoryImportDto {
   @ApiProperty({ example: '2025-11-20' }) periodFrom!: string;
   @ApiProperty({ example: '2026-11-20' }) periodTo!: string;
   @ApiProperty({ enum: ['running', 'done', 'failed'] }) status!: string;
-  @ApiProperty({ example: 143 }) bookingsRead!: number;
-  @ApiProperty({ example: 8 }) pagesRead!: number;
+  @ApiProperty({ type: 'integer', example: 143 }) bookingsRead!: number;
+  @ApiProperty({ type: 'integer', example: 8 }) pagesRead!: number;
   @ApiProperty({ example: 'kari@example.no' }) startedBy!: string;
   @ApiProperty() startedAt!: string;
   @ApiProperty() updatedAt!: string;
@@ -196,5 +200,6 @@ export class ConfirmedSuggestionsDto {
 
 export class RefreshSuggestionsDto {
   @ApiProperty({ type: HistoryImportDto }) import!: HistoryImportDto;
-  @ApiProperty({ example: 9, description: 'suggestions made or refreshed by this run' }) suggested!: number;
+  @ApiProperty({ type: 'integer', example: 9, description: 'suggestions made or refreshed by this run' })
+  suggested!: number;
 }

@@ -92,6 +92,7 @@ export class SubmitProposalDto {
   currency!: string;
 
   @ApiPropertyOptional({
+    type: String,
     example: '1462.50',
     pattern: MONEY_PATTERN.source,
     nullable: true,
@@ -139,7 +140,13 @@ export class SubmitProposalDto {
   })
   vatRate?: string;
 
-  @ApiPropertyOptional({ example: 'Spotify Premium', minLength: 1, maxLength: MAX_DESCRIPTION_LENGTH, nullable: true })
+  @ApiPropertyOptional({
+    type: String,
+    example: 'Spotify Premium',
+    minLength: 1,
+    maxLength: MAX_DESCRIPTION_LENGTH,
+    nullable: true,
+  })
   @IsOptional()
   @IsString({ message: 'description must be a non-empty string' })
   description?: string | null;
@@ -298,7 +305,7 @@ export class PostingDto {
 export class ReceiptMetadataDto {
   @ApiProperty({ example: 'r.pdf' }) filename!: string;
   @ApiProperty({ enum: RECEIPT_CONTENT_TYPES }) contentType!: string;
-  @ApiProperty({ example: 48213 }) sizeBytes!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 48213 }) sizeBytes!: number;
   @ApiProperty({
     example: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9',
     description: 'hex SHA-256 of the file',
@@ -325,10 +332,17 @@ export class BookingDto {
 
 /** A proposal (the response of POST /proposals, GET /proposals/{id} and the review operations). */
 export class ProposalDto {
-  @ApiProperty() id!: string;
-  @ApiProperty({ description: 'the chain; a resubmission shares its predecessor’s' }) correlationId!: string;
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid', description: 'the chain; a resubmission shares its predecessor’s' })
+  correlationId!: string;
   @ApiProperty({ enum: PROPOSAL_STATUSES }) status!: string;
-  @ApiProperty({ example: 0.96, description: "the ConfidenceEngine's score at submission, 0–1" }) confidence!: number;
+  @ApiProperty({
+    minimum: 0,
+    maximum: 1,
+    example: 0.96,
+    description: "the ConfidenceEngine's score at submission, 0–1",
+  })
+  confidence!: number;
   @ApiProperty({ enum: ROUTES, description: describeConfidenceBands() })
   route!: string;
   @ApiProperty({
@@ -339,6 +353,7 @@ export class ProposalDto {
   @ApiProperty({
     nullable: true,
     type: String,
+    format: 'date-time',
     example: '2026-11-20T10:15:00.000Z',
     description: 'not executed before; null until approved',
   })
@@ -353,16 +368,16 @@ export class ProposalDto {
     description: 'the NOK amount paid, for an expense in another currency only (absent for NOK)',
   })
   amountNok?: string;
-  @ApiProperty({ example: '2026-11-20' }) date!: string;
+  @ApiProperty({ format: 'date', example: '2026-11-20' }) date!: string;
   @ApiProperty({ example: '6540', description: 'after corrections' }) accountCode!: string;
   @ApiProperty({ example: '25', description: 'after corrections' }) vatRate!: string;
   @ApiProperty({ nullable: true, type: String }) description!: string | null;
   @ApiProperty({ type: ReceiptMetadataDto, nullable: true }) receipt!: ReceiptMetadataDto | null;
   @ApiProperty({ type: ThreadDto, nullable: true }) thread!: ThreadDto | null;
-  @ApiProperty({ nullable: true, type: String }) resubmissionOf!: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'uuid' }) resubmissionOf!: string | null;
   @ApiProperty({ example: 'ola@example.no' }) submittedBy!: string;
-  @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) submittedAt!: string;
-  @ApiProperty({ example: '2026-11-20T10:00:00.000Z' }) updatedAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' }) submittedAt!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-20T10:00:00.000Z' }) updatedAt!: string;
   @ApiProperty() autoApproved!: boolean;
   @ApiProperty({ nullable: true, type: String }) approvedBy!: string | null;
   @ApiProperty({ type: CorrectionsDto, nullable: true }) corrections!: CorrectionsDto | null;

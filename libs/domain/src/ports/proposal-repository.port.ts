@@ -20,6 +20,16 @@ export interface DuplicateCandidateQuery {
   readonly submittedSince: Date;
 }
 
+/** What `list` narrows the company's proposals by; every field is optional, all given ones apply. */
+export interface ProposalListFilter {
+  readonly status?: ProposalStatus;
+  /** The submitter, whatever the letter case of the email (sameActor). */
+  readonly submittedBy?: string;
+  /** Accounting dates from and to, both inclusive. */
+  readonly dateFrom?: AccountingDate;
+  readonly dateTo?: AccountingDate;
+}
+
 /** How many duplicate candidates are read at most: enough to name them, bounded for a busy merchant. */
 export const DUPLICATE_CANDIDATE_LIMIT = 20;
 
@@ -40,6 +50,9 @@ export abstract class ProposalRepository {
 
   /** Proposals currently in `status`, oldest submission first (then id), keyset-paginated. */
   abstract listByStatus(companyId: string, status: ProposalStatus, page: PageRequest): Promise<Page<Proposal>>;
+
+  /** The company's proposals that pass `filter`, oldest submission first (then id), keyset-paginated. */
+  abstract list(companyId: string, filter: ProposalListFilter, page: PageRequest): Promise<Page<Proposal>>;
 
   /**
    * The company's proposals that were not rejected, submitted since `query.submittedSince`, that

@@ -9,6 +9,7 @@ import {
   ProposalStatus,
   RECEIPT_IMAGE_HASH_MAX_DISTANCE,
   type DuplicateCandidateQuery,
+  type ProposalListFilter,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
 import { conflictOnUniqueViolation, execute, insertInto, select } from '../shared/sql';
@@ -85,6 +86,34 @@ export class TypeOrmProposalRepository extends ProposalRepository {
       `SELECT ${PROPOSAL_SELECT} FROM proposals
         WHERE company_id = $1 AND status = $2 ${after}
         ORDER BY submitted_at, id LIMIT $3`,
+      parameters,
+    );
+    return toPage(rows, page.limit, proposalFromRecord, (row) => [
+      (row.submitted_at as Date).getTime(),
+      row.id as string,
+    ]);
+  }
+
+  async list(companyId: string, filter: ProposalListFilter, page: PageRequest): Promise<Page<Proposal>> {
+    assertLimit(page.limit);
+    const parameters: unknown[] = [companyId, page.limit + 1];
+    const where = ['company_id = $1'];
+    const add = (condition: (n: string) => string, value: unknown) => {
+      parameters.push(value);
+      where.push(condition(`$${parameters.length}`));
+    };
+    if (filter.status !== undefined) add((n) => `status = ${n}`, filter.status);
+    if (filter.submittedBy !== undefined) add((n) => `lower(submitted_by) = lower(${n})`, filter.submittedBy);
+    if (filter.dateFrom !== undefined) add((n) => `accounting_date >= ${n}::date`, filter.dateFrom);
+    if (filter.dateTo !== undefined) add((n) => `accounting_date <= ${n}::date`, filter.dateTo);
+    if (page.cursor) {
+      const [submittedAtMs, id] = decodeCursor(page.cursor, ['number', 'string'] as const);
+      parameters.push(new Date(submittedAtMs), id);
+      where.push(`(submitted_at, id) > ($${parameters.length - 1}, $${parameters.length})`);
+    }
+    const rows = await select<ProposalRecord>(
+      this.manager,
+      `SELECT ${PROPOSAL_SELECT} FROM proposals WHERE ${where.join(' AND ')} ORDER BY submitted_at, id LIMIT $2`,
       parameters,
     );
     return toPage(rows, page.limit, proposalFromRecord, (row) => [

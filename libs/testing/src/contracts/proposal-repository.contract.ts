@@ -122,6 +122,41 @@ export function describeProposalRepositoryContract(
       expect(second.nextCursor).toBeNull();
     });
 
+    it('lists one company’s proposals by status, submitter (any letter case) and accounting dates, oldest first, page by page', async () => {
+      const at = (i: number) => new Date(T0 + i * 1000);
+      const kari = [0, 1, 2].map((i) =>
+        proposalOf(company, { submittedBy: 'kari@example.no', date: `2026-11-1${i}`, submittedAt: at(i) }),
+      );
+      const ola = proposalOf(company, { submittedBy: 'ola@example.no', date: '2026-11-11', submittedAt: at(3) });
+      const rejected = proposalOf(company, {
+        submittedBy: 'Kari@Example.no',
+        status: 'REJECTED',
+        date: '2026-11-11',
+        submittedAt: at(4),
+      });
+      for (const p of [rejected, ola, ...[...kari].reverse()]) await repository.insert(p);
+      await repository.insert(proposalOf(otherCompany, { submittedBy: 'kari@example.no', date: '2026-11-11' }));
+      const ids = async (filter: Parameters<ProposalRepository['list']>[1]) =>
+        (await repository.list(company, filter, { limit: 200 })).items.map((p) => p.id);
+
+      expect(await ids({})).toEqual([...kari, ola, rejected].map((p) => p.id));
+      expect(await ids({ submittedBy: 'KARI@example.no' })).toEqual([...kari, rejected].map((p) => p.id));
+      expect(await ids({ status: 'REJECTED' })).toEqual([rejected.id]);
+      expect(await ids({ dateFrom: '2026-11-11', dateTo: '2026-11-11' })).toEqual(
+        [kari[1], ola, rejected].map((p) => p.id),
+      );
+      expect(await ids({ submittedBy: 'kari@example.no', status: 'PROPOSED', dateFrom: '2026-11-11' })).toEqual(
+        [kari[1], kari[2]].map((p) => p.id),
+      );
+      const first = await repository.list(company, {}, { limit: 2 });
+      const second = await repository.list(company, {}, { limit: 2, cursor: first.nextCursor });
+      const third = await repository.list(company, {}, { limit: 2, cursor: second.nextCursor });
+      expect([...first.items, ...second.items, ...third.items].map((p) => p.id)).toEqual(
+        [...kari, ola, rejected].map((p) => p.id),
+      );
+      expect(third.nextCursor).toBeNull();
+    });
+
     it('finds the duplicate candidates: same receipt, or a NOK amount within the range and dates, not rejected, recent', async () => {
       const receipt = (sha256: string) => ({ filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 1, sha256 });
       const base = { amount: 11900, date: '2026-11-20', submittedAt: new Date(T0) };

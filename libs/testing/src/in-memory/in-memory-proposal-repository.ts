@@ -7,8 +7,10 @@ import {
   ProposalRepository,
   ProposalStatus,
   nokAmountOf,
+  sameActor,
   sameReceipt,
   type DuplicateCandidateQuery,
+  type ProposalListFilter,
 } from '@app/domain';
 import { assertLimit, pageAfter } from './cursor';
 import { copy, Snapshottable } from './snapshottable';
@@ -44,6 +46,22 @@ export class InMemoryProposalRepository extends ProposalRepository implements Sn
     assertLimit(page.limit);
     const sorted = [...this.proposals.values()]
       .filter((proposal) => proposal.companyId === companyId && proposal.status === status)
+      .sort((a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const result = pageAfter(sorted, (p) => [p.submittedAt.getTime(), p.id], page.limit, page.cursor);
+    return { items: result.items.map(copy), nextCursor: result.nextCursor };
+  }
+
+  async list(companyId: string, filter: ProposalListFilter, page: PageRequest): Promise<Page<Proposal>> {
+    assertLimit(page.limit);
+    const sorted = [...this.proposals.values()]
+      .filter(
+        (p) =>
+          p.companyId === companyId &&
+          (filter.status === undefined || p.status === filter.status) &&
+          (filter.submittedBy === undefined || sameActor(p.submittedBy, filter.submittedBy)) &&
+          (filter.dateFrom === undefined || p.date >= filter.dateFrom) &&
+          (filter.dateTo === undefined || p.date <= filter.dateTo),
+      )
       .sort((a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const result = pageAfter(sorted, (p) => [p.submittedAt.getTime(), p.id], page.limit, page.cursor);
     return { items: result.items.map(copy), nextCursor: result.nextCursor };
