@@ -240,7 +240,13 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
       .save(
         company,
         EMPLOYEE.sub,
-        { email: EMPLOYEE.sub, role: 'employee', externalIdentities: [], providerEmployeeId: null, defaultDepartmentId: null },
+        {
+          email: EMPLOYEE.sub,
+          role: 'employee',
+          externalIdentities: [],
+          providerEmployeeId: null,
+          defaultDepartmentId: null,
+        },
         t.clock.now(),
       );
     return company;

@@ -207,7 +207,13 @@ describe('ProposalExecutor: postings', () => {
     await w.employees.save(
       'acme',
       SUBMITTER,
-      { email: 'kari@acme.no', role: 'employee', externalIdentities: [], providerEmployeeId: '42', defaultDepartmentId: null },
+      {
+        email: 'kari@acme.no',
+        role: 'employee',
+        externalIdentities: [],
+        providerEmployeeId: '42',
+        defaultDepartmentId: null,
+      },
       w.clock.now(),
     );
     await w.approve('acme', { paidWith: 'employee' });

@@ -1,12 +1,10 @@
 import type { ExpenseDetails } from '../proposal/expense-details';
 import { vatRateHundredths } from '../values/vat-rate';
 import {
-  ACCOUNTS_PAYABLE_ACCOUNT,
   INPUT_VAT_ACCOUNT,
   REVERSE_CHARGE_OUTPUT_VAT_ACCOUNT,
   vatOfGross,
   vatOfNet,
-  type PaymentAccounts,
   type Posting,
   type PostingParty,
 } from './bookkeeping';
@@ -17,9 +15,6 @@ export interface PostingEmployee {
   readonly name: string;
   readonly providerId: string | null;
 }
-
-/** NS 4102 2910 "Gjeld til ansatte og eiere": what the company owes employees for their outlays. */
-export const DEFAULT_EMPLOYEE_ACCOUNT = '2910';
 
 /**
  * The postings a proposal will make, in NOK øre (debit +, credit −), as docs/bookkeeping.md shows

@@ -360,8 +360,8 @@ export class FikenProvider extends AccountingProvider {
     return {
       // Not paged (see fetchContext): one request per account number.
       accounts: async (number) =>
-        (await this.client.unpaged(c, '/accounts', { fromAccount: number, toAccount: number }, recorder)).map(
-          (item) => asObject(item),
+        (await this.client.unpaged(c, '/accounts', { fromAccount: number, toAccount: number }, recorder)).map((item) =>
+          asObject(item),
         ),
       bankAccounts: async () => {
         const found: Json[] = [];
