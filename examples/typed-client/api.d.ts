@@ -45,7 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers */
+        /** Readiness: the database answers and the service is not shutting down */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -347,14 +347,14 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/oauth/tripletex/token-form": {
+    "/v1/oauth/{provider}/token-form": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Tripletex: the page where an admin pastes the employee token (the console’s Connect leads here) */
+        /** A token provider (Tripletex): the page where an admin pastes the token (the console’s Connect leads here) */
         get: operations["getTripletexTokenForm"];
         put?: never;
         post?: never;
@@ -525,7 +525,12 @@ export interface components {
     schemas: {
         HealthChecksDto: {
             /** @enum {string} */
-            database: "up" | "down";
+            database?: "up" | "down";
+            /**
+             * @description present while the service shuts down
+             * @enum {string}
+             */
+            shutdown?: "draining";
         };
         HealthDto: {
             /** @enum {string} */
@@ -564,7 +569,7 @@ export interface components {
              * @example validation_failed
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_token" | "token_expired" | "unknown_company" | "permission_denied" | "role_insufficient" | "not_found" | "invalid_transition" | "idempotency_conflict" | "provider_not_connected" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "unknown_account_code" | "unknown_vat_rate" | "nok_amount_required" | "provider_error" | "provider_unavailable" | "provider_timeout" | "internal_error";
+            code: "validation_failed" | "invalid_token" | "token_expired" | "unknown_company" | "permission_denied" | "role_insufficient" | "not_found" | "invalid_transition" | "idempotency_conflict" | "provider_not_connected" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "unknown_account_code" | "unknown_vat_rate" | "account_rule_violated" | "department_required" | "payment_account_not_configured" | "nok_amount_required" | "vat_treatment_required" | "vat_treatment_not_applicable" | "employee_not_mapped" | "provider_error" | "provider_unavailable" | "provider_timeout" | "service_unavailable" | "internal_error";
             /** @example amount must be a decimal string */
             detail: string;
             /** @example /v1/proposals */
@@ -595,12 +600,43 @@ export interface components {
             /** @example C01/1700000000.000100 */
             threadId: string;
         };
+        ExpenseLineDto: {
+            /** @example 7160 */
+            accountCode: string;
+            /** @example 15 */
+            vatRate: string;
+            /**
+             * @description gross, VAT included
+             * @example 115.00
+             */
+            amount: string;
+            description?: string | null;
+        };
+        SupplierDto: {
+            /** @example Kontorrekvisita AS */
+            name: string;
+            /**
+             * @description 9 digits with a valid mod-11 check digit
+             * @example 923609016
+             */
+            organizationNumber: string;
+            /**
+             * @description Norwegian bank account, 11 digits with a valid mod-11 check digit (dots and spaces ignored)
+             * @example 12345678903
+             */
+            bankAccount?: string | null;
+            /**
+             * @description KID, 2 to 25 digits with a valid mod-10 or mod-11 check digit
+             * @example 12345674
+             */
+            kid?: string | null;
+        };
         SubmitProposalDto: {
             /**
              * @example expense
              * @enum {string}
              */
-            kind: "expense";
+            kind: "expense" | "supplier_invoice";
             /** @example Spotify AB */
             merchant: string;
             /**
@@ -625,15 +661,15 @@ export interface components {
              */
             date: string;
             /**
-             * @description an account of the company's chart, 4 to 6 digits
+             * @description an account of the company's chart, 4 to 6 digits; required without `lines`, and with `lines` the largest line's (left out, it is taken from there)
              * @example 6540
              */
-            accountCode: string;
+            accountCode?: string;
             /**
-             * @description VAT percentage as a decimal string
+             * @description VAT percentage as a decimal string; required without `lines`, and with `lines` the largest line's. Under foreign_no_deduction it is the VAT paid abroad, recorded but not checked against the chart
              * @example 25
              */
-            vatRate: string;
+            vatRate?: string;
             /** @example Spotify Premium */
             description?: string | null;
             receipt?: components["schemas"]["ReceiptUploadDto"] | null;
@@ -641,6 +677,29 @@ export interface components {
             thread?: components["schemas"]["ThreadDto"] | null;
             /** @description the id of a REJECTED proposal this one corrects: it joins that chain */
             resubmissionOf?: string | null;
+            /**
+             * @description how an expense was paid (default bank): credited to the company’s paymentAccounts[paidWith]; `employee` = out of pocket, owed to the submitter. Left out for a supplier invoice (unpaid)
+             * @enum {string|null}
+             */
+            paidWith?: "bank" | "company_card" | "employee" | null;
+            /**
+             * @description domestic (default for NOK), foreign_no_deduction (VAT paid abroad: booked gross, code 0) or reverse_charge (a service bought from abroad, 25 % → code 86, 12 % → code 88; not in NOK: 422 vat_treatment_not_applicable). A foreign-currency purchase with VAT must name one (422 vat_treatment_required)
+             * @enum {string|null}
+             */
+            vatTreatment?: "domestic" | "foreign_no_deduction" | "reverse_charge" | null;
+            /** @description 1 to 20 lines whose amounts add up to amount exactly, each booked on its own account and VAT code; without lines, accountCode, vatRate and amount are the one line */
+            lines?: components["schemas"]["ExpenseLineDto"][] | null;
+            /** @description a supplier invoice’s supplier (required then; refused on an expense) */
+            supplier?: components["schemas"]["SupplierDto"] | null;
+            /** @description a supplier invoice’s number (required then) */
+            invoiceNumber?: string | null;
+            /**
+             * Format: date
+             * @description a supplier invoice’s due date, YYYY-MM-DD, not before date (required then)
+             */
+            dueDate?: string | null;
+            /** @description the provider’s department id to post on, where the account requires one */
+            departmentId?: string | null;
         };
         ReceiptMetadataDto: {
             /** @example r.pdf */
@@ -660,12 +719,54 @@ export interface components {
             accountCode?: string;
             /** @example 25 */
             vatRate?: string;
+            /** @example domestic */
+            vatTreatment?: string;
+            /** @example employee */
+            paidWith?: string;
+            /** @description amounts as decimal strings */
+            lines?: Record<string, never>[];
+            supplier?: {
+                [key: string]: unknown;
+            };
+            /** Format: date */
+            dueDate?: string;
+            departmentId?: string | null;
         };
         BookingDto: {
             /** @example tripletex */
             provider: string;
             /** @example 608853177 */
             bookingId: string;
+        };
+        PostingPartyDto: {
+            /** @enum {string} */
+            kind: "supplier" | "employee";
+            /** @example Kontorrekvisita AS */
+            name: string;
+            /** @example 923609016 */
+            organizationNumber?: string | null;
+            providerId?: string | null;
+        };
+        PostingDto: {
+            /** @example 6540 */
+            accountCode: string;
+            /**
+             * @description NOK, debit positive, credit negative
+             * @example -125.00
+             */
+            amount: string;
+            /**
+             * @description Norwegian standard (SAF-T) VAT code
+             * @example 1
+             */
+            vatCode: string | null;
+            party: components["schemas"]["PostingPartyDto"] | null;
+            description: string | null;
+            /** @description a VAT posting the provider makes from the line’s VAT code */
+            generated: boolean;
+            invoiceNumber?: string | null;
+            dueDate?: string | null;
+            kid?: string | null;
         };
         ApiCallDto: {
             /** @example POST */
@@ -729,7 +830,7 @@ export interface components {
              * @example 0.96
              */
             confidence: number | null;
-            /** @description per type: Proposed {kind, merchant, merchantKey, amount, currency, date, accountCode, vatRate, description, receipt, thread, resubmissionOf, route, reasons}; Approved {auto, corrections, accountCode, vatRate, executeAfter}; Rejected {reason}; Executed {bookingId}; ExecutionFailed {message}; PatternSaved {cause: approval | created | edited | auto_approval_executed, pattern}; PatternRetired {pattern}. Money as decimal strings. */
+            /** @description per type: Proposed {kind, merchant, merchantKey, amount, currency, date, accountCode, vatRate, description, receipt, thread, resubmissionOf, route, reasons}; Approved {auto, corrections, accountCode, vatRate, executeAfter}; Rejected {reason}; Executed {bookingId}; ExecutionFailed {message}; PatternSaved {cause: approval | created | edited | auto_approval_executed | suggested | suggestion_confirmed, pattern}; PatternRetired {pattern}. Money as decimal strings. */
             data: {
                 [key: string]: unknown;
             };
@@ -768,7 +869,7 @@ export interface components {
              */
             executeAfter: string | null;
             /** @enum {string} */
-            kind: "expense";
+            kind: "expense" | "supplier_invoice";
             /** @example Spotify AB */
             merchant: string;
             /** @example 119.00 */
@@ -820,6 +921,32 @@ export interface components {
             booking: components["schemas"]["BookingDto"] | null;
             /** @description the last permanent execution failure */
             lastExecutionError: string | null;
+            /**
+             * @description null for a supplier invoice
+             * @enum {string|null}
+             */
+            paidWith: "bank" | "company_card" | "employee" | null;
+            /** @enum {string} */
+            vatTreatment: "domestic" | "foreign_no_deduction" | "reverse_charge";
+            /** @description at least one; amounts add up to amount */
+            lines: components["schemas"]["ExpenseLineDto"][];
+            supplier: components["schemas"]["SupplierDto"] | null;
+            invoiceNumber: string | null;
+            /** Format: date */
+            dueDate: string | null;
+            departmentId: string | null;
+            /** @description GET only: the postings the booking makes — planned before execution (with the company’s accounts now), read back from the provider after it (see postingsSource); null when the planned credit account is not configured (postingsProblem says why) */
+            postings?: components["schemas"]["PostingDto"][] | null;
+            /** @enum {string|null} */
+            postingsSource?: "planned" | "booked" | null;
+            /** @description why no postings can be planned */
+            postingsProblem?: string | null;
+            /** @description GET only, after execution: the postings planned when it was executed */
+            plannedPostings?: components["schemas"]["PostingDto"][] | null;
+            /** @description GET only, after execution: how the postings read back differ from the planned ones (empty: they agree) */
+            postingDifferences?: string[];
+            /** @description GET only, after execution: why the postings could not be read back from the provider */
+            postingsReadBackError?: string | null;
             /** @description this proposal's events, oldest first (POST: the ones it stored) */
             events: components["schemas"]["EventDto"][];
         };
@@ -840,6 +967,29 @@ export interface components {
              * @example 25
              */
             vatRate?: string;
+            /**
+             * @description how the VAT is treated
+             * @enum {string}
+             */
+            vatTreatment?: "domestic" | "foreign_no_deduction" | "reverse_charge";
+            /**
+             * @description how an expense was paid (not for a supplier invoice)
+             * @enum {string}
+             */
+            paidWith?: "bank" | "company_card" | "employee";
+            /** @description replaces the lines: 1 to 20 of { accountCode, vatRate, amount (decimal string), description? } adding up to the amount */
+            lines?: Record<string, never>[];
+            /** @description a supplier invoice's supplier: { name, organizationNumber, bankAccount?, kid? } */
+            supplier?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date
+             * @description a supplier invoice's due date, on or after its date
+             */
+            dueDate?: string;
+            /** @description the provider's department to post on (GET /context departments); null: none */
+            departmentId?: string | null;
         };
         ApproveProposalDto: {
             /** @description what the reviewer changes; the pattern learns the corrected values */
@@ -1019,6 +1169,23 @@ export interface components {
              */
             url: string;
         };
+        PaymentAccountsDto: {
+            /**
+             * @description paid from the bank account (the same as paymentAccount)
+             * @example 1920
+             */
+            bank: string;
+            /**
+             * @description paid with the company card: the card's account; null (the default) until set, and then refused
+             * @example 1930
+             */
+            company_card: string | null;
+            /**
+             * @description paid by an employee: what the company owes them (default 2910)
+             * @example 2910
+             */
+            employee: string;
+        };
         CompanySettingsDto: {
             /** @description where proposals needing review and execution failures go */
             reviewChannel: components["schemas"]["WebhookTargetDto"] | null;
@@ -1032,10 +1199,12 @@ export interface components {
              */
             executionDelayMinutes: number;
             /**
-             * @description the credit side of a booked expense
+             * @description the credit side of an expense paid from the bank: paymentAccounts.bank
              * @example 1920
              */
             paymentAccount: string;
+            /** @description the credit side of an expense by how it was paid */
+            paymentAccounts: components["schemas"]["PaymentAccountsDto"];
             /**
              * @description the largest amount in NOK that may be auto-approved (default "10000.00"); above it a proposal goes to review whatever its score. A foreign amount is compared by its amount in NOK, and without one is never auto-approved while a limit is set. "0" turns auto-approval off; null sets no limit
              * @example 10000.00
@@ -1060,8 +1229,13 @@ export interface components {
             gatewayCallback?: components["schemas"]["WebhookTargetDto"] | null;
             /** @example 15 */
             executionDelayMinutes?: number;
-            /** @example 1920 */
+            /**
+             * @description paymentAccounts.bank
+             * @example 1920
+             */
             paymentAccount?: string;
+            /** @description any of bank, company_card (null: not set), employee; each must be in the chart (a plain number with exactly one sub-ledger there is stored as that sub-ledger) */
+            paymentAccounts?: components["schemas"]["PaymentAccountsDto"];
             /**
              * @description the largest amount in NOK that may be auto-approved (default "10000.00"); above it a proposal goes to review whatever its score. A foreign amount is compared by its amount in NOK, and without one is never auto-approved while a limit is set. "0" turns auto-approval off; null sets no limit
              * @example 10000.00
@@ -1153,6 +1327,7 @@ export interface components {
             role: "employee" | "manager" | "accountant" | "admin";
             externalIdentities: components["schemas"]["ExternalIdentityDto"][];
             providerEmployeeId: string | null;
+            defaultDepartmentId: string | null;
             createdAt: string;
             updatedAt: string;
         };
@@ -1168,6 +1343,8 @@ export interface components {
             externalIdentities: components["schemas"]["ExternalIdentityDto"][];
             /** @description the employee's id at the provider (see GET /context employees) */
             providerEmployeeId?: string | null;
+            /** @description the provider's department (see GET /context departments) the employee's proposals are posted on when they name none and an account requires one */
+            defaultDepartmentId?: string | null;
         };
         CompanyRefDto: {
             id: string;
@@ -1182,6 +1359,7 @@ export interface components {
             role: "employee" | "manager" | "accountant" | "admin";
             externalIdentities: components["schemas"]["ExternalIdentityDto"][];
             providerEmployeeId: string | null;
+            defaultDepartmentId: string | null;
             createdAt: string;
             updatedAt: string;
             company: components["schemas"]["CompanyRefDto"];
@@ -1197,7 +1375,7 @@ export interface components {
             /** @example Bankinnskudd */
             name: string;
             /**
-             * @description decimal string, debit positive
+             * @description decimal string, debit positive: a balance-sheet account (classes 1–2) its closing balance at the date, a result account (classes 3–8) its movement in the accounting year up to the date
              * @example 125000.50
              */
             balance: string;
@@ -1454,7 +1632,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
-            /** @description the database does not answer */
+            /** @description the database does not answer, or the service is shutting down */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3460,7 +3638,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                provider: "tripletex";
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -3477,6 +3657,16 @@ export interface operations {
             };
             /** @description an HTML page: the link is not valid in this browser */
             400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description an HTML page: the provider connects by consent, not by a pasted token */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -4501,6 +4691,8 @@ export interface operations {
             query?: {
                 /** @description balances at the end of this day (default: today in Norway) */
                 date?: string;
+                /** @description also list the accounts of the chart without a balance, at 0.00 (default false) */
+                includeUnmoved?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -4657,6 +4849,8 @@ export interface operations {
             query?: {
                 /** @description balances at the end of this day (default: today in Norway) */
                 date?: string;
+                /** @description also list the accounts of the chart without a balance, at 0.00 (default false) */
+                includeUnmoved?: "true" | "false";
             };
             header?: never;
             path?: never;
