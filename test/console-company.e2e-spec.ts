@@ -45,6 +45,8 @@ describe('web console: company page', () => {
       executionDelayMinutes: '5',
       autoApproveMaxAmount: '2 500,50',
       paymentAccount: '1921',
+      'paymentAccounts.company_card': '',
+      'paymentAccounts.employee': '2910',
       locale: 'en-GB',
       openPeriodStart: '2026-01-01',
       'reviewChannel.kind': 'webhook',
