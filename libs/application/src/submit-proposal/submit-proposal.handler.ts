@@ -23,6 +23,7 @@ import {
   openPeriodStartOf,
   osloDate,
   parseExpenseDetails,
+  findAccount,
   PatternStore,
   ProposalRepository,
   submitProposal,
@@ -114,30 +115,37 @@ export class SubmitProposalHandler {
     private readonly employees: EmployeeMappingRepository,
   ) {}
 
-  /** The submitter's employee mapping (by user id, else by email), when they have one. */
-  private async submitterOf(caller: Caller) {
+  /**
+   * The submitter's default department (their employee mapping, by user id, else by email), where
+   * the proposal names none and one of its accounts requires a department: only then is the mapping
+   * read, so an ordinary submission costs no extra round trip.
+   */
+  private async withSubmitterDepartment(
+    caller: Caller,
+    details: ExpenseDetails,
+    context: CompanyContext | null,
+  ): Promise<ExpenseDetails> {
+    if (details.departmentId !== null || !context) return details;
+    const needsOne = details.lines.some((line) => findAccount(context, line.accountCode)?.rules?.requiresDepartment);
+    if (!needsOne) return details;
     const byId = await this.employees.find(caller.company, caller.actor);
-    if (byId || !caller.actor.includes('@')) return byId;
-    return this.employees.findByEmail(caller.company, caller.actor);
+    const submitter =
+      byId || !caller.actor.includes('@') ? byId : await this.employees.findByEmail(caller.company, caller.actor);
+    return withDefaultDepartment(details, submitter?.defaultDepartmentId);
   }
 
   async execute(command: SubmitProposalCommand): Promise<IdempotentOutcome<ProposalView>> {
     const { caller, submission } = command;
     const today = osloDate(this.ctx.clock.now());
     const checked = await this.validate(submission, today);
-    // The submitter's default department, where the proposal names none.
-    const submitter = await this.submitterOf(caller);
-    const validated = {
-      ...checked,
-      details: withDefaultDepartment(checked.details, submitter?.defaultDepartmentId),
-    };
     // Everything scoring needs is read before the write, which is one statement.
     const [settings, context, candidates, duplicates] = await Promise.all([
       this.settings.get(caller.company),
       this.contexts.get(caller.company),
-      this.patterns.findCandidates(caller.company, normalizeMerchant(validated.details.merchant)),
-      this.findDuplicates(caller.company, validated.details, validated.receiptFingerprint),
+      this.patterns.findCandidates(caller.company, normalizeMerchant(checked.details.merchant)),
+      this.findDuplicates(caller.company, checked.details, checked.receiptFingerprint),
     ]);
+    const validated = { ...checked, details: await this.withSubmitterDepartment(caller, checked.details, context) };
     const stored: Submission = {
       caller,
       ...validated,
