@@ -31,13 +31,16 @@ describe('GET /v1/proposals: the review queue an integrator reads', () => {
     return res.body as { items: Array<{ id: string; status: string; events: unknown[] }>; nextCursor: string | null };
   };
 
-  it('lists every proposal of the company, oldest submission first, each as GET /proposals/{id} shows it', async () => {
+  it('lists every proposal of the company, oldest submission first, each as GET /proposals/{id} shows it but its postings', async () => {
     const page = await list('');
 
     expect(page.items.map((p) => p.id)).toEqual([ids.ola1, ids.ola2, ids.nora, ids.ola3]);
     expect(page.nextCursor).toBeNull();
     const one = (await as.get(`/v1/proposals/${ids.ola2}`, 'accountant')).body;
-    expect(page.items[1]).toEqual(one);
+    // The postings (planned or read back) are read one proposal at a time.
+    const summary = Object.fromEntries(Object.entries(one).filter(([key]) => !/postings/i.test(key)));
+    expect(Object.keys(one).length).toBeGreaterThan(Object.keys(summary).length);
+    expect(page.items[1]).toEqual(summary);
   });
 
   it('filters by status, submitter (any letter case) and accounting dates, all combined', async () => {

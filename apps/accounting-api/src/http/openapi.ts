@@ -227,6 +227,14 @@ export function refineOpenApi(document: OpenAPIObject, serverUrl: string): OpenA
       const html = Object.values(responses).some((r) => isRecord(r.content) && 'text/html' in r.content);
       if (secured && responses['429'] === undefined) responses['429'] = {};
       if (responses['500'] === undefined) responses['500'] = {};
+      // Any request that reads or writes the database answers 503 while PostgreSQL is unavailable.
+      if (!html && responses['503'] === undefined) {
+        responses['503'] = {
+          description:
+            'service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key)',
+          content: { 'application/problem+json': { schema: ref('schemas', 'ProblemDto') } },
+        };
+      }
       // Any request is refused when its URL holds control characters (refuseControlCharactersInUrl).
       responses['400'] ??= html
         ? { description: 'an HTML page saying what was wrong with the request', content: HTML_PAGE }

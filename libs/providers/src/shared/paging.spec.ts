@@ -59,6 +59,11 @@ describe('Fiken paging against an API that ignores page', () => {
         res.end(JSON.stringify(Array.from({ length: 150 }, (_, i) => ({ code: String(3000 + i), name: `A ${i}` }))));
         return;
       }
+      if (!path.endsWith('/journalEntries')) {
+        // Bank accounts, contacts, purchases: none, in one short page.
+        res.end('[]');
+        return;
+      }
       const entries = Array.from({ length: 100 }, (_, i) => ({
         journalEntryId: i + 1,
         date: '2026-03-01',
@@ -102,13 +107,14 @@ describe('Fiken paging against an API that ignores page', () => {
     };
     await expect(read()).rejects.toThrow('page 2 of /journalEntries repeats the page before it');
     expect(pages).toHaveLength(1);
-    expect(requests).toHaveLength(2);
+    expect(requests.filter((url) => url.includes('/journalEntries'))).toHaveLength(2);
   });
 
   it('reads the chart of 150 accounts in one request, without paging', async () => {
     const context = await provider().fetchContext(conn);
     expect(context.accounts).toHaveLength(150);
-    expect(requests).toHaveLength(1);
-    expect(requests[0]).not.toContain('page');
+    const chart = requests.filter((url) => url.split('?')[0].endsWith('/accounts'));
+    expect(chart).toHaveLength(1);
+    expect(chart[0]).not.toContain('page');
   });
 });
