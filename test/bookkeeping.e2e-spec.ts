@@ -189,7 +189,6 @@ const REFUSED: readonly RefusedCase[] = [
     code: 'department_required',
     providers: ['tripletex'],
   },
-
 ];
 
 const rowsOf = (postings: { accountCode: string; amount: string; vatCode: string | null }[]): Row[] =>
@@ -307,7 +306,9 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
         for (const row of plannedOn(c, provider).slice(0, -1)) expect(booked).toContainEqual(asBooked(row));
         if (c.credit) {
           const credit = view.body.postings.find((p: { amount: string }) => p.amount === c.postings.at(-1)![1]);
-          expect(credit).toMatchObject(c.credit);
+          // Fiken takes a purchase's KID but does not return it: its ledger cannot show it.
+          const { kid: _kid, ...shown } = c.credit;
+          expect(credit).toMatchObject(provider === 'fiken' ? shown : c.credit);
         }
       });
     }

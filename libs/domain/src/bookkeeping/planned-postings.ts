@@ -1,12 +1,10 @@
 import type { ExpenseDetails } from '../proposal/expense-details';
 import { vatRateHundredths } from '../values/vat-rate';
 import {
-  ACCOUNTS_PAYABLE_ACCOUNT,
   INPUT_VAT_ACCOUNT,
   REVERSE_CHARGE_OUTPUT_VAT_ACCOUNT,
   vatOfGross,
   vatOfNet,
-  type PaymentAccounts,
   type Posting,
   type PostingParty,
 } from './bookkeeping';
@@ -114,8 +112,8 @@ function creditPosting(
  * How the postings read back from the provider differ from the planned ones, as sentences (empty
  * when they agree). Compared per account, VAT code (on the postings a line makes, not on the VAT
  * postings generated from it, which providers label differently; code 0 and none are the same) and
- * party kind, with amounts summed (a booked sub-ledger such as `1920:10001` counts as the planned `1920`, plannedAccountOf):
- * a provider may merge the VAT postings of several lines into one. Descriptions are not compared.
+ * party kind, with amounts summed (a booked sub-ledger such as `1920:10001` counts as the planned
+ * `1920`: plannedAccountOf): a provider may merge the VAT postings of several lines into one. Descriptions are not compared.
  */
 export function postingDifferences(planned: readonly Posting[], booked: readonly Posting[]): string[] {
   const plannedAccounts = new Set(planned.map((posting) => posting.accountCode));
