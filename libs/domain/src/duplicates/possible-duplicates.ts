@@ -179,7 +179,7 @@ export function withSupplierInvoiceTwins(
 }
 
 /** Whether `earlier` is `probe`'s supplier invoice again: same supplier and invoice number, not rejected. */
-export function isSupplierInvoiceTwin(
+function isSupplierInvoiceTwin(
   probe: Pick<Proposal, 'kind' | 'supplier' | 'invoiceNumber'>,
   earlier: Proposal,
 ): boolean {
