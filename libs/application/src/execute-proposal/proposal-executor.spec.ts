@@ -268,6 +268,39 @@ describe('ProposalExecutor: postings', () => {
   });
 });
 
+describe('ProposalExecutor: a supplier invoice booked once', () => {
+  const invoice = (invoiceNumber: string): Partial<ExpenseDetails> => ({
+    kind: 'supplier_invoice',
+    paidWith: null,
+    supplier: { name: 'Kontorrekvisita AS', organizationNumber: '923609016', bankAccount: null, kid: null },
+    invoiceNumber,
+    dueDate: '2026-12-20',
+    receipt: null,
+  });
+
+  it('refuses for good the twin of a supplier invoice already executed, naming it, and books another number', async () => {
+    const w = aWorld();
+    const first = await w.approve('acme', invoice('F-7'));
+    expect(await w.executor.drain()).toMatchObject({ executed: 1 });
+    const twin = await w.approve('acme', { ...invoice('F-7'), date: '2026-11-19' });
+    const next = await w.approve('acme', invoice('F-8'));
+
+    expect(await w.executor.drain()).toMatchObject({ executed: 1, failed: 1 });
+
+    expect(w.provider.bookings.map((b) => b.reference)).toEqual([first.id, next.id]);
+    const refused = await w.proposals.findById('acme', twin.id);
+    expect(refused?.status).toBe('APPROVED');
+    expect(refused?.lastExecutionError).toBe(
+      `supplier invoice F-7 of 923609016 is already booked as tripletex voucher-1 by proposal ${first.id}: ` +
+        'not booked a second time; reject this proposal if it is a duplicate',
+    );
+    expect(w.notifier.messages('acme').at(-1)).toMatchObject({
+      kind: 'execution_failed',
+      payload: { proposalId: twin.id, errorCode: 'duplicate_supplier_invoice' },
+    });
+  });
+});
+
 describe('ProposalExecutor', () => {
   it('books an approved proposal once with our reference and the payment account, and stores Executed', async () => {
     const w = aWorld();

@@ -58,7 +58,9 @@ interface Failure {
  *    before the provider is called (so a reject racing it is refused from then on); the receipt
  *    (its SHA-256) is reserved for the proposal in the company's booked receipts, and a receipt
  *    another proposal booked is not booked again: `ExecutionFailed` (duplicate_receipt), for good
- *    (while the other is still being booked, the execution waits and tries again);
+ *    (while the other is still being booked, the execution waits and tries again); a supplier
+ *    invoice whose twin (same supplier and invoice number) is EXECUTED is not booked either:
+ *    `ExecutionFailed` (duplicate_supplier_invoice), for good;
  * 2. reconcile: any attempt after the first looks the booking up by our reference (the proposal
  *    id), twice when the first search misses, and books only when it is not there; a booking that
  *    exists without its receipt only gets the receipt attached, and a booking id an earlier attempt
@@ -171,6 +173,8 @@ export class ProposalExecutor {
     }
     const duplicate = await this.reserveReceipt(proposal);
     if (duplicate) return this.fail(claim, proposal, null, duplicate, []);
+    const bookedInvoice = await this.bookedTwinOf(proposal);
+    if (bookedInvoice) return this.fail(claim, proposal, null, bookedInvoice, []);
     let connection: ProviderConnection;
     let provider: ProviderKind;
     try {
@@ -273,6 +277,32 @@ export class ProposalExecutor {
         error: `the postings could not be read back: ${describe(error)}`,
       };
     }
+  }
+
+  /**
+   * For a supplier invoice, the failure to record when an earlier proposal of the same supplier and
+   * invoice number is already EXECUTED: permanent, naming it — a supplier invoice is booked once.
+   */
+  private async bookedTwinOf(proposal: Proposal): Promise<Failure | null> {
+    const { supplier, invoiceNumber } = proposal;
+    if (proposal.kind !== 'supplier_invoice' || supplier === null || invoiceNumber === null) return null;
+    const same = await this.proposals.findSupplierInvoices(
+      proposal.companyId,
+      supplier.organizationNumber,
+      invoiceNumber,
+    );
+    const twin = same.find((p) => p.id !== proposal.id && p.status === 'EXECUTED');
+    if (!twin) return null;
+    const booked = twin.booking ? ` as ${twin.booking.provider} ${twin.booking.bookingId}` : '';
+    return {
+      message:
+        `supplier invoice ${invoiceNumber} of ${supplier.organizationNumber} is already booked${booked} by proposal ` +
+        `${twin.id}: not booked a second time; reject this proposal if it is a duplicate`,
+      code: 'duplicate_supplier_invoice',
+      transient: false,
+      bookingId: null,
+      mayBeBooked: false,
+    };
   }
 
   /**

@@ -14,6 +14,7 @@ import {
   findPossibleDuplicates,
   holdOutsideOpenPeriod,
   holdPossibleDuplicates,
+  withSupplierInvoiceTwins,
   nokAmountOf,
   pdfFingerprint,
   FieldErrorCollector,
@@ -230,7 +231,8 @@ export class SubmitProposalHandler {
    * The earlier records this expense may repeat (findPossibleDuplicates): the company's proposals of
    * the lookback that were not rejected, with the same receipt (bytes or fingerprint) or a NOK
    * amount close to this one's around the date, and the provider's bookings the history import
-   * read (in NOK) with such an amount around the date.
+   * read (in NOK) with such an amount around the date; for a supplier invoice, also the company's
+   * earlier proposals of the same supplier and invoice number (withSupplierInvoiceTwins).
    */
   private async findDuplicates(
     companyId: string,
@@ -240,7 +242,9 @@ export class SubmitProposalHandler {
     const window = duplicateDateWindow(details.date);
     const amounts = duplicateAmountRange(nokAmountOf(details));
     const receiptSha256 = details.receipt?.sha256 ?? null;
-    const [earlier, booked] = await Promise.all([
+    const { supplier, invoiceNumber } = details;
+    const invoice = details.kind === 'supplier_invoice' && supplier !== null && invoiceNumber !== null;
+    const [earlier, booked, sameInvoice] = await Promise.all([
       this.proposals.findDuplicateCandidates(companyId, {
         receiptSha256,
         receiptFingerprint,
@@ -251,8 +255,10 @@ export class SubmitProposalHandler {
         submittedSince: duplicateLookbackStart(this.ctx.clock.now()),
       }),
       this.history.findNear(companyId, amounts.min, amounts.max, window.from, window.to),
+      invoice ? this.proposals.findSupplierInvoices(companyId, supplier.organizationNumber, invoiceNumber) : [],
     ]);
-    return findPossibleDuplicates({ ...details, receiptSha256, receiptFingerprint }, earlier, booked);
+    const matches = findPossibleDuplicates({ ...details, receiptSha256, receiptFingerprint }, earlier, booked);
+    return withSupplierInvoiceTwins(details, sameInvoice, matches);
   }
 
   /**

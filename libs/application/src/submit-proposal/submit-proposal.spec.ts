@@ -629,6 +629,28 @@ describe('SubmitProposal', () => {
       expect(again.proposal.reasons.join(' ')).toContain(`possible duplicate of proposal ${first.proposal.id}`);
     });
 
+    it('holds a supplier invoice sent again for review, naming the earlier proposal, whatever its amount and date', async () => {
+      const invoice = (n: number, invoiceNumber: string) =>
+        aRepeatSubmission(n, {
+          kind: 'supplier_invoice',
+          supplier: { name: 'Spotify AB', organizationNumber: '923609016' },
+          invoiceNumber,
+          dueDate: '2026-12-31',
+          amount: `${100 + n}.00`,
+        });
+      const first = await submitted(world, invoice(4, 'F-1001'));
+      expect(first.proposal.status).toBe('APPROVED');
+
+      const again = await submitted(world, invoice(1, 'F-1001'));
+      const next = await submitted(world, invoice(2, 'F-1002'));
+
+      expect(again.proposal).toMatchObject({ status: 'PROPOSED', route: 'review_required', autoApproved: false });
+      expect(again.proposal.reasons.join(' ')).toContain(
+        `possible duplicate of proposal ${first.proposal.id} (Spotify AB, NOK 104.00, 2026-10-23, APPROVED): the same supplier invoice`,
+      );
+      expect(next.proposal).toMatchObject({ status: 'APPROVED', autoApproved: true });
+    });
+
     it('does not flag a monthly subscription, nor repeat a rejected proposal', async () => {
       const rejected = await submitted(world, aSubmission({ merchant: 'Brand New Supplier AS' }));
       await world.rejectProposal.execute({ caller: ACCOUNTANT, proposalId: rejected.proposal.id, reason: 'wrong' });

@@ -194,4 +194,25 @@ describe('creditAccountOf and postingDifferences', () => {
       'account 6550, VAT code 1: planned 0 øre, booked 19200 øre',
     ]);
   });
+
+  it('counts a booked sub-ledger as the planned account, but not as another sub-ledger of it', () => {
+    const planned = plannedPostings(details({ amount: '560.00', accountCode: '7140', vatRate: '12' }), '1920');
+    const onSubLedger = planned.map((p) => (p.accountCode === '1920' ? { ...p, accountCode: '1920:10001' } : p));
+
+    expect(postingDifferences(planned, onSubLedger)).toEqual([]);
+    expect(
+      postingDifferences(
+        planned,
+        onSubLedger.map((p) => ({ ...p, accountCode: p.accountCode.replace('1920', '1921') })),
+      ),
+    ).toEqual([
+      'account 1920: planned -56000 øre, booked 0 øre',
+      'account 1921:10001: planned 0 øre, booked -56000 øre',
+    ]);
+    const onCard = plannedPostings(details({ amount: '560.00', accountCode: '7140', vatRate: '12' }), '1920:10002');
+    expect(postingDifferences(onCard, onSubLedger)).toEqual([
+      'account 1920:10002: planned -56000 øre, booked 0 øre',
+      'account 1920:10001: planned 0 øre, booked -56000 øre',
+    ]);
+  });
 });

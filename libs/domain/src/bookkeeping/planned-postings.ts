@@ -109,20 +109,21 @@ function creditPosting(
  * How the postings read back from the provider differ from the planned ones, as sentences (empty
  * when they agree). Compared per account, VAT code (on the postings a line makes, not on the VAT
  * postings generated from it, which providers label differently; code 0 and none are the same) and
- * party kind, with amounts summed:
- * a provider may merge the VAT postings of several lines into one. Descriptions are not compared.
+ * party kind, with amounts summed (a booked sub-ledger such as `1920:10001` counts as the planned
+ * `1920`: plannedAccountOf): a provider may merge the VAT postings of several lines into one. Descriptions are not compared.
  */
 export function postingDifferences(planned: readonly Posting[], booked: readonly Posting[]): string[] {
-  const sums = (postings: readonly Posting[]): Map<string, number> => {
+  const plannedAccounts = new Set(planned.map((posting) => posting.accountCode));
+  const sums = (postings: readonly Posting[], account: (code: string) => string): Map<string, number> => {
     const map = new Map<string, number>();
     for (const posting of postings) {
-      const key = postingKey(posting);
+      const key = postingKey({ ...posting, accountCode: account(posting.accountCode) });
       map.set(key, (map.get(key) ?? 0) + posting.amount);
     }
     return map;
   };
-  const want = sums(planned);
-  const got = sums(booked);
+  const want = sums(planned, (code) => code);
+  const got = sums(booked, (code) => plannedAccountOf(code, plannedAccounts));
   const differences: string[] = [];
   for (const key of new Set([...want.keys(), ...got.keys()])) {
     const a = want.get(key) ?? 0;
@@ -130,6 +131,18 @@ export function postingDifferences(planned: readonly Posting[], booked: readonly
     if (a !== b) differences.push(`${key}: planned ${a} øre, booked ${b} øre`);
   }
   return differences;
+}
+
+/**
+ * The account a booked posting is compared on: its own code when the plan names it, else — for a
+ * sub-ledger code such as Fiken's bank account `1920:10001` — the account number before the colon,
+ * when the plan names that account without a sub-ledger. A plan that names another sub-ledger
+ * (`1920:10002`) still differs.
+ */
+function plannedAccountOf(code: string, plannedAccounts: ReadonlySet<string>): string {
+  if (plannedAccounts.has(code)) return code;
+  const account = code.split(':')[0];
+  return plannedAccounts.has(account) ? account : code;
 }
 
 function postingKey(posting: Posting): string {

@@ -11,6 +11,7 @@ import {
   POSSIBLE_DUPLICATE_MAX_SCORE,
   type DuplicateProbe,
   type EarlierBooking,
+  withSupplierInvoiceTwins,
 } from './possible-duplicates';
 
 const SHA = 'a'.repeat(64);
@@ -267,6 +268,41 @@ describe('holdPossibleDuplicates', () => {
     expect(
       holdPossibleDuplicates(low, [{ source: 'booking', id: 'x', ground: 'same_purchase', reason: 'r' }]).score,
     ).toBe(0.2);
+  });
+});
+
+describe('withSupplierInvoiceTwins', () => {
+  const supplier = { name: 'Kontorrekvisita AS', organizationNumber: '923609016', bankAccount: null, kid: null };
+  const invoice = { kind: 'supplier_invoice', paidWith: null, supplier, invoiceNumber: 'F-1001' } as const;
+  const first = earlier({ ...invoice, id: 'p-first', amount: 1_000_000, date: '2026-09-01' });
+
+  it('names an earlier proposal of the same supplier and invoice number, whatever its amount and date, once', () => {
+    const purchase = { source: 'proposal', id: 'p-first', ground: 'same_purchase', reason: 'same purchase' } as const;
+    const booking = { source: 'booking', id: 'v-1', ground: 'same_purchase', reason: 'booked' } as const;
+
+    const matches = withSupplierInvoiceTwins(invoice, [first], [purchase, booking]);
+
+    expect(matches).toEqual([
+      {
+        source: 'proposal',
+        id: 'p-first',
+        ground: 'same_supplier_invoice',
+        reason: expect.stringMatching(/^possible duplicate of proposal p-first .*the same supplier invoice/),
+      },
+      booking,
+    ]);
+  });
+
+  it('finds none for another invoice number, supplier, a rejected one, itself, or an expense', () => {
+    const other = { ...supplier, organizationNumber: '974760673' };
+    const none = [
+      earlier({ ...invoice, id: 'a', invoiceNumber: 'F-1002' }),
+      earlier({ ...invoice, id: 'b', supplier: other }),
+      earlier({ ...invoice, id: 'c', status: 'REJECTED' }),
+    ];
+    expect(withSupplierInvoiceTwins(invoice, none, [])).toEqual([]);
+    expect(withSupplierInvoiceTwins({ ...invoice, id: 'p-first' }, [first], [])).toEqual([]);
+    expect(withSupplierInvoiceTwins({ kind: 'expense', supplier: null, invoiceNumber: null }, [first], [])).toEqual([]);
   });
 });
 

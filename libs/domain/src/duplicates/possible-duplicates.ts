@@ -54,7 +54,7 @@ export interface EarlierBooking {
   readonly date: AccountingDate;
 }
 
-export type DuplicateGround = 'same_receipt' | 'same_receipt_content' | 'same_purchase';
+export type DuplicateGround = 'same_receipt' | 'same_receipt_content' | 'same_purchase' | 'same_supplier_invoice';
 
 /** One earlier record the proposal may repeat, with the reason a reviewer reads. */
 export interface DuplicateMatch {
@@ -157,6 +157,43 @@ export function holdPossibleDuplicates(
   };
 }
 
+/**
+ * The earlier supplier invoices `probe` repeats: the company's proposals, not rejected, of the same
+ * supplier (organisation number) and invoice number, whatever their amount, date or age — a
+ * supplier invoice is booked once. Added to `matches` (an earlier proposal found on another ground
+ * too is named once, as the same supplier invoice). Anything but a supplier invoice has none.
+ */
+export function withSupplierInvoiceTwins(
+  probe: Pick<Proposal, 'kind' | 'supplier' | 'invoiceNumber'> & { readonly id?: string },
+  earlier: readonly Proposal[],
+  matches: readonly DuplicateMatch[],
+): DuplicateMatch[] {
+  const twins = earlier.filter((p) => p.id !== probe.id && isSupplierInvoiceTwin(probe, p));
+  if (twins.length === 0) return [...matches];
+  const ids = new Set(twins.map((p) => p.id));
+  const ground: DuplicateGround = 'same_supplier_invoice';
+  return [
+    ...twins.map((p) => ({ source: 'proposal' as const, id: p.id, ground, reason: proposalReason(p, ground) })),
+    ...matches.filter((m) => m.source !== 'proposal' || !ids.has(m.id)),
+  ];
+}
+
+/** Whether `earlier` is `probe`'s supplier invoice again: same supplier and invoice number, not rejected. */
+function isSupplierInvoiceTwin(
+  probe: Pick<Proposal, 'kind' | 'supplier' | 'invoiceNumber'>,
+  earlier: Proposal,
+): boolean {
+  return (
+    probe.kind === 'supplier_invoice' &&
+    earlier.kind === 'supplier_invoice' &&
+    earlier.status !== 'REJECTED' &&
+    probe.supplier !== null &&
+    probe.invoiceNumber !== null &&
+    earlier.supplier?.organizationNumber === probe.supplier.organizationNumber &&
+    earlier.invoiceNumber === probe.invoiceNumber
+  );
+}
+
 /** The first day of the lookback: DUPLICATE_LOOKBACK_MONTHS before `now` (UTC). */
 export function duplicateLookbackStart(now: Date): Date {
   const start = new Date(now.getTime());
@@ -192,6 +229,7 @@ const GROUNDS: Readonly<Record<DuplicateGround, string>> = {
   same_receipt: 'the same receipt (identical file)',
   same_receipt_content: 'the same receipt (the same image or PDF content in another file)',
   same_purchase: `the ${SAME_PURCHASE}`,
+  same_supplier_invoice: 'the same supplier invoice (supplier organisation number and invoice number)',
 };
 
 function proposalReason(earlier: Proposal, ground: DuplicateGround): string {

@@ -62,6 +62,16 @@ export abstract class ProposalRepository {
   abstract findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]>;
 
   /**
+   * The company's supplier invoices that were not rejected, from the supplier with
+   * `organizationNumber` and numbered `invoiceNumber`: oldest submission first (then id).
+   */
+  abstract findSupplierInvoices(
+    companyId: string,
+    organizationNumber: string,
+    invoiceNumber: string,
+  ): Promise<Proposal[]>;
+
+  /**
    * Approved proposals whose executeAfter ≤ `now`, oldest first, across companies: the execution
    * worker's queue.
    */

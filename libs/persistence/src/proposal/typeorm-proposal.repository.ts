@@ -158,6 +158,23 @@ export class TypeOrmProposalRepository extends ProposalRepository {
     return rows.map(proposalFromRecord);
   }
 
+  async findSupplierInvoices(
+    companyId: string,
+    organizationNumber: string,
+    invoiceNumber: string,
+  ): Promise<Proposal[]> {
+    // proposals_supplier_invoice_idx: the expressions are the index's own.
+    const rows = await select<ProposalRecord>(
+      this.manager,
+      `SELECT ${PROPOSAL_SELECT} FROM proposals
+        WHERE company_id = $1 AND kind = 'supplier_invoice' AND status <> 'REJECTED'
+          AND (bookkeeping #>> '{supplier,organizationNumber}') = $2 AND (bookkeeping ->> 'invoiceNumber') = $3
+        ORDER BY submitted_at, id`,
+      [companyId, organizationNumber, invoiceNumber],
+    );
+    return rows.map(proposalFromRecord);
+  }
+
   async listDueForExecution(now: Date, limit: number): Promise<Proposal[]> {
     const rows = await select<ProposalRecord>(
       this.manager,

@@ -240,6 +240,27 @@ export function describeProposalRepositoryContract(
       expect(await query(null)).toEqual([]);
     });
 
+    it('finds the supplier invoices of one supplier and invoice number, not rejected, oldest first', async () => {
+      const supplier = { name: 'Kontorrekvisita AS', organizationNumber: '923609016', bankAccount: null, kid: null };
+      const invoice = { kind: 'supplier_invoice', paidWith: null, supplier, invoiceNumber: 'F-1001' } as const;
+      const first = proposalOf(company, { ...invoice, submittedAt: new Date(T0) });
+      const second = proposalOf(company, { ...invoice, status: 'EXECUTED', submittedAt: new Date(T0 + 60_000) });
+      const rejected = proposalOf(company, { ...invoice, status: 'REJECTED', submittedAt: new Date(T0 + 1) });
+      const otherNumber = proposalOf(company, { ...invoice, invoiceNumber: 'F-1002' });
+      const otherSupplier = proposalOf(company, {
+        ...invoice,
+        supplier: { ...supplier, organizationNumber: '974760673' },
+      });
+      const elsewhere = proposalOf(otherCompany, invoice);
+      for (const p of [second, first, rejected, otherNumber, otherSupplier, elsewhere]) await repository.insert(p);
+
+      const found = await repository.findSupplierInvoices(company, '923609016', 'F-1001');
+
+      expect(found.map((p) => p.id)).toEqual([first.id, second.id]);
+      expect(found[1]).toEqual(second);
+      expect(await repository.findSupplierInvoices(company, '923609016', 'F-1003')).toEqual([]);
+    });
+
     it('lists approved proposals whose execution is due', async () => {
       const due = proposalOf(company, { status: 'APPROVED', version: 2, executeAfter: new Date(T0 - 60_000) });
       const later = proposalOf(company, { status: 'APPROVED', version: 2, executeAfter: new Date(T0 + 60_000) });

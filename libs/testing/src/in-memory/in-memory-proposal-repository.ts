@@ -88,6 +88,24 @@ export class InMemoryProposalRepository extends ProposalRepository implements Sn
       .map(copy);
   }
 
+  async findSupplierInvoices(
+    companyId: string,
+    organizationNumber: string,
+    invoiceNumber: string,
+  ): Promise<Proposal[]> {
+    return [...this.proposals.values()]
+      .filter(
+        (p) =>
+          p.companyId === companyId &&
+          p.kind === 'supplier_invoice' &&
+          p.status !== 'REJECTED' &&
+          p.supplier?.organizationNumber === organizationNumber &&
+          p.invoiceNumber === invoiceNumber,
+      )
+      .sort((a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(copy);
+  }
+
   async listDueForExecution(now: Date, limit: number): Promise<Proposal[]> {
     return [...this.proposals.values()]
       .filter((p) => p.status === 'APPROVED' && p.executeAfter !== null && p.executeAfter.getTime() <= now.getTime())
