@@ -1591,6 +1591,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     getReadiness: {
@@ -1730,6 +1740,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     listProposals: {
@@ -1819,6 +1842,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -1965,6 +2001,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     getProposal: {
@@ -2058,6 +2107,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2203,6 +2265,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     rejectProposal: {
@@ -2324,6 +2399,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     listEvents: {
@@ -2425,6 +2513,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     listPatternSuggestions: {
@@ -2506,6 +2607,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2635,6 +2749,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     refreshPatternSuggestions: {
@@ -2725,6 +2852,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2832,6 +2972,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     createPattern: {
@@ -2926,6 +3079,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -3058,6 +3224,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     retirePattern: {
@@ -3175,6 +3354,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     getCompanySettings: {
@@ -3252,6 +3444,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -3355,6 +3560,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     createConsoleLink: {
@@ -3432,6 +3650,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -3548,6 +3779,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -3786,6 +4030,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     refreshCompanyContext: {
@@ -3887,6 +4144,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     listEmployees: {
@@ -3967,6 +4237,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -4070,6 +4353,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -4188,6 +4484,19 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDto"];
                 };
             };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
         };
     };
     deleteEmployee: {
@@ -4278,6 +4587,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -4383,6 +4705,19 @@ export interface operations {
             };
             /** @description internal_error: the failure is logged under errorId */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
