@@ -238,12 +238,15 @@ function accountChoice(id: string, current: string, context: CompanyContext | nu
   if (!context || context.accounts.length === 0) {
     return html`<input id="${id}" name="accountCode" value="${current}" inputmode="numeric" required />`;
   }
-  const known = context.accounts.some((a) => a.code === current);
-  const options = context.accounts.map(
+  // An inactive account takes no postings: it is not offered (the current one is kept, marked).
+  const active = context.accounts.filter((a) => !a.rules?.inactive);
+  const known = active.some((a) => a.code === current);
+  const options = active.map(
     (a) => html`<option value="${a.code}" ${a.code === current ? html`selected` : ''}>${a.code} ${a.name}</option>`,
   );
   return html`<select id="${id}" name="accountCode">
-    ${known ? '' : html`<option value="${current}" selected>${current} (not in the chart)</option>`} ${options}
+    ${known ? '' : html`<option value="${current}" selected>${current} (not in the chart, or inactive)</option>`}
+    ${options}
   </select>`;
 }
 
