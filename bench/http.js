@@ -60,18 +60,39 @@ function median(results, key = 'requestsPerSecond') {
 const DAY_MS = 24 * 3600 * 1000;
 let purchases = 0;
 
+/** Merchants the submissions rotate over, each with a verified pattern of its own (seedVendors). */
+const VENDORS = Number(process.env.BENCH_VENDORS ?? 200);
+const AMOUNT_STEPS = 64;
+const SYLLABLES = ['ba', 'de', 'fi', 'go', 'hu', 'ka', 'le', 'mi', 'no', 'pu'];
+const SYLLABLES_2 = ['ra', 'se', 'ti', 'vo', 'sku', 'bre', 'sta', 'kje', 'tro', 'fle', 'gu', 'ny', 'mo', 'pe', 'da'];
+
+/** The k-th vendor's name: letters only (digits would be read as a store number), unique for k < 1 500. */
+function vendorName(k) {
+  const first = SYLLABLES[k % 10] + SYLLABLES_2[Math.floor(k / 10) % 15] + SYLLABLES[Math.floor(k / 150) % 10];
+  return `${first[0].toUpperCase()}${first.slice(1)} Handel AS`;
+}
+
 /**
- * The n-th submission's own purchase: an amount and a date no other submission of the run has
- * within a day of it. The same merchant, amount and date within a day is a possible duplicate,
- * held for review and never auto-approved, so a fixed body would leave the auto-approve path from
- * its second request on. 10 000 amounts (100.00–199.99) on one date, then the same three days
- * earlier.
+ * The n-th submission's own purchase: one no other submission of the run can be taken for. The same
+ * merchant, a NOK amount within 0.5 % and a date within 3 days is a possible duplicate, held for
+ * review and never auto-approved (docs/trust.md), so a fixed body would leave the auto-approve path
+ * from its second request on. The submissions rotate over VENDORS merchants; each merchant's
+ * amounts climb a ladder of AMOUNT_STEPS rungs 1.1 % apart (100.00 to about 200), and when the
+ * ladder is used up the dates move a week back.
  */
 function nextPurchase() {
   const n = purchases++;
-  const amount = ((10000 + (n % 10000)) / 100).toFixed(2);
-  const date = new Date(Date.UTC(2026, 10, 20) - Math.floor(n / 10000) * 3 * DAY_MS).toISOString().slice(0, 10);
-  return { amount, date };
+  const vendor = n % VENDORS;
+  const rung = Math.floor(n / VENDORS) % AMOUNT_STEPS;
+  const week = Math.floor(n / (VENDORS * AMOUNT_STEPS));
+  const amount = (Math.round(10000 * 1.011 ** rung) / 100).toFixed(2);
+  const date = new Date(Date.UTC(2026, 10, 20) - week * 7 * DAY_MS).toISOString().slice(0, 10);
+  return { merchant: vendorName(vendor), amount, date, vendor };
+}
+
+/** The request body of a purchase: the benchmark's expense with the purchase's merchant, amount and date. */
+function bodyOfPurchase(submission, { merchant, amount, date }) {
+  return { ...submission, merchant, amount, date };
 }
 
 /**
@@ -162,12 +183,14 @@ async function main() {
       body: JSON.stringify({ gatewayCallback: { kind: 'webhook', url: receiver.url } }),
     });
     if (configured.status !== 200) throw new Error(`configuring the callback: ${configured.status}`);
-    await post(`${service.url}/v1/patterns`, admin, {
-      merchantName: 'Spotify AB',
-      accountCode: '6540',
-      vatRate: '25',
-      verified: true,
-    });
+    for (let vendor = 0; vendor < VENDORS; vendor++) {
+      await post(`${service.url}/v1/patterns`, admin, {
+        merchantName: vendorName(vendor),
+        accountCode: SUBMISSION.accountCode,
+        vatRate: SUBMISSION.vatRate,
+        verified: true,
+      });
+    }
 
     const employee = {
       authorization: `Bearer ${service.token({ role: 'employee', sub: 'ola@demo.no' })}`,
@@ -177,7 +200,7 @@ async function main() {
     const probe = await post(
       `${service.url}/v1/proposals`,
       { ...employee, 'idempotency-key': randomUUID() },
-      { ...submission, ...nextPurchase() },
+      bodyOfPurchase(submission, nextPurchase()),
     );
     if (probe.route !== 'auto_approve') throw new Error(`expected the auto-approve path, got ${JSON.stringify(probe)}`);
 
@@ -185,7 +208,7 @@ async function main() {
     const submitRequest = keyed({
       url: `${service.url}/v1/proposals`,
       headers: employee,
-      bodyOf: (purchase) => JSON.stringify({ ...submission, ...purchase }),
+      bodyOf: (purchase) => JSON.stringify(bodyOfPurchase(submission, purchase)),
     });
     // Warm-up: the JIT, the pools, the caches.
     await run({ ...whoamiRequest, connections: CONNECTIONS, duration: 3 });
@@ -220,7 +243,7 @@ async function main() {
         serviceUrl: service.url,
         vary: () => ({
           headers: { 'idempotency-key': randomUUID() },
-          body: JSON.stringify({ ...submission, ...nextPurchase() }),
+          body: JSON.stringify(bodyOfPurchase(submission, nextPurchase())),
         }),
       }),
     );
@@ -230,9 +253,9 @@ async function main() {
     const pdf = pdfOf(RECEIPT_BYTES);
     const note = pdf.indexOf('stream\n%') + 'stream\n%'.length;
     const withReceipt = (purchase) => {
-      pdf.write(` ${purchase.amount} ${purchase.date} `.padEnd(32, 'x'), note, 'latin1');
+      pdf.write(` ${purchase.vendor} ${purchase.amount} ${purchase.date} `.padEnd(32, 'x'), note, 'latin1');
       const receipt = { filename: 'receipt.pdf', contentType: 'application/pdf', dataBase64: pdf.toString('base64') };
-      return JSON.stringify({ ...submission, ...purchase, receipt });
+      return JSON.stringify({ ...bodyOfPurchase(submission, purchase), receipt });
     };
     const receiptRequest = keyed({ url: `${service.url}/v1/proposals`, headers: employee, bodyOf: withReceipt });
     await run({ ...receiptRequest, connections: RECEIPT_CONNECTIONS, duration: 2 });
