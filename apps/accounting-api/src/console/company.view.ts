@@ -2,7 +2,7 @@ import type { ConnectionOverviewView, EmployeePage } from '@app/application';
 import { COMPANY_LOCALES, formatMoney, type CompanyContext, type CompanySettings } from '@app/domain';
 import { PROVIDER_KINDS, PROVIDER_NAMES as NAMES } from '@app/providers';
 import { employeeForm, employeeTable, type EmployeeFormState } from './console-employees';
-import { formatInstant } from './console-format';
+import { timeOf } from './console-format';
 import { consolePage, csrfField, type ConsoleViewer } from './console-page';
 import { html, type Html } from './html';
 
@@ -63,7 +63,7 @@ export function renderCompanyPage(page: CompanyPageView): Html {
         <dt>Company at the provider</dt>
         <dd>${connection.externalCompanyName ?? connection.externalCompanyId ?? '—'}</dd>
         <dt>Connected</dt>
-        <dd>${formatInstant(l, connection.connectedAt)} by ${connection.connectedBy}</dd>
+        <dd>${timeOf(l, connection.connectedAt)} by ${connection.connectedBy}</dd>
         ${
           connection.reauthorizationReason
             ? html`<dt>Why</dt>
@@ -74,7 +74,7 @@ export function renderCompanyPage(page: CompanyPageView): Html {
     : html`<p class="bad" data-connection="none">No accounting system is connected yet.</p>`;
   const chart = view.context
     ? html`<p>
-        Fetched ${formatInstant(l, view.context.fetchedAt)}: ${view.context.accounts} accounts, ${view.context.vatTypes}
+        Fetched ${timeOf(l, view.context.fetchedAt)}: ${view.context.accounts} accounts, ${view.context.vatTypes}
         VAT types, ${view.context.departments} departments, ${view.context.employees} employees.
       </p>`
     : html`<p>The chart has not been fetched yet.</p>`;
