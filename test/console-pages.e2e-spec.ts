@@ -65,7 +65,9 @@ describe('web console: patterns and checks', () => {
   });
 
   it('keeps patterns from managers, as /v1/patterns does', async () => {
-    expect((await t.http.get('/console/patterns').set('Cookie', await signIn('manager'))).status).toBe(403);
+    const refused = await t.http.get('/console/patterns').set('Cookie', await signIn('manager'));
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Only an accountant or an administrator can see and change the merchant patterns.');
   });
 
   it('shows the checks page, and a check on demand explains a missing connection', async () => {

@@ -1,4 +1,4 @@
-import type { Response as SuperagentResponse } from 'superagent';
+import type { Response as SuperagentResponse } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ConsoleSessionStore } from '@app/domain';
 import { EventSealer } from '@app/persistence';

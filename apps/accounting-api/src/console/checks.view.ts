@@ -52,7 +52,9 @@ export function renderChecksPage(view: ChecksPageView): Html {
         <dt>Day</dt>
         <dd>${formatDate(l, latest.day)}</dd>
         <dt>State</dt>
-        <dd class="${latest.status === 'failed' ? 'bad' : ''}" data-run="${latest.status}">${LABELS.checkRun[latest.status]}</dd>
+        <dd class="${latest.status === 'failed' ? 'bad' : ''}" data-run="${latest.status}">
+          ${LABELS.checkRun[latest.status]}
+        </dd>
         <dt>Finished</dt>
         <dd>${latest.finishedAt ? timeOf(l, latest.finishedAt) : '—'}</dd>
         ${DAILY_CHECKS.map(

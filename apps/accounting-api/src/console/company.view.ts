@@ -74,8 +74,8 @@ export function renderCompanyPage(page: CompanyPageView): Html {
     : html`<p class="bad" data-connection="none">No accounting system is connected yet.</p>`;
   const chart = view.context
     ? html`<p>
-        Fetched ${timeOf(l, view.context.fetchedAt)}: ${view.context.accounts} accounts, ${view.context.vatTypes}
-        VAT types, ${view.context.departments} departments, ${view.context.employees} employees.
+        Fetched ${timeOf(l, view.context.fetchedAt)}: ${view.context.accounts} accounts, ${view.context.vatTypes} VAT
+        types, ${view.context.departments} departments, ${view.context.employees} employees.
       </p>`
     : html`<p>The chart has not been fetched yet.</p>`;
   const body = html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
@@ -168,7 +168,7 @@ function settingsForm(csrf: Html, s: CompanySettings): Html {
       ${COMPANY_LOCALES.map(
         (l) =>
           html`<option value="${l}" ${l === s.locale ? html`selected` : ''}>
-            ${l === 'nb-NO' ? 'Norwegian (1 234,50 · 20.11.2026)' : 'English (1,234.50 · 20 Nov 2026)'}
+            ${l === 'nb-NO' ? 'Norwegian (1 234,50 · 20. nov. 2026)' : 'English (1,234.50 · 20 Nov 2026)'}
           </option>`,
       )}
     </select>

@@ -58,7 +58,11 @@ describe('consolePage', () => {
       '/console/checks',
       '/console/messages',
     ]);
-    expect(navOf(identity('manager', ['monitor']))).toEqual(['/console/review', '/console/checks', '/console/messages']);
+    expect(navOf(identity('manager', ['monitor']))).toEqual([
+      '/console/review',
+      '/console/checks',
+      '/console/messages',
+    ]);
     // An admin token without `config` does not see Company.
     expect(navOf(identity('admin', ['monitor', 'rules']))).not.toContain('/console/company');
   });

@@ -16,7 +16,12 @@ export interface ConsolePageRule {
  */
 export const CONSOLE_SECTIONS = [
   { id: 'review', label: 'Review', path: '/console/review', rule: { permission: 'monitor', minRole: 'manager' } },
-  { id: 'patterns', label: 'Patterns', path: '/console/patterns', rule: { permission: 'rules', minRole: 'accountant' } },
+  {
+    id: 'patterns',
+    label: 'Patterns',
+    path: '/console/patterns',
+    rule: { permission: 'rules', minRole: 'accountant' },
+  },
   { id: 'company', label: 'Company', path: '/console/company', rule: { permission: 'config', minRole: 'admin' } },
   { id: 'checks', label: 'Checks', path: '/console/checks', rule: { permission: 'monitor', minRole: 'manager' } },
   { id: 'messages', label: 'Messages', path: '/console/messages', rule: { permission: 'monitor', minRole: 'manager' } },

@@ -143,13 +143,13 @@ function importState(viewer: ConsoleViewer, state: HistoryImport | null): Html {
       </p>`;
     case 'running':
       return html`<p class="meta" data-import="running">
-        Reading the history from ${providerLabel(state.provider)} (${period}): ${state.bookingsRead} bookings so far, started by
-        ${state.startedBy}.
+        Reading the history from ${providerLabel(state.provider)} (${period}): ${state.bookingsRead} bookings so far,
+        started by ${state.startedBy}.
       </p>`;
     case 'failed':
       return html`<p class="bad" data-import="failed" role="alert">
-        Reading the history from ${providerLabel(state.provider)} stopped after ${state.bookingsRead} bookings: ${state.error}. Reading
-        it again goes on from there.
+        Reading the history from ${providerLabel(state.provider)} stopped after ${state.bookingsRead} bookings:
+        ${state.error}. Reading it again goes on from there.
       </p>`;
   }
 }

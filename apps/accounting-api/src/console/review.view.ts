@@ -262,7 +262,6 @@ function vatChoice(id: string, current: string, context: CompanyContext | null, 
   </select>`;
 }
 
-
 /** What was bought and how it was paid: kind, payment, VAT treatment, lines, supplier and due date. */
 function bookkeepingFacts(p: Proposal, l: ConsoleViewer['locale']): Html {
   const lines = p.lines.map(
