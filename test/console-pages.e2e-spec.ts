@@ -316,7 +316,7 @@ describe('web console: suggestions from the history', () => {
     }
     const stopped = await page(cookie);
     expect(stopped.text).toMatch(
-      /data-import="failed"[^>]*>\s*Reading the history from Tripletex stopped after 0 bookings: [^<]*502/,
+      /data-import="failed"[^>]*>\s*Reading the history from Tripletex stopped after 0 bookings:\s+[^<]*502/,
     );
 
     const resumed = await post('/console/patterns/suggestions/refresh', cookie, new URLSearchParams({ _csrf: csrf }));

@@ -4,6 +4,7 @@ import { PROVIDER_KINDS, PROVIDER_NAMES as NAMES } from '@app/providers';
 import { employeeForm, employeeTable, type EmployeeFormState } from './console-employees';
 import { timeOf } from './console-format';
 import { consolePage, csrfField, type ConsoleViewer } from './console-page';
+import { consoleText } from './console-text';
 import { html, type Html } from './html';
 
 /** What the company page shows. */
@@ -67,7 +68,7 @@ export function renderCompanyPage(page: CompanyPageView): Html {
         ${
           connection.reauthorizationReason
             ? html`<dt>Why</dt>
-                <dd>${connection.reauthorizationReason}</dd>`
+                <dd>${consoleText(viewer, connection.reauthorizationReason)}</dd>`
             : ''
         }
       </dl>`

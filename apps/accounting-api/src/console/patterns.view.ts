@@ -4,6 +4,7 @@ import { accountLabel } from './console-chart';
 import { formatAmount, formatDate, formatRate, timeOf } from './console-format';
 import { providerLabel } from './console-labels';
 import { consolePage, csrfField, type ConsoleViewer } from './console-page';
+import { consoleText } from './console-text';
 import { html, type Html } from './html';
 
 /** What the patterns page shows. */
@@ -149,7 +150,7 @@ function importState(viewer: ConsoleViewer, state: HistoryImport | null): Html {
     case 'failed':
       return html`<p class="bad" data-import="failed" role="alert">
         Reading the history from ${providerLabel(state.provider)} stopped after ${state.bookingsRead} bookings:
-        ${state.error}. Reading it again goes on from there.
+        ${consoleText(viewer, state.error ?? '')}. Reading it again goes on from there.
       </p>`;
   }
 }
