@@ -11,7 +11,7 @@ import {
   type Route,
 } from '@app/domain';
 import { accountLabel } from './console-chart';
-import { formatAmount, formatDate, formatRate, formatShare, timeOf } from './console-format';
+import { formatAmount, formatDate, formatDecimal, formatRate, formatShare, timeOf } from './console-format';
 import { LABELS, labelOf, providerLabel } from './console-labels';
 import { consoleTable, type ConsoleColumn } from './console-table';
 import { consoleText } from './console-text';
@@ -426,8 +426,8 @@ function eventDetail(viewer: ConsoleViewer, event: DomainEvent): Html {
   switch (event.type) {
     case 'Proposed':
       return html`<p>
-        ${event.data.merchant}, ${event.data.amount} ${event.data.currency}, account ${event.data.accountCode}, VAT
-        ${formatRate(l, event.data.vatRate)}; ${labelOf('route', event.data.route)}
+        ${event.data.merchant}, ${formatDecimal(l, event.data.amount, event.data.currency)}, account
+        ${event.data.accountCode}, VAT ${formatRate(l, event.data.vatRate)}; ${labelOf('route', event.data.route)}
       </p>`;
     case 'Approved':
       return html`<p>
