@@ -30,11 +30,15 @@ const SHOTS =
 const path_ = (name: string) => path.join(SHOTS, name);
 
 const EMPLOYEE: Claims = { sub: 'ola@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] };
+const MANAGER: Claims = { sub: 'mona@demo.no', role: 'manager', permissions: ['solve', 'query', 'facts', 'monitor'] };
 const ADMIN: Claims = {
   sub: 'anne@demo.no',
   role: 'admin',
   permissions: ['solve', 'query', 'facts', 'monitor', 'rules', 'config'],
 };
+
+/** axe-core's browser bundle, evaluated in each page (through the DevTools protocol, so the CSP does not block it). */
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** A receipt photo for the screenshots: a PNG drawn from SVG. */
 async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
@@ -173,7 +177,7 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     expect(chain).toMatch(/Proposed[\s\S]*Approved[\s\S]*Executed/);
     expect(chain).toContain(`${ACCOUNTANT.sub}`);
     expect(chain).toMatch(/via\s+web/);
-    expect(chain).toContain('provider tripletex');
+    expect(chain).toContain('provider Tripletex');
     await expect(page.locator('[data-status]').getAttribute('data-status')).resolves.toBe('EXECUTED');
     await expect(page.locator('[data-chain]').getAttribute('data-chain')).resolves.toBe('verified');
     await expect(
@@ -457,6 +461,99 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     expect((await api('get', 'u-lise')).status).toBe(404);
     await context.close();
   });
+
+  it('fits every page a role may open into a 390 px phone, shows only those in the nav, and axe finds nothing', async () => {
+    const first = await submit('Kontorrekvisita Storleverandøren Vestlandet AS', '2490.00');
+    const twin = await submit('Kontorrekvisita Storleverandøren Vestlandet AS', '2490.00');
+    // Long values without a place to break: an email and a chat identity in the employee mapping.
+    const mapped = await t.http
+      .put('/v1/config/employees/u-kristoffer-langnavn-lindqvist-berg')
+      .set('Authorization', `Bearer ${t.token(company, ADMIN)}`)
+      .send({
+        email: 'kristoffer.langnavn-lindqvist.berg@regnskapsbyraet-vestlandet.no',
+        role: 'accountant',
+        externalIdentities: [{ channel: 'slack', externalId: 'U0123456789ABCDEFGHIJKLMNOPQRSTUV' }],
+      });
+    expect(mapped.status).toBe(201);
+    const roles: readonly (readonly [Claims, readonly string[]])[] = [
+      [ACCOUNTANT, ['Review', 'Patterns', 'Checks', 'Messages']],
+      [ADMIN, ['Review', 'Patterns', 'Company', 'Checks', 'Messages']],
+      [MANAGER, ['Review', 'Checks', 'Messages']],
+    ];
+    const refusals: Record<string, { path: string; words: RegExp }> = {
+      Company: { path: '/console/company', words: /Only an administrator can change the company’s settings/ },
+      Patterns: { path: '/console/patterns', words: /Only an accountant or an administrator can/ },
+    };
+    const problems: string[] = [];
+    const missing: string[] = [];
+
+    /** The page as it is now: no wider than the phone, and no axe-core violation. */
+    async function inspect(page: Page, name: string): Promise<void> {
+      const width = await page.locator('html').evaluate((root) => root.scrollWidth);
+      if (width > 390) problems.push(`${name}: ${width} px wide`);
+      await page.evaluate(AXE_SOURCE);
+      const violations = (await page.evaluate(
+        `axe.run().then((result) => result.violations.map((v) =>
+          v.id + ' (' + v.help + ') at ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))`,
+      )) as string[];
+      problems.push(...violations.map((v) => `${name}: ${v}`));
+    }
+
+    for (const [who, nav] of roles) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'nb-NO' });
+      const page = await context.newPage();
+      page.on('response', (r) => {
+        if (r.status() === 404) missing.push(r.url());
+      });
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) problems.push(`${who.role}: ${message.text()}`);
+      });
+      await page.goto(await loginLink(who));
+      await inspect(page, `${who.role} sign-in`);
+      await page.getByRole('button', { name: /^Sign in as / }).click();
+      await page.waitForURL((url) => url.pathname === '/console/review');
+
+      const links = await page
+        .locator('nav[aria-label="Console"] a')
+        .evaluateAll((as) => as.map((a) => ({ label: a.textContent?.trim() ?? '', href: a.getAttribute('href')! })));
+      expect(links.map((link) => link.label)).toEqual(nav);
+      const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+      expect(icon).not.toBeNull();
+      expect((await page.request.get(`${base}${icon}`)).status()).toBe(200);
+      expect((await page.request.get(`${base}/favicon.ico`)).status()).toBe(200);
+
+      for (const path of [
+        ...links.map((link) => link.href),
+        '/console/checks?run=missing-receipts',
+        `/console/proposals/${twin.id}`,
+      ]) {
+        const response = await page.goto(`${base}${path}`);
+        expect({ path, status: response?.status() }).toEqual({ path, status: 200 });
+        await inspect(page, `${who.role} ${path}`);
+      }
+      // The twin's page names the first one as a link to it.
+      const named = page.locator(`ul.reasons a[href="/console/proposals/${first.id}"]`);
+      expect(await named.count()).toBe(1);
+
+      for (const [section, refusal] of Object.entries(refusals)) {
+        if (nav.includes(section)) continue;
+        const response = await page.goto(`${base}${refusal.path}`);
+        expect(response?.status()).toBe(403);
+        const text = await page.locator('main').innerText();
+        expect(text).toMatch(refusal.words);
+        expect(text).not.toMatch(/permission "|token|role_insufficient|permission_denied/);
+        await inspect(page, `${who.role} ${refusal.path} (refused)`);
+      }
+
+      await page.goto(`${base}/console/review`);
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.waitForLoadState();
+      await inspect(page, `${who.role} logged out`);
+      await context.close();
+    }
+    expect(problems).toEqual([]);
+    expect(missing).toEqual([]);
+  }, 180_000);
 
   it('gives an employee no link', async () => {
     const res = await t.http.post('/v1/console/links').set('Authorization', `Bearer ${t.token(company, EMPLOYEE)}`);

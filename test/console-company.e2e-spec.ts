@@ -32,8 +32,11 @@ describe('web console: company page', () => {
     };
   }
 
-  it('is for admins only', async () => {
-    expect((await t.http.get('/console/company').set('Cookie', await signIn('accountant'))).status).toBe(403);
+  it('is for admins only, and says so in words to anyone else', async () => {
+    const refused = await t.http.get('/console/company').set('Cookie', await signIn('accountant'));
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Only an administrator can change the company’s settings');
+    expect(refused.text).not.toMatch(/permission &quot;|token lacks|role_insufficient|permission_denied/);
     expect((await t.http.get('/console/company').set('Cookie', await signIn('admin'))).status).toBe(200);
   });
 
@@ -211,7 +214,7 @@ describe('web console: company page', () => {
         /value="not-an-address"\s+required\s+autocomplete="off"\s+aria-describedby="employee-errors"\s+aria-invalid="true"/,
       );
       expect(refused.text).toContain(`slack: U-${user}\nskype: live:${user}</textarea>`);
-      expect(refused.text).toMatch(/<option value="admin" selected>admin<\/option>/);
+      expect(refused.text).toMatch(/<option value="admin" selected>Administrator<\/option>/);
       expect((await mapping(user)).status).toBe(404);
 
       const taken = await api(t).put(`/v1/config/employees/${user}-first`, 'admin', {

@@ -65,7 +65,9 @@ describe('web console: patterns and checks', () => {
   });
 
   it('keeps patterns from managers, as /v1/patterns does', async () => {
-    expect((await t.http.get('/console/patterns').set('Cookie', await signIn('manager'))).status).toBe(403);
+    const refused = await t.http.get('/console/patterns').set('Cookie', await signIn('manager'));
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('Only an accountant or an administrator can see and change the merchant patterns.');
   });
 
   it('shows the checks page, and a check on demand explains a missing connection', async () => {
@@ -314,7 +316,7 @@ describe('web console: suggestions from the history', () => {
     }
     const stopped = await page(cookie);
     expect(stopped.text).toMatch(
-      /data-import="failed"[^>]*>\s*Reading the history from tripletex stopped after 0 bookings: [^<]*502/,
+      /data-import="failed"[^>]*>\s*Reading the history from Tripletex stopped after 0 bookings:\s+[^<]*502/,
     );
 
     const resumed = await post('/console/patterns/suggestions/refresh', cookie, new URLSearchParams({ _csrf: csrf }));

@@ -1,3 +1,4 @@
+import type { Response as SuperagentResponse } from 'supertest';
 import { DataSource } from 'typeorm';
 import { ConsoleSessionStore } from '@app/domain';
 import { EventSealer } from '@app/persistence';
@@ -154,6 +155,28 @@ describe('web console', () => {
     expect(js.status).toBe(200);
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);
     expect((await t.http.get('/console/assets/..%2Fconsole.ts')).status).toBe(404);
+  });
+
+  it('serves an icon: the one every page links, and /favicon.ico where browsers look unasked', async () => {
+    const page = await t.http.get('/console/review').set('Cookie', await signIn());
+    expect(page.text).toContain('<link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml" />');
+    expect(page.headers['content-security-policy']).toContain("img-src 'self'");
+    // The body as bytes, whatever its type (superagent parses only text and JSON).
+    const bytes = (res: SuperagentResponse, done: (error: Error | null, body: Buffer) => void) => {
+      const stream = res as unknown as NodeJS.ReadableStream;
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => done(null, Buffer.concat(chunks)));
+    };
+    const svg = await t.http.get('/console/assets/favicon.svg').buffer(true).parse(bytes);
+    expect(svg.status).toBe(200);
+    expect(svg.headers['content-type']).toBe('image/svg+xml');
+    expect(String(svg.body)).toContain('<svg');
+    const ico = await t.http.get('/favicon.ico').buffer(true).parse(bytes);
+    expect(ico.status).toBe(200);
+    expect(ico.headers['content-type']).toBe('image/x-icon');
+    // An ICO file's header: reserved 0, type 1 (icon).
+    expect([...(ico.body as Buffer).subarray(0, 4)]).toEqual([0, 0, 1, 0]);
   });
 
   it('approves with a correction through the use case, as the session’s person on the channel web', async () => {

@@ -48,6 +48,9 @@ describe('renderChecksPage', () => {
     expect(page).toContain('20 Nov 2026');
     expect(page).toContain('<dd class="bad">&lt;b&gt;provider down&lt;/b&gt;</dd>');
     expect(page).not.toContain('<b>provider down</b>');
+    // The state in words, the finish in Oslo time (UTC+1 in November).
+    expect(page).toMatch(/<dd class="bad" data-run="failed">\s*Failed\s*<\/dd>/);
+    expect(page).toContain('<time datetime="2026-11-20T07:01:00.000Z">20 Nov 2026, 08:01</time>');
   });
 
   it('lists the postings without a receipt, escaping their text, and says when it shows only the first ones', () => {

@@ -6,7 +6,8 @@ import {
   type OverdueInvoice,
   type OverdueInvoicesReport,
 } from '@app/application';
-import { formatDate, formatDecimal, formatInstant, type ConsoleLocale } from './console-format';
+import { formatDate, formatDecimal, timeOf, type ConsoleLocale } from './console-format';
+import { LABELS } from './console-labels';
 import { consolePage, type ConsoleViewer } from './console-page';
 import { consoleTable, type ConsoleColumn } from './console-table';
 import { html, type Html } from './html';
@@ -51,9 +52,11 @@ export function renderChecksPage(view: ChecksPageView): Html {
         <dt>Day</dt>
         <dd>${formatDate(l, latest.day)}</dd>
         <dt>State</dt>
-        <dd class="${latest.status === 'failed' ? 'bad' : ''}">${latest.status}</dd>
+        <dd class="${latest.status === 'failed' ? 'bad' : ''}" data-run="${latest.status}">
+          ${LABELS.checkRun[latest.status]}
+        </dd>
         <dt>Finished</dt>
-        <dd>${latest.finishedAt ? formatInstant(l, latest.finishedAt) : '—'}</dd>
+        <dd>${latest.finishedAt ? timeOf(l, latest.finishedAt) : '—'}</dd>
         ${DAILY_CHECKS.map(
           (check) =>
             html`<dt>${check.title}</dt>

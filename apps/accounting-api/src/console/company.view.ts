@@ -2,8 +2,9 @@ import type { ConnectionOverviewView, EmployeePage } from '@app/application';
 import { COMPANY_LOCALES, formatMoney, type CompanyContext, type CompanySettings } from '@app/domain';
 import { PROVIDER_KINDS, PROVIDER_NAMES as NAMES } from '@app/providers';
 import { employeeForm, employeeTable, type EmployeeFormState } from './console-employees';
-import { formatInstant } from './console-format';
+import { timeOf } from './console-format';
 import { consolePage, csrfField, type ConsoleViewer } from './console-page';
+import { consoleText } from './console-text';
 import { html, type Html } from './html';
 
 /** What the company page shows. */
@@ -63,19 +64,19 @@ export function renderCompanyPage(page: CompanyPageView): Html {
         <dt>Company at the provider</dt>
         <dd>${connection.externalCompanyName ?? connection.externalCompanyId ?? '—'}</dd>
         <dt>Connected</dt>
-        <dd>${formatInstant(l, connection.connectedAt)} by ${connection.connectedBy}</dd>
+        <dd>${timeOf(l, connection.connectedAt)} by ${connection.connectedBy}</dd>
         ${
           connection.reauthorizationReason
             ? html`<dt>Why</dt>
-                <dd>${connection.reauthorizationReason}</dd>`
+                <dd>${consoleText(viewer, connection.reauthorizationReason)}</dd>`
             : ''
         }
       </dl>`
     : html`<p class="bad" data-connection="none">No accounting system is connected yet.</p>`;
   const chart = view.context
     ? html`<p>
-        Fetched ${formatInstant(l, view.context.fetchedAt)}: ${view.context.accounts} accounts, ${view.context.vatTypes}
-        VAT types, ${view.context.departments} departments, ${view.context.employees} employees.
+        Fetched ${timeOf(l, view.context.fetchedAt)}: ${view.context.accounts} accounts, ${view.context.vatTypes} VAT
+        types, ${view.context.departments} departments, ${view.context.employees} employees.
       </p>`
     : html`<p>The chart has not been fetched yet.</p>`;
   const body = html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}
@@ -168,7 +169,7 @@ function settingsForm(csrf: Html, s: CompanySettings): Html {
       ${COMPANY_LOCALES.map(
         (l) =>
           html`<option value="${l}" ${l === s.locale ? html`selected` : ''}>
-            ${l === 'nb-NO' ? 'Norwegian (1 234,50 · 20.11.2026)' : 'English (1,234.50 · 20 Nov 2026)'}
+            ${l === 'nb-NO' ? 'Norwegian (1 234,50 · 20. nov. 2026)' : 'English (1,234.50 · 20 Nov 2026)'}
           </option>`,
       )}
     </select>

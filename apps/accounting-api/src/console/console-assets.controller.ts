@@ -10,6 +10,8 @@ import { Public } from '../auth/access.decorator';
 const ASSETS: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
   'console.js': 'text/javascript; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
+  'favicon.ico': 'image/x-icon',
 };
 
 function load(): Map<string, Buffer> {
@@ -18,15 +20,17 @@ function load(): Map<string, Buffer> {
 }
 
 /**
- * The console's stylesheet and script (the CSP allows scripts and styles from the service only).
- * They hold no data, so they are served without a session, like the sign-in page that uses them.
+ * The console's stylesheet, script and icon (the CSP allows scripts, styles and images from the
+ * service only). They hold no data, so they are served without a session, like the sign-in page
+ * that uses them. `/favicon.ico` is the icon where browsers look for it unasked (on the API's own
+ * pages, the docs, a JSON response opened in a tab).
  */
 @ApiExcludeController()
-@Controller('console/assets')
+@Controller()
 export class ConsoleAssetsController {
   private readonly files = load();
 
-  @Get(':name')
+  @Get('console/assets/:name')
   @Public()
   asset(@Param('name') name: string, @Res() response: Response): void {
     const file = this.files.get(name);
@@ -39,5 +43,11 @@ export class ConsoleAssetsController {
         'X-Content-Type-Options': 'nosniff',
       })
       .send(file);
+  }
+
+  @Get('favicon.ico')
+  @Public()
+  favicon(@Res() response: Response): void {
+    this.asset('favicon.ico', response);
   }
 }

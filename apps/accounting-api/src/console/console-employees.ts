@@ -1,4 +1,5 @@
 import { CHANNELS, ROLES, type EmployeeMapping, type FieldError, type ProviderEmployee } from '@app/domain';
+import { LABELS } from './console-labels';
 import { html, type Html } from './html';
 import { consoleTable } from './console-table';
 
@@ -93,7 +94,7 @@ function formField(error: FieldError): keyof EmployeeFormValues | null {
   return known[error.field] ?? null;
 }
 
-const LABELS: Record<keyof EmployeeFormValues, string> = {
+const FIELD_LABELS: Record<keyof EmployeeFormValues, string> = {
   userId: 'Gateway user id',
   email: 'Email',
   role: 'Role',
@@ -104,7 +105,7 @@ const LABELS: Record<keyof EmployeeFormValues, string> = {
 function errorText(error: FieldError): string {
   const line = /^externalIdentities\.(\d+)\./.exec(error.field);
   const target = formField(error);
-  const where = target === null ? error.field : LABELS[target];
+  const where = target === null ? error.field : FIELD_LABELS[target];
   return line ? `${where}, line ${Number(line[1]) + 1}: ${error.message}` : `${where}: ${error.message}`;
 }
 
@@ -122,7 +123,7 @@ export function employeeTable(
   const columns = [
     { heading: 'Gateway user id', cell: (e: EmployeeMapping) => e.userId },
     { heading: 'Email', cell: (e: EmployeeMapping) => e.email },
-    { heading: 'Role', cell: (e: EmployeeMapping) => e.role },
+    { heading: 'Role', cell: (e: EmployeeMapping) => LABELS.role[e.role] },
     {
       heading: 'Chat identities',
       cell: (e: EmployeeMapping) => e.externalIdentities.map((x) => `${x.channel}: ${x.externalId}`).join(', ') || '—',
@@ -221,7 +222,7 @@ export function employeeForm(
     />
     <label for="employee-role">Role</label>
     <select id="employee-role" name="role" ${describedBy('role')}>
-      ${ROLES.map((r) => html`<option value="${r}" ${r === v.role ? html`selected` : ''}>${r}</option>`)}
+      ${ROLES.map((r) => html`<option value="${r}" ${r === v.role ? html`selected` : ''}>${LABELS.role[r]}</option>`)}
     </select>
     <label for="employee-identities">Chat identities</label>
     <textarea

@@ -4,13 +4,14 @@ import type { Request, Response } from 'express';
 import { ERROR_STATUS } from '../http/error-codes';
 import { problemOf } from '../http/problem-details.filter';
 import { html } from './html';
-import { ConsoleCsrfRefused, ConsoleSignInRequired } from './console-errors';
+import { ConsoleAccessRefused, ConsoleCsrfRefused, ConsoleSignInRequired } from './console-errors';
+import { refusalText } from './console-refusal';
 import { bareConsolePage, sendConsole } from './console-page';
 
 /**
  * The console's errors as pages a person can read, with the same status codes the API's
- * problem+json would carry: 401 without a session, 403 for a missing CSRF token or a permission
- * the session lacks, 404/409/422 from the use cases. Unknown failures are logged with an error id.
+ * problem+json would carry: 401 without a session, 403 for a missing CSRF token or a page the
+ * session may not open (saying in words who may), 404/409/422 from the use cases. Unknown failures are logged with an error id.
  */
 @Catch()
 export class ConsoleExceptionFilter implements ExceptionFilter {
@@ -44,6 +45,18 @@ export class ConsoleExceptionFilter implements ExceptionFilter {
             The request did not carry the form token of your console sign-in, so it may not have come from the console.
             Nothing was changed. <a href="/console/review">Back to the console</a>
           </p>`,
+        ),
+      );
+      return;
+    }
+    if (exception instanceof ConsoleAccessRefused) {
+      sendConsole(
+        response,
+        403,
+        bareConsolePage(
+          'Not open to you',
+          html`<p role="alert">${refusalText(exception.rule, exception.identity)}</p>
+            <p>Nothing was changed. <a href="/console/review">Back to the console</a></p>`,
         ),
       );
       return;

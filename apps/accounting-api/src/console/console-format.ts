@@ -1,4 +1,5 @@
 import type { CompanyLocale, MinorUnits } from '@app/domain';
+import { html, type Html } from './html';
 
 /** The console's languages of numbers and dates (the company's `locale` setting). */
 export type ConsoleLocale = CompanyLocale;
@@ -18,11 +19,19 @@ export function formatDate(locale: ConsoleLocale, date: string): string {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(parsed);
 }
 
-/** An instant, e.g. `20.11.2026, 09:15` in Oslo time. */
+/**
+ * An instant in Oslo time, with the month in words as in `formatDate`: `28. nov. 2026, 17:05`
+ * (nb-NO) or `28 Nov 2026, 17:05` (en-GB). Pages show instants through `timeOf`.
+ */
 export function formatInstant(locale: ConsoleLocale, instant: Date): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', timeZone: TIME_ZONE }).format(
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: TIME_ZONE }).format(
     instant,
   );
+}
+
+/** The console's one way to show an instant: `formatInstant`'s words in a `<time>` keeping the exact UTC value. */
+export function timeOf(locale: ConsoleLocale, instant: Date): Html {
+  return html`<time datetime="${instant.toISOString()}">${formatInstant(locale, instant)}</time>`;
 }
 
 /** A share in [0, 1] as a percentage, e.g. `82 %` or `82%`. */

@@ -10,6 +10,7 @@ import { html } from './html';
 import { ConsoleCookies } from './console-cookies';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { bareConsolePage, sendConsole } from './console-page';
+import { LABELS } from './console-labels';
 import { readConsoleForm } from './console-session.guard';
 
 class ConsoleLinkDto {
@@ -114,7 +115,7 @@ export class ConsoleLoginController {
         html`<p>
             This link signs you in to the console of
             <strong>${company.name}</strong> (<code>${person.company}</code>) as
-            <strong>${person.actor}</strong> (${person.role})${
+            <strong>${person.actor}</strong> (${LABELS.role[person.role]})${
               next ? html`, to connect ${PROVIDER_NAMES[next]} to this company` : ''
             }.
           </p>

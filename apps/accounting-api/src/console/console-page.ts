@@ -1,17 +1,46 @@
 import type { Response } from 'express';
-import type { Identity } from '@app/domain';
+import { roleAtLeast, type Identity, type Permission, type Role } from '@app/domain';
 import { html, type Html } from './html';
 import type { ConsoleLocale } from './console-format';
+import { LABELS } from './console-labels';
 
-/** The console's sections, in navigation order. */
+/** What opening a console page needs: the permission and minimum role of its `@ConsolePage` rule. */
+export interface ConsolePageRule {
+  readonly permission: Permission | null;
+  readonly minRole: Role;
+}
+
+/**
+ * The console's sections, in navigation order, each with the rule of its page (the controllers'
+ * `@ConsolePage(...)` use these same rules, so the navigation offers exactly what opens).
+ */
 export const CONSOLE_SECTIONS = [
-  { id: 'review', label: 'Review', path: '/console/review' },
-  { id: 'patterns', label: 'Patterns', path: '/console/patterns' },
-  { id: 'company', label: 'Company', path: '/console/company' },
-  { id: 'checks', label: 'Checks', path: '/console/checks' },
-  { id: 'messages', label: 'Messages', path: '/console/messages' },
-] as const;
+  { id: 'review', label: 'Review', path: '/console/review', rule: { permission: 'monitor', minRole: 'manager' } },
+  {
+    id: 'patterns',
+    label: 'Patterns',
+    path: '/console/patterns',
+    rule: { permission: 'rules', minRole: 'accountant' },
+  },
+  { id: 'company', label: 'Company', path: '/console/company', rule: { permission: 'config', minRole: 'admin' } },
+  { id: 'checks', label: 'Checks', path: '/console/checks', rule: { permission: 'monitor', minRole: 'manager' } },
+  { id: 'messages', label: 'Messages', path: '/console/messages', rule: { permission: 'monitor', minRole: 'manager' } },
+] as const satisfies readonly { id: string; label: string; path: string; rule: ConsolePageRule }[];
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number]['id'];
+
+/** The rule of a proposal's page (`/console/proposals/{id}`): whoever sees the review queue. */
+export const PROPOSAL_PAGE_RULE: ConsolePageRule = { permission: 'monitor', minRole: 'manager' };
+
+/** The rule of approving, rejecting and stopping a proposal in the console (the API's `solve` + accountant). */
+export const DECIDE_RULE: ConsolePageRule = { permission: 'solve', minRole: 'accountant' };
+
+/** Whether `identity` may open a page with `rule`: the checks the ConsoleSessionGuard makes. */
+export function mayOpen(identity: Identity, rule: ConsolePageRule): boolean {
+  return (
+    (rule.permission === null || identity.permissions.includes(rule.permission)) &&
+    roleAtLeast(identity.role, rule.minRole)
+  );
+}
 
 /** What every console page knows about its viewer. */
 export interface ConsoleViewer {
@@ -26,10 +55,16 @@ export function csrfField(viewer: ConsoleViewer): Html {
   return html`<input type="hidden" name="_csrf" value="${viewer.csrf}" />`;
 }
 
-/** A console page: skip link, navigation, the signed-in person, a logout form, then `body`. */
+/** The icon of every console page (served by ConsoleAssetsController; `/favicon.ico` too). */
+const ICON = html`<link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml" />`;
+
+/**
+ * A console page: skip link, navigation (only the sections the viewer may open), the signed-in
+ * person, a logout form, then `body`.
+ */
 export function consolePage(viewer: ConsoleViewer, section: ConsoleSection | null, title: string, body: Html): Html {
   const lang = viewer.locale === 'nb-NO' ? 'nb' : 'en';
-  const nav = CONSOLE_SECTIONS.map(
+  const nav = CONSOLE_SECTIONS.filter((s) => mayOpen(viewer.identity, s.rule)).map(
     (s) =>
       html`<li>
         <a href="${s.path}" ${s.id === section ? html`aria-current="page"` : html``}>${s.label}</a>
@@ -42,6 +77,7 @@ export function consolePage(viewer: ConsoleViewer, section: ConsoleSection | nul
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="csrf-token" content="${viewer.csrf}" />
         <title>${title} · ${viewer.companyName}</title>
+        ${ICON}
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/console.js" defer></script>
       </head>
@@ -56,7 +92,7 @@ export function consolePage(viewer: ConsoleViewer, section: ConsoleSection | nul
           </nav>
           <form method="post" action="/console/logout" class="logout">
             ${csrfField(viewer)}
-            <span class="who">${viewer.identity.actor} (${viewer.identity.role})</span>
+            <span class="who">${viewer.identity.actor} (${LABELS.role[viewer.identity.role]})</span>
             <button type="submit">Log out</button>
           </form>
         </header>
@@ -76,6 +112,7 @@ export function bareConsolePage(title: string, body: Html): Html {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title}</title>
+        ${ICON}
         <link rel="stylesheet" href="/console/assets/console.css" />
       </head>
       <body>

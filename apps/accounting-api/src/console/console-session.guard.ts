@@ -1,13 +1,13 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { urlencoded, type Request, type RequestHandler, type Response } from 'express';
-import type { Identity } from '@app/domain';
+import { DomainError, type Identity } from '@app/domain';
 import { ConsoleAccess } from '@app/application';
 import { ACCESS_KEY, isConsoleRule } from '../auth/access.decorator';
 import { checkAccess } from '../auth/gateway-auth.guard';
 import { KnownCompanies } from '../auth/known-companies';
 import { ConsoleCookies } from './console-cookies';
-import { ConsoleCsrfRefused, ConsoleSignInRequired } from './console-errors';
+import { ConsoleAccessRefused, ConsoleCsrfRefused, ConsoleSignInRequired } from './console-errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
@@ -59,7 +59,14 @@ export class ConsoleSessionGuard implements CanActivate {
         throw new ConsoleCsrfRefused();
       }
     }
-    await checkAccess(this.companies, identity, rule);
+    try {
+      await checkAccess(this.companies, identity, rule);
+    } catch (error) {
+      if (error instanceof DomainError && (error.code === 'permission_denied' || error.code === 'role_insufficient')) {
+        throw new ConsoleAccessRefused(rule, identity);
+      }
+      throw error;
+    }
     request.identity = identity;
     request.console = { csrf: this.cookies.csrfToken(secret) };
     return true;

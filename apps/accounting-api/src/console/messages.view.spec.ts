@@ -83,8 +83,38 @@ describe('renderMessagesPage', () => {
       messages: [rejection()],
       settings: { ...DEFAULT_COMPANY_SETTINGS, gatewayCallback: { kind: 'slack', url } },
     });
-    expect(page).toContain('User’s thread (gateway) (slack)');
+    expect(page).toContain('User’s thread (gateway) (Slack)');
     expect(page).not.toContain('secret');
+  });
+
+  it('shows every time in Oslo time in words, in a <time> with the exact value, and links the proposal named', () => {
+    const id = '0b8f6f4e-3c1a-4d2e-9f00-123456789abc';
+    const page = render({
+      messages: [
+        rejection({
+          id: 'm3',
+          kind: 'proposal_auto_approved',
+          payload: {
+            proposalId: id,
+            correlationId: 'k1',
+            merchant: 'Kiwi',
+            amount: '120.00',
+            currency: 'NOK',
+            confidence: 0.95,
+            reasons: [],
+            executeAfter: '2026-11-28T16:05:00.000Z',
+            actor: 'ola@example.no',
+            thread: null,
+          },
+          createdAt: new Date('2026-11-28T15:05:00Z'),
+          deliveredAt: new Date('2026-11-28T15:06:00Z'),
+        } as Partial<OutboxMessage>),
+      ],
+    });
+    expect(page).toContain('<time datetime="2026-11-28T15:05:00.000Z">28 Nov 2026, 16:05</time>');
+    expect(page).toContain('Delivered <time datetime="2026-11-28T15:06:00.000Z">28 Nov 2026, 16:06</time>');
+    expect(page).toContain('booked after <time datetime="2026-11-28T16:05:00.000Z">28 Nov 2026, 17:05</time>');
+    expect(page).not.toMatch(/>[^<]*\d{4}-\d{2}-\d{2}T/);
   });
 
   it('says where a message without a channel goes', () => {

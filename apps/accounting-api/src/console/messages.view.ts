@@ -1,6 +1,8 @@
 import type { CompanySettings } from '@app/domain';
 import { outboxStatus, renderText, type NotificationTarget, type OutboxMessage } from '@app/notifications';
-import { formatInstant, type ConsoleLocale } from './console-format';
+import { timeOf } from './console-format';
+import { LABELS } from './console-labels';
+import { consoleText } from './console-text';
 import { consolePage, type ConsoleViewer } from './console-page';
 import { consoleTable, type ConsoleColumn } from './console-table';
 import { html, type Html } from './html';
@@ -35,7 +37,7 @@ export function renderMessagesPage(view: MessagesPageView): Html {
   const columns: ConsoleColumn<OutboxMessage>[] = [
     {
       heading: 'When',
-      cell: (m) => html`<time datetime="${m.createdAt.toISOString()}">${formatInstant(l, m.createdAt)}</time>`,
+      cell: (m) => timeOf(l, m.createdAt),
     },
     {
       heading: 'Channel',
@@ -44,15 +46,15 @@ export function renderMessagesPage(view: MessagesPageView): Html {
         const channel = settings[target.setting];
         return html`${target.label}${
           channel
-            ? html` (${channel.kind})`
+            ? html` (${LABELS.webhook[channel.kind]})`
             : developmentChannel
               ? html` (development channel)`
               : html` <span class="bad">(not configured)</span>`
         }`;
       },
     },
-    { heading: 'Message', cell: (m) => renderText(m) },
-    { heading: 'Delivery', cell: (m) => deliveryState(m, l) },
+    { heading: 'Message', cell: (m) => consoleText(viewer, renderText(m)) },
+    { heading: 'Delivery', cell: (m) => deliveryState(viewer, m) },
   ];
   const body = html`<p class="hint">
       The newest ${shown} messages to the company's channels, with their delivery state.
@@ -65,11 +67,12 @@ export function renderMessagesPage(view: MessagesPageView): Html {
   return consolePage(viewer, 'messages', 'Messages', body);
 }
 
-function deliveryState(m: OutboxMessage, l: ConsoleLocale): Html {
+function deliveryState(viewer: ConsoleViewer, m: OutboxMessage): Html {
   const status = outboxStatus(m);
+  const error = consoleText(viewer, m.lastError ?? '');
   return status === 'delivered'
-    ? html`<span class="ok">Delivered ${formatInstant(l, m.deliveredAt!)}</span>`
+    ? html`<span class="ok">Delivered ${timeOf(viewer.locale, m.deliveredAt!)}</span>`
     : status === 'dead'
-      ? html`<span class="bad">Gave up after ${m.attempts} attempts: ${m.lastError ?? ''}</span>`
-      : html`<span>Waiting${m.attempts > 0 ? html` (${m.attempts} attempts; ${m.lastError ?? ''})` : ''}</span>`;
+      ? html`<span class="bad">Gave up after ${m.attempts} attempts: ${error}</span>`
+      : html`<span>Waiting${m.attempts > 0 ? html` (${m.attempts} attempts; ${error})` : ''}</span>`;
 }

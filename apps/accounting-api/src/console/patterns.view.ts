@@ -1,8 +1,10 @@
 import type { SuggestionsPage } from '@app/application';
 import type { CompanyContext, HistoryImport, Page, Pattern } from '@app/domain';
 import { accountLabel } from './console-chart';
-import { formatAmount, formatDate, formatInstant, formatRate } from './console-format';
+import { formatAmount, formatDate, formatRate, timeOf } from './console-format';
+import { providerLabel } from './console-labels';
 import { consolePage, csrfField, type ConsoleViewer } from './console-page';
+import { consoleText } from './console-text';
 import { html, type Html } from './html';
 
 /** What the patterns page shows. */
@@ -137,20 +139,18 @@ function importState(viewer: ConsoleViewer, state: HistoryImport | null): Html {
   switch (state.status) {
     case 'done':
       return html`<p class="meta" data-import="done">
-        History read from ${state.provider}: ${state.bookingsRead} bookings of ${period}, finished
-        <time datetime="${state.finishedAt?.toISOString() ?? ''}"
-          >${formatInstant(l, state.finishedAt ?? state.updatedAt)}</time
-        >.
+        History read from ${providerLabel(state.provider)}: ${state.bookingsRead} bookings of ${period}, finished
+        ${timeOf(l, state.finishedAt ?? state.updatedAt)}.
       </p>`;
     case 'running':
       return html`<p class="meta" data-import="running">
-        Reading the history from ${state.provider} (${period}): ${state.bookingsRead} bookings so far, started by
-        ${state.startedBy}.
+        Reading the history from ${providerLabel(state.provider)} (${period}): ${state.bookingsRead} bookings so far,
+        started by ${state.startedBy}.
       </p>`;
     case 'failed':
       return html`<p class="bad" data-import="failed" role="alert">
-        Reading the history from ${state.provider} stopped after ${state.bookingsRead} bookings: ${state.error}. Reading
-        it again goes on from there.
+        Reading the history from ${providerLabel(state.provider)} stopped after ${state.bookingsRead} bookings:
+        ${consoleText(viewer, state.error ?? '')}. Reading it again goes on from there.
       </p>`;
   }
 }
@@ -200,7 +200,7 @@ function patternItem(viewer: ConsoleViewer, p: Pattern) {
         ${p.verified ? 'confirmed' : 'not confirmed'}${
           p.confirmedBy.length ? html` by ${p.confirmedBy.join(', ')}` : ''
         }
-        · ${origin} · changed ${formatInstant(l, p.updatedAt)}
+        · ${origin} · changed ${timeOf(l, p.updatedAt)}
       </p>
       <form method="post" action="/console/patterns/${p.id}/edit" class="approve">
         ${csrfField(viewer)}

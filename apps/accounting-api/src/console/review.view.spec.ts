@@ -41,9 +41,30 @@ describe('renderReviewPage', () => {
       done: 'approved',
     }).value;
     expect(page).not.toContain('/approve"');
-    expect(page).toContain('Approving and rejecting need the role accountant.');
+    expect(page).toContain('Only an accountant or an administrator can approve or reject proposals.');
     expect(page).toContain('Waiting for review (1+)');
     expect(page).toContain('Approved. It is booked in the accounting system within a minute.');
+  });
+
+  it('links a proposal a reason names, says the route and the kind in words, and shows Oslo time', () => {
+    const earlier = '0b8f6f4e-3c1a-4d2e-9f00-123456789abc';
+    const twin = {
+      ...pending.proposal,
+      confidence: 0.5,
+      reasons: [`possible duplicate of proposal ${earlier} (Kiwi, NOK 120.00, 2026-11-27)`],
+      submittedAt: new Date('2026-06-01T10:30:00Z'),
+    };
+    const page = renderReviewPage({
+      viewer: viewerAs('accountant'),
+      queue: { pending: [twin], delayed: [], truncated: false, context: null },
+      done: null,
+    }).value;
+    expect(page).toContain(`proposal <a class="id" href="/console/proposals/${earlier}">${earlier}</a>`);
+    expect(page).toContain('(Needs review)');
+    expect(page).toContain('Expense (paid)');
+    expect(page).not.toMatch(/>[^<]*\b(review_required|auto_approve|supplier_invoice)\b/);
+    // Summer time in Oslo: UTC+2.
+    expect(page).toContain('<time datetime="2026-06-01T10:30:00.000Z">1. juni 2026, 12:30</time>');
   });
 
   it('escapes what the submitter wrote', () => {

@@ -11,8 +11,12 @@ import {
   type Route,
 } from '@app/domain';
 import { accountLabel } from './console-chart';
-import { formatAmount, formatDate, formatInstant, formatRate, formatShare } from './console-format';
-import { consolePage, csrfField, type ConsoleViewer } from './console-page';
+import { formatAmount, formatDate, formatDecimal, formatRate, formatShare, timeOf } from './console-format';
+import { LABELS, labelOf, providerLabel } from './console-labels';
+import { consoleTable, type ConsoleColumn } from './console-table';
+import { consoleText } from './console-text';
+import { consolePage, csrfField, DECIDE_RULE, mayOpen, type ConsoleViewer } from './console-page';
+import { refusalText } from './console-refusal';
 import { html, type Html } from './html';
 
 /** The review queue page: the queue, and the notice of the decision just made (`done`). */
@@ -31,25 +35,19 @@ export interface ProposalPageView {
 /** How the review page colours a confidence: by its band (CONFIDENCE_BANDS). */
 const BAND_CLASS: Record<Route, string> = { auto_approve: 'ok', review_recommended: '', review_required: 'bad' };
 
-const STATUS_LABELS: Record<Proposal['status'], string> = {
-  PROPOSED: 'Waiting for review',
-  APPROVED: 'Approved, not yet booked',
-  REJECTED: 'Rejected',
-  EXECUTED: 'Booked',
-};
-
 /** Reasons that call for a closer look (a possible duplicate, an unusual amount, a look-alike name). */
 const WARNING = /duplicate|unusual|similar|look-?alike|outside|limit/i;
 
-function reasonList(reasons: readonly string[]): Html {
+/** The engine's reasons; a proposal a reason names (a possible duplicate) links to its page. */
+function reasonList(viewer: ConsoleViewer, reasons: readonly string[]): Html {
   return html`<ul class="reasons">
-    ${reasons.map((r) => html`<li class="${WARNING.test(r) ? 'warn' : ''}">${r}</li>`)}
+    ${reasons.map((r) => html`<li class="${WARNING.test(r) ? 'warn' : ''}">${consoleText(viewer, r)}</li>`)}
   </ul>`;
 }
 
 /** The review queue (ReviewConsoleController): approving and rejecting forms for those who may decide. */
 export function renderReviewPage({ viewer, queue: view, done }: ReviewPageView): Html {
-  const mayDecide = viewer.identity.permissions.includes('solve') && viewer.identity.role !== 'manager';
+  const mayDecide = mayOpen(viewer.identity, DECIDE_RULE);
   const notice =
     done === 'approved'
       ? 'Approved. It is booked in the accounting system within a minute.'
@@ -109,10 +107,10 @@ export function renderProposalPage({
     >
       <h3>${eventLabel(event)}${earlier ? html` (earlier submission)` : ''}</h3>
       <p>
-        <time datetime="${event.occurredAt.toISOString()}">${formatInstant(l, event.occurredAt)}</time> by
-        <strong>${event.actor}</strong> via ${event.channel}${event.provider ? html` · provider ${event.provider}` : ''}
+        ${timeOf(l, event.occurredAt)} by <strong>${event.actor}</strong> via
+        ${LABELS.channel[event.channel]}${event.provider ? html` · provider ${providerLabel(event.provider)}` : ''}
       </p>
-      ${eventDetail(event, l)} ${linkDetail(link)}
+      ${eventDetail(viewer, event)} ${linkDetail(link)}
       ${
         calls.length
           ? html`<details>
@@ -126,7 +124,7 @@ export function renderProposalPage({
     </li>`;
   });
   const body = html`<p><a href="/console/review">← Review queue</a></p>
-    ${summary(proposal, l)} ${bookkeepingFacts(proposal, l)} ${postings ? postingsSection(postings, l, 'h2') : ''}
+    ${summary(viewer, proposal)} ${bookkeepingFacts(proposal, l)} ${postings ? postingsSection(postings, l, 'h2') : ''}
     ${receiptPreview(proposal)}
     <h2>Event chain</h2>
     ${verified}
@@ -171,7 +169,7 @@ function queueItem(
           <input id="reason-${p.id}" name="reason" required maxlength="1000" autocomplete="off" data-role="reason" />
           <button type="submit" data-action="reject">Reject</button>
         </form>`
-    : html`<p class="hint">Approving and rejecting need the role accountant.</p>`;
+    : html`<p class="hint">${refusalText(DECIDE_RULE, viewer.identity)}</p>`;
   return html`<li class="item" id="item-${index}" tabindex="-1" data-proposal="${p.id}">
     <article aria-labelledby="title-${p.id}">
       <h3 id="title-${p.id}">
@@ -179,8 +177,8 @@ function queueItem(
         <span class="amount">${formatAmount(l, p.amount, p.currency)}</span>
       </h3>
       <p class="meta">
-        ${formatDate(l, p.date)} · submitted by ${p.submittedBy} via ${p.channel} ·
-        <time datetime="${p.submittedAt.toISOString()}">${formatInstant(l, p.submittedAt)}</time>
+        ${formatDate(l, p.date)} · submitted by ${p.submittedBy} via ${LABELS.channel[p.channel]} ·
+        ${timeOf(l, p.submittedAt)}
       </p>
       <p>
         Suggested: account <strong>${accountLabel(p.accountCode, context)}</strong>, VAT
@@ -189,8 +187,9 @@ function queueItem(
       <p>
         Confidence
         <strong class="${BAND_CLASS[routeFor(p.confidence)]}">${formatShare(l, p.confidence)}</strong>
+        (${LABELS.route[routeFor(p.confidence)]})
       </p>
-      ${reasonList(p.reasons)} ${bookkeepingFacts(p, l)} ${postings ? postingsSection(postings, l, 'h4') : ''}
+      ${reasonList(viewer, p.reasons)} ${bookkeepingFacts(p, l)} ${postings ? postingsSection(postings, l, 'h4') : ''}
       ${
         p.receipt
           ? html`<a class="thumb" href="/console/proposals/${p.id}/receipt" target="_blank" rel="noopener"
@@ -217,7 +216,7 @@ function delayedItem(viewer: ConsoleViewer, p: Proposal, mayDecide: boolean): Ht
       </h3>
       <p class="meta">
         ${formatDate(l, p.date)} · account ${p.accountCode}, VAT ${formatRate(l, p.vatRate)} · booked after
-        <time datetime="${p.executeAfter!.toISOString()}">${formatInstant(l, p.executeAfter!)}</time>
+        ${timeOf(l, p.executeAfter!)}
       </p>
       ${
         mayDecide
@@ -263,21 +262,6 @@ function vatChoice(id: string, current: string, context: CompanyContext | null, 
   </select>`;
 }
 
-const KIND_LABELS: Record<Proposal['kind'], string> = {
-  expense: 'Expense (paid)',
-  supplier_invoice: 'Supplier invoice (unpaid)',
-};
-const PAID_WITH_LABELS: Record<NonNullable<Proposal['paidWith']>, string> = {
-  bank: 'Bank account',
-  company_card: 'Company card',
-  employee: 'Employee, out of pocket (to be reimbursed)',
-};
-const TREATMENT_LABELS: Record<Proposal['vatTreatment'], string> = {
-  domestic: 'Domestic, deductible',
-  foreign_no_deduction: 'Foreign VAT, no deduction',
-  reverse_charge: 'Reverse charge',
-};
-
 /** What was bought and how it was paid: kind, payment, VAT treatment, lines, supplier and due date. */
 function bookkeepingFacts(p: Proposal, l: ConsoleViewer['locale']): Html {
   const lines = p.lines.map(
@@ -289,15 +273,15 @@ function bookkeepingFacts(p: Proposal, l: ConsoleViewer['locale']): Html {
   );
   return html`<dl class="summary bookkeeping">
     <dt>Kind</dt>
-    <dd data-kind="${p.kind}">${KIND_LABELS[p.kind]}</dd>
+    <dd data-kind="${p.kind}">${LABELS.kind[p.kind]}</dd>
     ${
       p.paidWith
         ? html`<dt>Paid with</dt>
-            <dd data-paid-with="${p.paidWith}">${PAID_WITH_LABELS[p.paidWith]}</dd>`
+            <dd data-paid-with="${p.paidWith}">${LABELS.paidWith[p.paidWith]}</dd>`
         : ''
     }
     <dt>VAT treatment</dt>
-    <dd data-vat-treatment="${p.vatTreatment}">${TREATMENT_LABELS[p.vatTreatment]}</dd>
+    <dd data-vat-treatment="${p.vatTreatment}">${LABELS.vatTreatment[p.vatTreatment]}</dd>
     <dt>Lines</dt>
     <dd>
       <ul class="lines">
@@ -375,45 +359,37 @@ function postingsSection(postings: ProposalPostings, l: ConsoleViewer['locale'],
 }
 
 function postingTable(postings: readonly Posting[], l: ConsoleViewer['locale']): Html {
-  const rows = postings.map((posting) => {
-    const party = posting.party
-      ? `${posting.party.kind} ${posting.party.name}${posting.party.organizationNumber ? ` (${posting.party.organizationNumber})` : ''}`
+  const party = (posting: Posting) => {
+    const who = posting.party
+      ? `${labelOf('party', posting.party.kind)} ${posting.party.name}${posting.party.organizationNumber ? ` (${posting.party.organizationNumber})` : ''}`
       : '';
     const invoice = [
       posting.invoiceNumber ? `invoice ${posting.invoiceNumber}` : '',
-      posting.dueDate ? `due ${posting.dueDate}` : '',
+      posting.dueDate ? `due ${formatDate(l, posting.dueDate)}` : '',
       posting.kid ? `KID ${posting.kid}` : '',
     ]
       .filter(Boolean)
       .join(', ');
-    return html`<tr data-account="${posting.accountCode}">
-      <td>${posting.accountCode}</td>
-      <td class="num">${posting.amount >= 0 ? formatAmount(l, posting.amount, 'NOK') : ''}</td>
-      <td class="num">${posting.amount < 0 ? formatAmount(l, -posting.amount, 'NOK') : ''}</td>
-      <td>${posting.vatCode ?? ''}${posting.generated ? ' (generated VAT)' : ''}</td>
-      <td>${party}${invoice ? ` · ${invoice}` : ''}</td>
-    </tr>`;
-  });
-  return html`<table class="postings">
-    <thead>
-      <tr>
-        <th scope="col">Account</th>
-        <th scope="col">Debit</th>
-        <th scope="col">Credit</th>
-        <th scope="col">VAT code</th>
-        <th scope="col">Party</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}
-    </tbody>
-  </table>`;
+    return `${who}${invoice ? ` · ${invoice}` : ''}`;
+  };
+  const columns: ConsoleColumn<Posting>[] = [
+    { heading: 'Account', cell: (posting) => posting.accountCode },
+    { heading: 'Debit', cell: (posting) => (posting.amount >= 0 ? formatAmount(l, posting.amount, 'NOK') : '') },
+    { heading: 'Credit', cell: (posting) => (posting.amount < 0 ? formatAmount(l, -posting.amount, 'NOK') : '') },
+    {
+      heading: 'VAT code',
+      cell: (posting) => `${posting.vatCode ?? ''}${posting.generated ? ' (generated VAT)' : ''}`,
+    },
+    { heading: 'Party', cell: party },
+  ];
+  return consoleTable(columns, postings, { rowAttributes: (posting) => html`data-account="${posting.accountCode}"` });
 }
 
-function summary(p: Proposal, l: ConsoleViewer['locale']): Html {
+function summary(viewer: ConsoleViewer, p: Proposal): Html {
+  const l = viewer.locale;
   return html`<dl class="summary">
     <dt>Status</dt>
-    <dd data-status="${p.status}">${STATUS_LABELS[p.status]}</dd>
+    <dd data-status="${p.status}">${LABELS.status[p.status]}</dd>
     <dt>Amount</dt>
     <dd>${formatAmount(l, p.amount, p.currency)}</dd>
     <dt>Date</dt>
@@ -421,13 +397,13 @@ function summary(p: Proposal, l: ConsoleViewer['locale']): Html {
     <dt>Account, VAT</dt>
     <dd>${p.accountCode}, ${formatRate(l, p.vatRate)}</dd>
     <dt>Submitted by</dt>
-    <dd>${p.submittedBy} via ${p.channel}</dd>
+    <dd>${p.submittedBy} via ${LABELS.channel[p.channel]}</dd>
     <dt>Confidence</dt>
-    <dd>${formatShare(l, p.confidence)} ${reasonList(p.reasons)}</dd>
+    <dd>${formatShare(l, p.confidence)} ${reasonList(viewer, p.reasons)}</dd>
     ${
       p.booking
         ? html`<dt>Booked</dt>
-            <dd>${p.booking.provider} ${p.booking.bookingId}</dd>`
+            <dd>${providerLabel(p.booking.provider)} ${p.booking.bookingId}</dd>`
         : ''
     }
     ${
@@ -445,12 +421,13 @@ function eventLabel(event: DomainEvent): string {
 }
 
 /** The line under an event's heading; a type without its own line shows its heading only. */
-function eventDetail(event: DomainEvent, l: ConsoleViewer['locale']): Html {
+function eventDetail(viewer: ConsoleViewer, event: DomainEvent): Html {
+  const l = viewer.locale;
   switch (event.type) {
     case 'Proposed':
       return html`<p>
-        ${event.data.merchant}, ${event.data.amount} ${event.data.currency}, account ${event.data.accountCode}, VAT
-        ${formatRate(l, event.data.vatRate)}; routed to ${event.data.route}
+        ${event.data.merchant}, ${formatDecimal(l, event.data.amount, event.data.currency)}, account
+        ${event.data.accountCode}, VAT ${formatRate(l, event.data.vatRate)}; ${labelOf('route', event.data.route)}
       </p>`;
     case 'Approved':
       return html`<p>
@@ -458,11 +435,11 @@ function eventDetail(event: DomainEvent, l: ConsoleViewer['locale']): Html {
         ${formatRate(l, event.data.vatRate)}${event.data.corrections ? html` (corrected)` : ''}
       </p>`;
     case 'Rejected':
-      return html`<p>Reason: ${event.data.reason}</p>`;
+      return html`<p>Reason: ${consoleText(viewer, event.data.reason)}</p>`;
     case 'Executed':
       return html`<p>Booked as ${event.data.bookingId}</p>`;
     case 'ExecutionFailed':
-      return html`<p class="bad">${event.data.message}</p>`;
+      return html`<p class="bad">${consoleText(viewer, event.data.message)}</p>`;
     case 'PatternSaved':
     case 'PatternRetired':
       return html`<p>Pattern ${event.data.pattern.merchantName} → ${event.data.pattern.accountCode}</p>`;
