@@ -13,9 +13,11 @@ import { mismatches, parseShown, printedValues, walkthroughBlocks } from './supp
  * README shows is compared with the one the service printed (test/support/readme-walkthrough.ts
  * says how to read `…`).
  *
- * Two things differ from a newcomer's shell, both outside the README's text: `B` (which the README
- * defaults to http://localhost:3000) names the port this test chose, and `npm run -s cli -- …`
- * runs the CLI from its sources (`npm` on the script's PATH is a shim), so the test needs no build.
+ * The service and the script run in a directory of their own, whose `./data` is the service's
+ * DATA_DIR as in the repository (and where no developer's `.env` is read). Two things differ from a
+ * newcomer's shell, both outside the README's text: `B` (which the README defaults to
+ * http://localhost:3000) names the port this test chose, and `npm run -s cli -- …` runs the CLI from
+ * its sources (`npm` on the script's PATH is a shim), so the test needs no build.
  */
 const ROOT = path.join(__dirname, '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -81,21 +83,24 @@ describe('the README response notation', () => {
 
 describe('the README walk-through, run as written against a freshly started service', () => {
   const blocks = walkthroughBlocks(README);
-  let dataDir: string;
+  let workDir: string;
   let shimDir: string;
   let service: ChildProcess;
   let serviceOutput = '';
   let base: string;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-readme-'));
-    shimDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-readme-bin-'));
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-readme-'));
+    // As root the embedded server runs as `postgres`, which must get through to ./data/pgdata.
+    fs.chmodSync(workDir, 0o711);
+    shimDir = path.join(workDir, 'bin');
+    fs.mkdirSync(shimDir);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     // npm start's main, as a developer runs it: no NODE_ENV, no DATABASE_URL (embedded PostgreSQL).
     service = spawn(process.execPath, ['-r', SWC_REGISTER, path.join(ROOT, 'apps/accounting-api/src/main.ts')], {
-      cwd: ROOT,
-      env: shellEnv({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' }),
+      cwd: workDir,
+      env: shellEnv({ PORT: String(port), LOG_LEVEL: 'warn' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     service.stdout!.on('data', (chunk: Buffer) => (serviceOutput += chunk.toString()));
@@ -139,7 +144,7 @@ describe('the README walk-through, run as written against a freshly started serv
       service.kill('SIGTERM');
       await exited;
     }
-    for (const dir of [dataDir, shimDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
   });
 
   it('has blocks to run, with no placeholders and no macOS-only commands', () => {
@@ -157,13 +162,11 @@ describe('the README walk-through, run as written against a freshly started serv
       ...blocks.flatMap((block) => [block.script, `printf '\\n%s\\n' '${BLOCK_END}'`]),
     ].join('\n');
     const bash = spawn('bash', ['-c', script], {
-      cwd: ROOT,
-      env: shellEnv({
-        PATH: `${shimDir}:${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-        DATA_DIR: dataDir,
-        B: base,
-      }),
+      cwd: workDir,
+      env: shellEnv({ PATH: `${shimDir}:${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, B: base }),
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A walk-through that hangs is stopped (and fails) well before the test's own limit.
+      timeout: 150_000,
     });
     const { code, stdout, stderr } = await run(bash);
     const outputs = stdout.split(`\n${BLOCK_END}\n`);
