@@ -96,7 +96,7 @@ describe('the README walk-through, run as written against a freshly started serv
     shimDir = path.join(workDir, 'bin');
     fs.mkdirSync(shimDir);
     const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
+    base = `http://localhost:${port}`;
     // npm start's main, as a developer runs it: no NODE_ENV, no DATABASE_URL (embedded PostgreSQL).
     service = spawn(process.execPath, ['-r', SWC_REGISTER, path.join(ROOT, 'apps/accounting-api/src/main.ts')], {
       cwd: workDir,
