@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { OpenApiResponseChecker, type ObservedResponse, type OpenApiDocument } from './support/openapi-responses';
 import { mismatches, parseShown, printedValues, walkthroughBlocks } from './support/readme-walkthrough';
 
 /**
@@ -11,7 +13,9 @@ import { mismatches, parseShown, printedValues, walkthroughBlocks } from './supp
  * beside the service started as `npm start` starts it — main.ts on the embedded PostgreSQL under a
  * fresh DATA_DIR, with the built-in sandboxes and the seeded `demo` company. Every response the
  * README shows is compared with the one the service printed (test/support/readme-walkthrough.ts
- * says how to read `…`).
+ * says how to read `…`), and every response the script received is checked against the service's
+ * /openapi.json, as the e2e suite's are: `B` points at a proxy that passes each exchange through
+ * unchanged and keeps a copy.
  *
  * The service and the script run in a directory of their own, whose `./data` is the service's
  * DATA_DIR as in the repository (and where no developer's `.env` is read). Two things differ from a
@@ -38,6 +42,54 @@ function shellEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}` };
   for (const name of keep) if (process.env[name] !== undefined) env[name] = process.env[name];
   return { ...env, ...extra };
+}
+
+/** An HTTP proxy to `target` that passes every exchange through unchanged and records it. */
+async function recordingProxy(
+  target: string,
+): Promise<{ url: string; exchanges: ObservedResponse[]; close(): Promise<void> }> {
+  const exchanges: ObservedResponse[] = [];
+  const server = http.createServer((request, response) => {
+    const upstream = http.request(
+      new URL(request.url ?? '/', target),
+      { method: request.method, headers: { ...request.headers, host: new URL(target).host } },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const text = body.toString('utf8');
+          const headers = { ...answer.headers };
+          delete headers['transfer-encoding'];
+          delete headers.connection;
+          let parsed: unknown = text;
+          if (/json/.test(String(headers['content-type'] ?? ''))) parsed = JSON.parse(text) as unknown;
+          exchanges.push({
+            method: request.method ?? 'GET',
+            url: request.url ?? '/',
+            status: answer.statusCode ?? 0,
+            headers,
+            body: parsed,
+            text,
+          });
+          response.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': String(body.length) });
+          response.end(body);
+        });
+      },
+    );
+    upstream.on('error', (error) => {
+      response.writeHead(502);
+      response.end(error.message);
+    });
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    exchanges,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 interface Finished {
@@ -88,6 +140,7 @@ describe('the README walk-through, run as written against a freshly started serv
   let service: ChildProcess;
   let serviceOutput = '';
   let base: string;
+  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
 
   beforeAll(async () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-readme-'));
@@ -120,6 +173,7 @@ describe('the README walk-through, run as written against a freshly started serv
     })();
     await Promise.race([healthy, exited]);
     exited.catch(() => undefined);
+    proxy = await recordingProxy(base);
     const cli = path.join(ROOT, 'apps/accounting-api/src/cli.ts');
     fs.writeFileSync(
       path.join(shimDir, 'npm'),
@@ -139,6 +193,7 @@ describe('the README walk-through, run as written against a freshly started serv
   }, 120_000);
 
   afterAll(async () => {
+    await proxy?.close();
     if (service && service.exitCode === null) {
       const exited = new Promise((resolve) => service.once('exit', resolve));
       service.kill('SIGTERM');
@@ -163,7 +218,7 @@ describe('the README walk-through, run as written against a freshly started serv
     ].join('\n');
     const bash = spawn('bash', ['-c', script], {
       cwd: workDir,
-      env: shellEnv({ PATH: `${shimDir}:${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, B: base }),
+      env: shellEnv({ PATH: `${shimDir}:${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`, B: proxy.url }),
       stdio: ['ignore', 'pipe', 'pipe'],
       // A walk-through that hangs is stopped (and fails) well before the test's own limit.
       timeout: 150_000,
@@ -195,5 +250,11 @@ describe('the README walk-through, run as written against a freshly started serv
       });
     });
     expect(problems).toEqual([]);
+
+    // Every exchange of the walk-through, as an integrator's generated client would see it.
+    const document = (await (await fetch(`${base}/openapi.json`)).json()) as OpenApiDocument;
+    const checker = new OpenApiResponseChecker(document);
+    expect(proxy.exchanges.length).toBeGreaterThanOrEqual(blocks.flatMap((b) => b.expected).length);
+    expect(proxy.exchanges.flatMap((exchange) => checker.check(exchange))).toEqual([]);
   }, 180_000);
 });
