@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DatabaseRefused } from '@app/persistence';
-import { createApp, exitGracefullyOn } from './bootstrap';
+import { createApp, exitGracefullyOn, listen } from './bootstrap';
 import { ConfigError, loadConfig, loadDotEnv } from './config/app-config';
 import { demoConsoleLinks } from './console/demo-console-links';
 
@@ -26,12 +26,12 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  await app.listen(config.port);
+  const bound = await listen(app, config);
   exitGracefullyOn(app, config);
   const origin = config.publicUrl;
   const lines = [
     '',
-    `  Accounting API listening on ${origin}`,
+    `  Accounting API listening on ${origin}${config.host === undefined ? '' : ` (bound to ${config.host}:${bound.port} only)`}`,
     `  API docs:     ${origin}/docs   (OpenAPI: ${origin}/openapi.json)`,
     `  Database:     ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`}`,
   ];
