@@ -5,6 +5,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { testKekSource } from '../libs/persistence/src/testing/test-keyring';
 import { buildCli } from '../apps/accounting-api/src/cli';
 import { loadConfig, type AppConfig } from '../apps/accounting-api/src/config/app-config';
 
@@ -50,7 +51,13 @@ describe('the CLI says what it does and where it looked', () => {
 
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'acct-cli-feedback-'));
-    config = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    config = loadConfig({
+      DATABASE_URL: process.env.DATABASE_URL,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      // The shared test database's chain key is wrapped under the test keyring (`events verify`).
+      KEK_SOURCE: testKekSource(),
+    });
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
