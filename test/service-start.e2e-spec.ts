@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 /**
  * Starts the service process (`main.ts`, as `npm start` runs it) on the test database, waits until
- * it printed its banner and Nest's closing start-up line, stops it with SIGTERM and returns its
+ * it printed its banner and logged where it listens, stops it with SIGTERM and returns its
  * standard output, line by line.
  */
 async function startUpOutput(env: Record<string, string>): Promise<string[]> {
@@ -46,7 +46,8 @@ async function startUpOutput(env: Record<string, string>): Promise<string[]> {
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
-        if (stdout.includes('listening on') && stdout.includes('Nest application successfully started')) resolve();
+        // The banner, and the log line after Nest's last start-up line (pino keeps their order).
+        if (stdout.includes('Accounting API listening on') && stdout.includes('"msg":"listening on')) resolve();
       });
       child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it started: ${stderr}`)));
     });
@@ -69,8 +70,9 @@ describe('npm start', () => {
     expect(banner).toBeGreaterThanOrEqual(0);
     expect(banner).toBeLessThan(5);
     expect(lines.slice(banner, banner + 10).join('\n')).toContain('TOKEN=$(npm run -s cli -- token');
-    // What an operator needs stays at info: that it started.
+    // What an operator needs stays at info: that it started, and where it listens.
     expect(lines.some((line) => line.includes('"msg":"Nest application successfully started"'))).toBe(true);
+    expect(lines.some((line) => /"msg":"listening on 127\.0\.0\.1:\d+"/.test(line))).toBe(true);
   });
 
   it('logs Nest’s start-up lines with LOG_LEVEL=debug', async () => {

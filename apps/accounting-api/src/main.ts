@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from 'nestjs-pino';
 import { DatabaseRefused } from '@app/persistence';
 import { createApp, exitGracefullyOn, listen } from './bootstrap';
 import { ConfigError, loadConfig, loadDotEnv } from './config/app-config';
@@ -28,6 +29,10 @@ async function main(): Promise<void> {
   }
   const bound = await listen(app, config);
   exitGracefullyOn(app, config);
+  // For the logs (the banner below is for a person): where it listens.
+  app
+    .get(Logger)
+    .log(`listening on ${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`, 'Main');
   const origin = config.publicUrl;
   const lines = [
     '',
