@@ -11,6 +11,15 @@ import ignore from '@balena/dockerignore';
 const ROOT = path.join(__dirname, '../../..');
 const dockerignore = ignore().add(fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8'));
 const inContext = (file: string) => !dockerignore.ignores(file);
+/** The `!` patterns: an excluded folder is walked only when one of them could let a file under it back in, as Docker does. */
+const exceptions = fs
+  .readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line.startsWith('!'))
+  .map((line) => line.slice(1).replace(/^\//, ''));
+const mayLetBackIn = (dir: string) =>
+  exceptions.some((pattern) => pattern.startsWith(`${dir}/`) || pattern.startsWith('**'));
 
 /** Every file Docker would send as the build context. */
 function contextFiles(dir = ''): string[] {
@@ -18,8 +27,7 @@ function contextFiles(dir = ''): string[] {
   for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
     const file = dir ? `${dir}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
-      // Not walked, for time: node_modules and .git, when left out (the first test asserts they are).
-      if ((entry.name === 'node_modules' || entry.name === '.git') && !inContext(file)) continue;
+      if (!inContext(file) && !mayLetBackIn(file)) continue;
       files.push(...contextFiles(file));
     } else if (inContext(file)) {
       files.push(file);
