@@ -46,6 +46,17 @@ describe('the CLI’s database error line', () => {
     );
   });
 
+  it('names MIGRATION_DATABASE_URL too when it is set (the commands that migrate connect there)', () => {
+    const both = loadConfig({
+      DATABASE_URL: 'postgres://app:a@db:5432/accounting',
+      MIGRATION_DATABASE_URL: 'postgres://owner:o@db:5432/accounting',
+    });
+    expect(databaseErrorLine(serverError('28P01', 'password authentication failed for user "owner"'), both)).toBe(
+      'cannot connect to PostgreSQL at postgres://app@db:5432/accounting (DATABASE_URL) or ' +
+        'postgres://owner@db:5432/accounting (MIGRATION_DATABASE_URL): password authentication failed for user "owner"',
+    );
+  });
+
   it('leaves other errors alone', () => {
     expect(databaseErrorLine(new Error('a company "acme" already exists'), withUrl)).toBeNull();
     expect(

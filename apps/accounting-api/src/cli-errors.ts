@@ -20,6 +20,12 @@ export function databaseName(config: AppConfig): string {
     : `PostgreSQL at ${redactedUrl(config.databaseUrl)} (DATABASE_URL)`;
 }
 
+/** As `databaseName`, and the owner's URL too when commands that migrate may have used it. */
+function databasesNamed(config: AppConfig): string {
+  if (config.migrationDatabaseUrl === undefined) return databaseName(config);
+  return `${databaseName(config)} or ${redactedUrl(config.migrationDatabaseUrl)} (MIGRATION_DATABASE_URL)`;
+}
+
 /** The error, what TypeORM wraps (`driverError`), Node's AggregateError's parts and the `cause` chain. */
 function* causes(error: unknown): Generator<{ code?: unknown; message?: unknown; severity?: unknown }> {
   let current: unknown = error;
@@ -59,7 +65,7 @@ function sqlState(error: unknown): { state: string; message: string } | null {
  * (role, password, database name), or refused a statement. null: not a database error.
  */
 export function databaseErrorLine(error: unknown, config: AppConfig): string | null {
-  const where = databaseName(config);
+  const where = databasesNamed(config);
   if (error instanceof DatabaseUnreachable || databaseOutage(error) !== null) {
     return `cannot reach ${where}: ${reasonOf(error)}`;
   }
