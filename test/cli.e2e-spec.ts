@@ -130,9 +130,14 @@ describe('the CLI beside a service running the in-process sandbox', () => {
 
   it('reaches the service’s sandbox: `history import demo-fiken` reads with the service’s grant, which stays connected', async () => {
     const lines: string[] = [];
-    await importHistoryNow(cliConfig, 'demo-fiken', 'ops@demo.no', (line) => lines.push(line), new PassThrough());
+    const progress = new PassThrough();
+    await importHistoryNow(cliConfig, 'demo-fiken', 'ops@demo.no', (line) => lines.push(line), progress);
 
     expect(lines).toEqual([expect.stringMatching(/^history of demo-fiken \(fiken, .*\): \d+ bookings read/)]);
+    // Not a terminal: a line per page read, the last at 100 %.
+    const steps = (progress.read() as Buffer).toString().split('\n').filter(Boolean);
+    for (const step of steps) expect(step).toMatch(/^history: \d+% \d+ bookings, \d+ pages$/);
+    expect(steps[steps.length - 1]).toMatch(/^history: 100% /);
     expect((await service.app.get(ProviderConnectionRepository).find('demo-fiken'))?.status).toBe('connected');
   });
 });

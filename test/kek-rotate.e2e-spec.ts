@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { ProviderConnectionRepository } from '@app/domain';
 import { tripletexEmployeeToken } from '@app/sandbox';
 import { DataSource } from 'typeorm';
@@ -27,12 +28,18 @@ describe('npm run cli -- kek rotate', () => {
     const rotate = async () => {
       const lines: string[] = [];
       let failure: Error | undefined;
+      const progress = new PassThrough();
       await buildCli(
         () => t.config,
         (line) => lines.push(line),
+        { progress },
       )
         .parseAsync(['node', 'cli', 'kek', 'rotate'])
         .catch((error: Error) => (failure = error));
+      // Not a terminal: the progress comes as lines (every 100 DEKs, and the last count).
+      const steps = (progress.read() as Buffer).toString().split('\n').filter(Boolean);
+      expect(steps.length).toBeGreaterThan(0);
+      for (const step of steps) expect(step).toMatch(/^kek rotate: \d+\/\? DEK\(s\) examined \(.+\)$/);
       if (failure) expect(failure.message).toMatch(/^could not re-wrap (the DEK of |the event chain key version)/);
       expect(failure?.message ?? '').not.toContain(company);
       return lines.join('\n');

@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { CompanyRepository, type Clock } from '@app/domain';
@@ -15,6 +16,7 @@ import { mountOpenApi } from './http/openapi';
 import { limitConnectionsPerAddress } from './http/connections-per-address';
 import { HttpMetrics } from './metrics/http-metrics';
 import { Draining, drainHttp } from './platform/shutdown';
+import { QuietBootstrapLogger } from './platform/logging';
 import { DemoConnections } from './sandbox/demo-connections';
 import { ExecutorWorker } from './execution/executor.worker';
 
@@ -51,7 +53,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
  */
 export async function configureApp(app: NestExpressApplication, config: AppConfig): Promise<void> {
   limitSlowClients(app.getHttpServer() as Server, config);
-  app.useLogger(app.get(Logger));
+  // Nest's start-up lines (modules, routes) at debug level: the banner is what a newcomer sees.
+  app.useLogger(new QuietBootstrapLogger(app.get(Logger)));
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   // A request's statements use the API's connection pool, never the background work's.
@@ -73,6 +76,17 @@ export async function configureApp(app: NestExpressApplication, config: AppConfi
     // Sandbox mode: `demo` on the Tripletex sandbox, `demo-fiken` on the Fiken sandbox.
     if (config.providerSandbox) await app.get(DemoConnections).seed();
   }
+}
+
+/**
+ * Starts listening on PORT, bound to HOST when it is set (127.0.0.1: this machine only) and else
+ * to every interface (Node's default: `::` with IPv4 beside it, or `0.0.0.0` without IPv6), and
+ * returns the address it is bound to.
+ */
+export async function listen(app: NestExpressApplication, config: AppConfig): Promise<AddressInfo> {
+  if (config.host === undefined) await app.listen(config.port);
+  else await app.listen(config.port, config.host);
+  return (app.getHttpServer() as Server).address() as AddressInfo;
 }
 
 /**

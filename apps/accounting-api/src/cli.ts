@@ -36,6 +36,8 @@ import { EMAIL } from './auth/gateway-jwt.strategy';
 import { ensureDevKeys, rotateDevKeys, signDevToken } from './auth/dev-keys';
 import { webhookSecretText } from './notifications/outbox-delivery.module';
 import { withCliContext } from './cli-context';
+import { databaseErrorLine, databaseName } from './cli-errors';
+import { progressReport } from './cli-progress-report';
 
 /**
  * The operators' CLI (docs/api.md §5): `npm run cli -- <command>`. A command that touches the
@@ -139,10 +141,51 @@ function packageVersion(): string {
   return 'unknown';
 }
 
+/** Where a command's other output goes: its progress (a bar on a terminal, else lines) and its warnings. */
+export interface CliStreams {
+  /** Default: stderr. */
+  readonly progress?: NodeJS.WritableStream;
+  /** Default: a line on stderr. */
+  readonly warn?: (line: string) => void;
+}
+
+/**
+ * Whether the company exists in the database the CLI points at, read directly (no service needs to
+ * run); a line to warn with when it does not, or when the database could not be read.
+ */
+async function unknownCompanyWarning(config: AppConfig, companyId: string): Promise<string | null> {
+  const neverStarted =
+    config.databaseUrl === undefined && !fs.existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'));
+  if (neverStarted) {
+    // Nothing to read, and no reason to create a database for a token: the service has not run here yet.
+    return (
+      `warning: ${databaseName(config)} holds no database yet (npm start creates it, with the company "demo"), ` +
+      `so no company "${companyId}" either: the service answers this token with 403 unknown_company until it exists`
+    );
+  }
+  try {
+    const rows = await withDatabase(
+      config,
+      (db) => db.dataSource.query('SELECT 1 FROM companies WHERE id = $1', [companyId]) as Promise<unknown[]>,
+    );
+    if (rows.length > 0) return null;
+    return (
+      `warning: ${databaseName(config)} has no company "${companyId}": the service answers this token with 403 ` +
+      `unknown_company until it is registered (npm run cli -- company create ${companyId} --name "…")`
+    );
+  } catch (error) {
+    const reason = databaseErrorLine(error, config) ?? (error instanceof Error ? error.message : String(error));
+    return `warning: could not check that company "${companyId}" exists: ${reason}`;
+  }
+}
+
 export function buildCli(
   config: () => AppConfig,
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  streams: CliStreams = {},
 ): Command {
+  const progress = streams.progress ?? process.stderr;
+  const warn = streams.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const program = new Command('accounting-api')
     .description('Operate the Accounting API')
     .version(packageVersion(), '-V, --version', 'print the version')
@@ -219,7 +262,9 @@ export function buildCli(
 
   program
     .command('token')
-    .description('print a 1-hour development token signed with the dev key set')
+    .description(
+      'print a 1-hour development token signed with the dev key set (a warning on stderr when the database has no such company)',
+    )
     .requiredOption('--company <id>', 'company_id')
     .requiredOption('--role <role>', 'employee | manager | accountant | admin', parseChoice<Role>(isRole, 'role'))
     .requiredOption('--sub <email>', 'the employee email (sub)', (value: string) => {
@@ -245,22 +290,26 @@ export function buildCli(
         return list as Permission[];
       },
     )
-    .action((options: { company: string; role: Role; sub: string; channel: Channel; permissions?: Permission[] }) => {
-      const cfg = config();
-      refuseWithRealJwks(cfg, 'token');
-      ensureDevKeys(cfg.dataDir);
-      out(
-        signDevToken(cfg.dataDir, {
-          company: options.company,
-          role: options.role,
-          sub: options.sub,
-          channel: options.channel,
-          permissions: options.permissions,
-          issuer: cfg.gatewayIssuer,
-          audience: cfg.gatewayAudience,
-        }),
-      );
-    });
+    .action(
+      async (options: { company: string; role: Role; sub: string; channel: Channel; permissions?: Permission[] }) => {
+        const cfg = config();
+        refuseWithRealJwks(cfg, 'token');
+        ensureDevKeys(cfg.dataDir);
+        const warning = await unknownCompanyWarning(cfg, options.company);
+        if (warning !== null) warn(warning);
+        out(
+          signDevToken(cfg.dataDir, {
+            company: options.company,
+            role: options.role,
+            sub: options.sub,
+            channel: options.channel,
+            permissions: options.permissions,
+            issuer: cfg.gatewayIssuer,
+            audience: cfg.gatewayAudience,
+          }),
+        );
+      },
+    );
 
   program
     .command('keys')
@@ -294,7 +343,13 @@ export function buildCli(
           out(`sealed ${sealed.sealed} event(s) of ${sealed.companies} company(ies)`);
         }
         const verifier = app.get(EventChainVerifier);
-        const report = await verifier.verify(options.company);
+        const bar = progressReport(progress, 'verify', { every: 10 });
+        const report = await verifier
+          .verify(options.company, {
+            onProgress: (p) =>
+              bar.update(p.companiesDone, p.companiesTotal, `companies, ${p.eventsChecked} events (${p.companyId})`),
+          })
+          .finally(() => bar.stop());
         const recorded = options.heads === undefined ? {} : readHeads(options.heads);
         const moved: string[] = [];
         for (const [company, head] of Object.entries(recorded)) {
@@ -396,7 +451,10 @@ export function buildCli(
       const cfg = config();
       await withCliContext(cfg, async (app) => {
         await migrate(cfg, app.get(DataSource));
-        const result = await rotateKek(app.get(Kms), app.get(WrappedDekRepository));
+        const bar = progressReport(progress, 'kek rotate', { every: 100 });
+        const result = await rotateKek(app.get(Kms), app.get(WrappedDekRepository), {
+          onProgress: (examined, companyId) => bar.update(examined, null, `DEK(s) examined (${companyId})`),
+        }).finally(() => bar.stop());
         out(
           `KEK ${result.kekId}: ${result.rewrapped} re-wrapped, ${result.alreadyCurrent} already current, ` +
             `${result.skipped} changed meanwhile, ${result.failed.length} failed (of ${result.total})`,
@@ -424,7 +482,7 @@ export function buildCli(
     .option('--actor <email>', 'who asks, as the audit trail names them', 'cli')
     .action(async (companyId: string, options: { actor: string }) => {
       const { importHistoryNow } = await import('./patterns/import-history-now');
-      await importHistoryNow(config(), companyId, options.actor, out);
+      await importHistoryNow(config(), companyId, options.actor, out, progress);
     });
 
   program
@@ -465,7 +523,12 @@ export function buildCli(
     .option('--force', 'run again for today the companies already checked (their results are posted again)')
     .action(async (options: { company?: string; force?: boolean }) => {
       const { runDailyCheckNow } = await import('./daily-check/run-daily-check-now');
-      const summary = await runDailyCheckNow(config(), { companyId: options.company, force: options.force }, out);
+      const summary = await runDailyCheckNow(
+        config(),
+        { companyId: options.company, force: options.force },
+        out,
+        progress,
+      );
       if (summary.failed > 0)
         throw new Error(`the daily check failed for ${summary.failed} compan${summary.failed === 1 ? 'y' : 'ies'}`);
     });
@@ -478,17 +541,20 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => process.exit(130));
   process.once('SIGTERM', () => process.exit(143));
   loadDotEnv();
-  const program = buildCli(() => loadConfig());
+  let config: AppConfig | undefined;
+  const program = buildCli(() => (config ??= loadConfig()));
   try {
     await program.parseAsync(process.argv);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return;
     if (code?.startsWith('commander.')) process.exit(2);
+    // A database error names where the CLI looked (DATABASE_URL or the embedded default), in one line.
     const message =
-      error instanceof ConfigError || error instanceof DomainError || error instanceof Error
+      (config && databaseErrorLine(error, config)) ??
+      (error instanceof ConfigError || error instanceof DomainError || error instanceof Error
         ? error.message
-        : String(error);
+        : String(error));
     process.stderr.write(`error: ${message}\n`);
     process.exit(error instanceof ChainBroken ? error.exitCode : error instanceof ConfigError ? 78 : 1); // 78: EX_CONFIG
   }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import { Logger } from 'nestjs-pino';
 import { DatabaseRefused } from '@app/persistence';
-import { createApp, exitGracefullyOn } from './bootstrap';
+import { createApp, exitGracefullyOn, listen } from './bootstrap';
 import { ConfigError, loadConfig, loadDotEnv } from './config/app-config';
 import { demoConsoleLinks } from './console/demo-console-links';
 
@@ -26,12 +27,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  await app.listen(config.port);
+  const bound = await listen(app, config);
   exitGracefullyOn(app, config);
+  // For the logs (the banner below is for a person): where it listens.
+  app
+    .get(Logger)
+    .log(`listening on ${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`, 'Main');
   const origin = config.publicUrl;
   const lines = [
     '',
-    `  Accounting API listening on ${origin}`,
+    `  Accounting API listening on ${origin}${config.host === undefined ? '' : ` (bound to ${config.host}:${bound.port} only)`}`,
     `  API docs:     ${origin}/docs   (OpenAPI: ${origin}/openapi.json)`,
     `  Database:     ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`}`,
   ];

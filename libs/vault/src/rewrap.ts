@@ -21,6 +21,8 @@ export interface RewrapOptions {
   readonly force?: boolean;
   /** Keyset page size when walking the repository (default 100). */
   readonly pageSize?: number;
+  /** Called after each DEK is examined: how many so far, and whose it was. */
+  readonly onProgress?: (examined: number, companyId: string) => void;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function rewrapAll(
       total += 1;
       if (record.kekId === kekId && !options.force) {
         alreadyCurrent += 1;
+        options.onProgress?.(total, record.companyId);
         continue;
       }
       let dek: Buffer | undefined;
@@ -59,6 +62,7 @@ export async function rewrapAll(
         failed.push(record.companyId);
       } finally {
         dek?.fill(0);
+        options.onProgress?.(total, record.companyId);
       }
     }
     if (page.length < pageSize) break;

@@ -26,6 +26,11 @@ export class AppConfig {
   webhookSigningKey?: string;
   /** HTTP port. */
   port!: number;
+  /**
+   * The address the listener binds (HOST); undefined → every interface, as Node binds by default
+   * (`::`, which takes IPv4 too, or `0.0.0.0` where IPv6 is off): what a container needs.
+   */
+  host?: string;
   /** Origin under which the service is reachable, for links it hands out (OAuth redirect, docs). */
   publicUrl!: string;
   /** PostgreSQL URL; undefined → embedded PostgreSQL under dataDir. */
@@ -149,6 +154,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   const underJest = env.NODE_ENV === 'test';
   config.production = env.NODE_ENV === 'production';
   config.port = env.PORT ?? 3000;
+  config.host = env.HOST;
   config.publicUrl = env.PUBLIC_URL ?? `http://localhost:${config.port}`;
   config.databaseUrl = env.DATABASE_URL;
   config.migrationDatabaseUrl = env.MIGRATION_DATABASE_URL;

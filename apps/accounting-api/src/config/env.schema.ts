@@ -95,6 +95,12 @@ const kekSource = () =>
 const envSchema = z.object({
   NODE_ENV: text(),
   PORT: int(0, 65_535),
+  HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:%_-]+$/, {
+      error: 'must be an address or host name to listen on (e.g. 127.0.0.1, 0.0.0.0, ::)',
+    })
+    .optional(),
   PUBLIC_URL: httpUrl(),
   DATABASE_URL: postgresUrl(),
   MIGRATION_DATABASE_URL: postgresUrl(),

@@ -8,15 +8,12 @@ import {
 } from '@app/application';
 import { Clock, CompanyRepository, NotFound } from '@app/domain';
 import { withCliContext } from '../cli-context';
+import { progressReport } from '../cli-progress-report';
 import type { AppConfig } from '../config/app-config';
 
-const BAR_WIDTH = 30;
-
-/** A progress bar on a terminal stream, redrawn in place: `[######……] 12/40 acme ✓`. */
-function progressLine(progress: DailyCheckProgress): string {
-  const filled = Math.round((progress.done / Math.max(progress.total, 1)) * BAR_WIDTH);
-  const mark = progress.outcome === 'succeeded' ? 'ok' : progress.outcome;
-  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${progress.done}/${progress.total} ${progress.companyId} ${mark}`;
+/** What the progress says of the company just checked: `acme ok`, `acme failed`. */
+function progressDetail(progress: DailyCheckProgress): string {
+  return `${progress.companyId} ${progress.outcome === 'succeeded' ? 'ok' : progress.outcome}`;
 }
 
 /** Why a day's runs were not due: how many ran already, run elsewhere now, or wait for a retry. */
@@ -53,14 +50,17 @@ export async function runDailyCheckNow(
       throw new NotFound('company', options.companyId);
     }
     const day = utcDay(app.get(Clock).now());
-    const tty = (progress as { isTTY?: boolean }).isTTY === true;
-    const summary = await app.get(DailyCheckRunner).runDay(day, {
-      companyId: options.companyId,
-      ignoreBackoff: true,
-      force: options.force,
-      onProgress: (p) => progress.write(tty ? `\r${progressLine(p)}\u001b[K` : `${progressLine(p)}\n`),
-    });
-    if (tty && summary.total > 0) progress.write('\n');
+    // A bar on a terminal; otherwise a line for the first company, every 10th and the last.
+    const bar = progressReport(progress, 'checks', { every: 10 });
+    const summary = await app
+      .get(DailyCheckRunner)
+      .runDay(day, {
+        companyId: options.companyId,
+        ignoreBackoff: true,
+        force: options.force,
+        onProgress: (p) => bar.update(p.done, p.total, progressDetail(p)),
+      })
+      .finally(() => bar.stop());
     out(
       `daily check ${day}: ${summary.succeeded} succeeded, ${summary.failed} failed, ${summary.itemsFound} items found (${summary.total} due)`,
     );

@@ -1,14 +1,14 @@
-import { SingleBar } from 'cli-progress';
 import { ImportBookingHistoryHandler, type ImportHistoryResult } from '@app/application';
 import { CompanyRepository, NotFound } from '@app/domain';
 import { withCliContext } from '../cli-context';
+import { progressReport } from '../cli-progress-report';
 import type { AppConfig } from '../config/app-config';
 
 /**
  * `history import <company>`: reads the company's last 12 months of bookings from its provider
  * (resuming an interrupted read) and refreshes its suggestions, in this process (the CLI's
- * application context, `withCliContext`), with a progress bar (cli-progress) on
- * `progress` (stderr) when it is a terminal.
+ * application context, `withCliContext`), with its progress on `progress` (stderr): a bar on a
+ * terminal, else a line per page read.
  */
 export async function importHistoryNow(
   config: AppConfig,
@@ -18,21 +18,15 @@ export async function importHistoryNow(
   progress: NodeJS.WritableStream = process.stderr,
 ): Promise<ImportHistoryResult> {
   return withCliContext(config, async (app) => {
-    const bar = new SingleBar({
-      stream: progress,
-      format: 'history [{bar}] {percentage}% | {bookings} bookings, {pages} pages',
-      noTTYOutput: false,
-      hideCursor: true,
-    });
+    const bar = progressReport(progress, 'history', { percent: true });
     try {
       if (!(await app.get(CompanyRepository).exists(companyId))) throw new NotFound('company', companyId);
-      bar.start(100, 0, { bookings: 0, pages: 0 });
       const result = await app.get(ImportBookingHistoryHandler).execute({
         companyId,
         actor,
         channel: 'web',
         onProgress: (state, done) =>
-          bar.update(Math.round(done * 100), { bookings: state.bookingsRead, pages: state.pagesRead }),
+          bar.update(Math.round(done * 100), 100, `${state.bookingsRead} bookings, ${state.pagesRead} pages`),
       });
       bar.stop();
       out(

@@ -1,3 +1,4 @@
+import type { LoggerService } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import { stdSerializers } from 'pino';
 import type { Request } from 'express';
@@ -84,4 +85,44 @@ export function loggerParams(config: AppConfig): Params {
       autoLogging: { ignore: (request) => request.url === '/health' || request.url === '/metrics' },
     },
   };
+}
+
+/**
+ * Where Nest's own start-up lines come from: one line per module initialised, per controller and
+ * per route mapped (about 110 in all). They say nothing an operator acts on, and in a developer's
+ * terminal they bury the banner with the login links, so they are logged at debug level
+ * (LOG_LEVEL=debug shows them). "Nest application successfully started" and everything else keep
+ * their level.
+ */
+const BOOTSTRAP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/** The service's logger for Nest, with Nest's start-up chatter (BOOTSTRAP_CONTEXTS) at debug level. */
+export class QuietBootstrapLogger implements LoggerService {
+  constructor(private readonly logger: LoggerService) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    const context = rest[rest.length - 1];
+    if (typeof context === 'string' && BOOTSTRAP_CONTEXTS.has(context)) this.logger.debug?.(message, ...rest);
+    else this.logger.log(message, ...rest);
+  }
+
+  error(message: unknown, ...rest: unknown[]): void {
+    this.logger.error(message, ...rest);
+  }
+
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.logger.warn(message, ...rest);
+  }
+
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.logger.debug?.(message, ...rest);
+  }
+
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.logger.verbose?.(message, ...rest);
+  }
+
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.logger.fatal?.(message, ...rest);
+  }
 }

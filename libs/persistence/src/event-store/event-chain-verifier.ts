@@ -49,6 +49,18 @@ export interface VerifyOptions {
    * is a break. Default 5 minutes.
    */
   readonly unsealedGraceMs?: number;
+  /**
+   * Called after each company's chain is checked (`verify`): how many companies are done of how
+   * many there are, and how many events were checked so far.
+   */
+  readonly onProgress?: (progress: VerifyProgress) => void;
+}
+
+export interface VerifyProgress {
+  readonly companyId: string;
+  readonly companiesDone: number;
+  readonly companiesTotal: number;
+  readonly eventsChecked: number;
 }
 
 export const DEFAULT_UNSEALED_GRACE_MS = 5 * 60_000;
@@ -119,10 +131,19 @@ export class EventChainVerifier {
     let events = 0;
     let pending = 0;
     const keyed = await this.keys.exist();
+    const total = options.onProgress === undefined ? 0 : await this.companyCount(companyId);
+    let done = 0;
     for await (const company of this.companies(companyId)) {
       const chain = await this.walkSeals(company, keyed);
       const unsealed = await this.unsealed(company, graceMs);
       const checked = chain.sealed + unsealed.pending + unsealed.overdue;
+      done++;
+      options.onProgress?.({
+        companyId: company,
+        companiesDone: done,
+        companiesTotal: Math.max(total, done),
+        eventsChecked: events + checked,
+      });
       if (checked === 0) continue;
       companies++;
       events += checked;
@@ -325,6 +346,13 @@ export class EventChainVerifier {
   }
 
   /** The companies to check, in id order. */
+  /** How many companies `companies(only)` walks. */
+  private async companyCount(only: string | undefined): Promise<number> {
+    if (only !== undefined) return 1;
+    const [row] = await select<{ n: number }>(this.manager, 'SELECT count(*)::int AS n FROM companies');
+    return Number(row.n);
+  }
+
   private async *companies(only: string | undefined): AsyncGenerator<string> {
     if (only !== undefined) {
       yield only;
