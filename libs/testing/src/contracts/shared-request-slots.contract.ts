@@ -71,7 +71,7 @@ export function describeSharedRequestSlotsContract(
         order.push('b');
         await hold?.release();
       });
-      await settledWithin(fromB, 100);
+      await settledWithin(fromB, 300);
       const fromA = a.acquire(slot, 'urgent').then(async (hold) => {
         order.push('a');
         await hold?.release();
