@@ -76,6 +76,9 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
       DB_POOL_SIZE: '3',
       PROVIDER_TIMEOUT_MS: '1000',
       PROVIDER_RETRIES: '0',
+      // Fiken's pace between request starts is test/fiken-request-slot's subject; the shared slot
+      // itself stays (a killed executor's slot dies with its session).
+      FIKEN_REQUEST_PACE_MS: '0',
       ...sandboxEnv(hosted),
       EXECUTOR_ENABLED: 'true',
       EXECUTOR_POLL_MS: '50',

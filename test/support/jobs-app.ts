@@ -132,6 +132,8 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
     DB_POOL_SIZE: '6',
     PROVIDER_TIMEOUT_MS: '3000',
     PROVIDER_RETRIES: '1',
+    // Fiken's pace between request starts (250 ms in production) is test/fiken-request-slot's subject.
+    FIKEN_REQUEST_PACE_MS: '0',
     ...BACKGROUND_JOBS_OFF,
     ...sandboxEnv(options.hosted),
     ...options.jobsEnv,

@@ -37,4 +37,5 @@ export * from './idempotency/typeorm-idempotency.store';
 export * from './execution/typeorm-execution.queue';
 export * from './execution/typeorm-execution.ledger';
 export * from './daily-check/typeorm-daily-check-runs';
+export * from './request-slots/postgres-shared-request-slots';
 export * from './console/typeorm-console-session.store';

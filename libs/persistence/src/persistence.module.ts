@@ -23,6 +23,7 @@ import {
   EmployeeMappingRepository,
 } from '@app/domain';
 import { OutboxRepository } from '@app/notifications';
+import { SharedRequestSlots } from '@app/providers';
 import { WrappedDekRepository } from '@app/vault';
 import {
   DailyCheckRuns,
@@ -52,6 +53,7 @@ import { TypeOrmAuthorizationRequestStore } from './provider-connection/typeorm-
 import { TypeOrmCompanyContextStore } from './context/typeorm-company-context.store';
 import { TypeOrmEmployeeMappingRepository } from './employees/typeorm-employee-mapping.repository';
 import { TypeOrmConsoleSessionStore } from './console/typeorm-console-session.store';
+import { PostgresSharedRequestSlots } from './request-slots/postgres-shared-request-slots';
 
 /** A port bound to its TypeORM adapter over the data source's (non-transactional) manager. */
 function overManager<T>(
@@ -65,12 +67,19 @@ function overManager<T>(
   };
 }
 
-/** Closes the database (and the embedded server) when the application shuts down. */
+/**
+ * Closes the database (and the embedded server) when the application shuts down, after the shared
+ * request slots' own connections.
+ */
 @Injectable()
 class DatabaseLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(Database) private readonly database: Database) {}
+  constructor(
+    @Inject(Database) private readonly database: Database,
+    @Inject(SharedRequestSlots) private readonly requestSlots: PostgresSharedRequestSlots,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    await this.requestSlots.close();
     await this.database.close();
   }
 }
@@ -95,6 +104,8 @@ export class PersistenceModule {
     inject?: unknown[];
     /** How long company settings and context are cached per process (0: not cached). */
     companyCacheTtlMs?: number;
+    /** Longest wait of a booking's request for a provider's shared request slot, ms (default 30 000). */
+    requestSlotWaitMs?: number;
   }): DynamicModule {
     const cacheTtlMs = options.companyCacheTtlMs ?? 0;
     return {
@@ -106,6 +117,13 @@ export class PersistenceModule {
           inject: (options.inject ?? []) as never[],
         },
         { provide: DataSource, useFactory: (db: Database) => db.dataSource, inject: [Database] },
+        // A provider's one request slot across instances (Fiken's): advisory locks on connections of their own.
+        {
+          provide: SharedRequestSlots,
+          useFactory: (dataSource: DataSource) =>
+            new PostgresSharedRequestSlots(dataSource, { waitMs: options.requestSlotWaitMs }),
+          inject: [DataSource],
+        },
         DatabaseLifecycle,
         { provide: CompanyRepository, useClass: TypeOrmCompanyRepository },
         overManager(EventStore, TypeOrmEventStore),
@@ -177,6 +195,7 @@ export class PersistenceModule {
         ExecutionQueue,
         DailyCheckRuns,
         ConsoleSessionStore,
+        SharedRequestSlots,
       ],
     };
   }

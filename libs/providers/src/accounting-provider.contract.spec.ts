@@ -47,6 +47,8 @@ describe('the registered providers on their sandboxes', () => {
             clientId: SANDBOX_FIKEN_CLIENT_ID,
             clientSecret: SANDBOX_FIKEN_CLIENT_SECRET,
             settleBeforeLookupMs: 10,
+            // The pace between request starts is request-turns.spec's and the e2e's subject.
+            requestPaceMs: 0,
             resilience: FAST,
           },
         },

@@ -32,6 +32,8 @@ export { fiken, type FikenSettings } from './fiken/fiken.definition';
 export { DEFAULT_RESILIENCE } from './http/resilience';
 export type { ResilienceOptions } from './http/resilience';
 export { TransportError } from './http/transport-error';
+export { SharedRequestSlots, SharedSlotUnavailable, type SlotHold } from './ports/shared-request-slots.port';
+export type { SlotPriority } from './http/request-slots';
 export { splitGross } from './shared/money';
 export { readableReference } from './shared/booking-text';
 export { tripletexSessionExpirationDate } from './shared/dates';

@@ -19,6 +19,7 @@ describe("the providers' configuration fragments", () => {
       'FIKEN_CLIENT_SECRET',
       'FIKEN_MAX_CONCURRENT_REQUESTS',
       'FIKEN_OAUTH_URL',
+      'FIKEN_REQUEST_PACE_MS',
       'TRIPLETEX_BASE_URL',
       'TRIPLETEX_CONSENT_URL',
       'TRIPLETEX_CONSUMER_TOKEN',
@@ -47,7 +48,13 @@ describe("the providers' configuration fragments", () => {
         apiUrl: 'https://fiken.example/api/v2',
         authorizeUrl: 'https://fiken.no/oauth/authorize',
         tokenUrl: 'https://fiken.no/oauth/token',
-        config: { clientId: 'client', clientSecret: 'secret', maxConcurrentRequests: 1, resilience: shared },
+        config: {
+          clientId: 'client',
+          clientSecret: 'secret',
+          maxConcurrentRequests: 1,
+          requestPaceMs: 250,
+          resilience: shared,
+        },
         timeoutMs: 3_000,
       },
     });

@@ -10,12 +10,15 @@ import type {
   RedeemedGrant,
 } from '@app/domain';
 import type { ProviderConfig } from './provider-config';
+import type { SharedRequestSlots } from './ports/shared-request-slots.port';
 
 /** What a provider's parts are built with at boot, besides its own settings. */
 export interface ProviderDependencies {
   readonly clock: Clock;
   /** Where an `oauth` provider reads and rotates a company's tokens. */
   readonly tokenStore: ProviderTokenStore;
+  /** A provider's request slot shared by every instance (the database's); absent: each process its own. */
+  readonly requestSlots?: SharedRequestSlots;
 }
 
 /** A provider's half of onboarding: redeem what its consent step returned. */

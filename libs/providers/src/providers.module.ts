@@ -3,6 +3,7 @@ import { AccountingProvider, Clock, ProviderCatalog, ProviderGrantExchange, Prov
 import { PROVIDERS } from './providers';
 import { ProviderRegistry, type AnyProviderDefinition, type ProviderSettings } from './provider-registry';
 import { RoutingAccountingProvider } from './routing-accounting-provider';
+import { SharedRequestSlots } from './ports/shared-request-slots.port';
 
 export interface ProvidersModuleOptions {
   /** Each registered provider's settings, by kind (`{ tripletex: TripletexSettings, fiken: FikenSettings }`). */
@@ -23,7 +24,9 @@ const OPTIONS = Symbol('ProvidersModuleOptions');
 /**
  * Builds the registered providers (`ProviderRegistry`) and provides their ports: `AccountingProvider`
  * (routing each call by the connection's provider), `ProviderGrantExchange` and `ProviderCatalog`.
- * `ProviderTokenStore` and `Clock` must be provided by an imported (or global) module.
+ * `ProviderTokenStore` and `Clock` must be provided by an imported (or global) module; so is
+ * `SharedRequestSlots` when the service runs (the persistence module's), else each process keeps
+ * its provider's request limit to itself.
  */
 @Module({})
 export class ProvidersModule {
@@ -35,9 +38,13 @@ export class ProvidersModule {
         { provide: OPTIONS, useFactory: options.useFactory, inject: options.inject ?? [] },
         {
           provide: ProviderRegistry,
-          useFactory: (o: ProvidersModuleOptions, tokenStore: ProviderTokenStore, clock: Clock) =>
-            new ProviderRegistry(o.definitions ?? PROVIDERS, o.settings, { tokenStore, clock }),
-          inject: [OPTIONS, ProviderTokenStore, Clock],
+          useFactory: (
+            o: ProvidersModuleOptions,
+            tokenStore: ProviderTokenStore,
+            clock: Clock,
+            requestSlots: SharedRequestSlots | undefined,
+          ) => new ProviderRegistry(o.definitions ?? PROVIDERS, o.settings, { tokenStore, clock, requestSlots }),
+          inject: [OPTIONS, ProviderTokenStore, Clock, { token: SharedRequestSlots, optional: true }],
         },
         { provide: ProviderCatalog, useExisting: ProviderRegistry },
         {

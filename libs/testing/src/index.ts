@@ -48,3 +48,4 @@ export * from './providers/test-provider-registry';
 // A test-only provider, for the tests that show a provider needs only its folder and one line.
 export { kassebok } from './providers/kassebok/kassebok.definition';
 export * from './use-case-world';
+export * from './in-memory/in-memory-shared-request-slots';

@@ -19,6 +19,7 @@ describe("providerSettings (each provider's settings, built by its definition)",
       FIKEN_CLIENT_SECRET: 'secret',
       FIKEN_OAUTH_URL: 'https://fiken.example/oauth',
       FIKEN_MAX_CONCURRENT_REQUESTS: '3',
+      FIKEN_REQUEST_PACE_MS: '40',
       PROVIDER_TIMEOUT_MS: '4000',
       PROVIDER_RETRIES: '1',
     });
@@ -37,7 +38,7 @@ describe("providerSettings (each provider's settings, built by its definition)",
       apiUrl: 'https://api.fiken.no/api/v2',
       authorizeUrl: 'https://fiken.example/oauth/authorize',
       tokenUrl: 'https://fiken.example/oauth/token',
-      config: { clientId: 'client', clientSecret: 'secret', maxConcurrentRequests: 3 },
+      config: { clientId: 'client', clientSecret: 'secret', maxConcurrentRequests: 3, requestPaceMs: 40 },
     });
   });
 

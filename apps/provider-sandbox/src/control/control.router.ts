@@ -111,6 +111,10 @@ export function controlRouter(control: SandboxControl): Router {
     res.json(control.fiken.companies());
   });
 
+  router.get('/fiken/traffic', (_req, res) => {
+    res.json(control.fiken.traffic());
+  });
+
   router.post('/fiken/tokens', (req, res) => {
     const company = (req.body as { company?: string | number } | undefined)?.company ?? 0;
     try {

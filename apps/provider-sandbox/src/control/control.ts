@@ -2,7 +2,7 @@ import { SANDBOX_FIKEN_CLIENT_ID, tripletexEmployeeToken } from '../constants';
 import { faultMatchesScope, type FaultRegistry } from '../faults/fault-registry';
 import type { ActiveFault, FaultSpec, ProviderName } from '../faults/fault-spec';
 import type { FikenPurchase } from '../fiken/fiken-model';
-import type { FikenState, IssuedTokens } from '../fiken/fiken-state';
+import type { FikenState, FikenTraffic, IssuedTokens } from '../fiken/fiken-state';
 import type { TxVoucher } from '../tripletex/tripletex-model';
 import type { TripletexState } from '../tripletex/tripletex-state';
 import type { CallFilter, CallLog, CallRecord } from './call-log';
@@ -56,6 +56,11 @@ export interface SandboxControl {
     company(index: number): FikenCompanyInfo;
     /** Issues tokens for a company without the browser step (for benchmarks and bulk setup). */
     issueTokens(company: string | number, clientId?: string): IssuedTokens;
+    /**
+     * The API's one-request rule as seen since the last reset: requests let in, most in flight at once,
+     * 429s for concurrency, the shortest gap between two request starts (ms).
+     */
+    traffic(): FikenTraffic;
   };
   /** Back to the seeded state: no faults, tokens, bookings, uploads, counters or rate windows. */
   reset(): void;
@@ -144,6 +149,7 @@ export function createControl(
       companies: () => Array.from({ length: fiken.companyCount }, (_, i) => fikenInfo(i)),
       company: fikenInfo,
       issueTokens: (company, clientId = SANDBOX_FIKEN_CLIENT_ID) => fiken.issueGrant(clientId, fikenIndex(company)),
+      traffic: () => fiken.fikenTraffic(),
     },
     reset() {
       faults.clear();

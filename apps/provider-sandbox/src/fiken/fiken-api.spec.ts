@@ -356,6 +356,21 @@ describe('Fiken sandbox: one request at a time', () => {
     expect((await get(`/companies/${SLUG}/accounts`)).status).toBe(200);
   });
 
+  it('reports what the rule saw: requests let in, the most in flight at once, the gaps between starts', async () => {
+    const { get, control } = await setup({ latencyMs: { fiken: 100 } });
+    expect(control.fiken.traffic()).toMatchObject({ requests: 0, maxInFlight: 0, minStartGapMs: null });
+    await Promise.all([get(`/companies/${SLUG}/accounts`), get(`/companies/${SLUG}/accounts`)]);
+    for (let i = 0; i < 10; i++) await get(`/companies/${SLUG}/accounts`);
+    const traffic = control.fiken.traffic();
+    expect(traffic).toMatchObject({ requests: 11, maxInFlight: 2, concurrencyRejections: 1 });
+    // One request after the other, each answered after the latency: starts at least that far apart.
+    expect(traffic.minStartGapMs).toBeGreaterThanOrEqual(95);
+    expect(traffic.minTenGapsMs).toBeGreaterThanOrEqual(950);
+    expect((traffic.lastStartMs as number) - (traffic.firstStartMs as number)).toBeGreaterThanOrEqual(950);
+    control.reset();
+    expect(control.fiken.traffic()).toMatchObject({ requests: 0, maxInFlight: 0, minTenGapsMs: null });
+  });
+
   it('counts one application across companies: a second company waits or gets 429 too', async () => {
     const sandbox = testSandbox({ companies: 2, latencyMs: { fiken: 100 } });
     const first = await fikenAuthorize(sandbox.app, fikenCompanySlug(0));

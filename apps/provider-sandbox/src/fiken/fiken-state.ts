@@ -17,6 +17,31 @@ function opaqueToken(): string {
   return `${randomBytes(32).toString('base64')}`;
 }
 
+/** What the Fiken sandbox's one-request rule saw (`SandboxControl.fiken.traffic`). */
+export interface FikenTraffic {
+  requests: number;
+  maxInFlight: number;
+  concurrencyRejections: number;
+  minStartGapMs: number | null;
+  /** The shortest time in which ten consecutive gaps passed (eleven starts of one client), ms; null: fewer. */
+  minTenGapsMs: number | null;
+  /** The first and the last start, ms on the sandbox's monotonic clock (`performance.now()`); null before any. */
+  firstStartMs: number | null;
+  lastStartMs: number | null;
+}
+
+function emptyTraffic(): FikenTraffic {
+  return {
+    requests: 0,
+    maxInFlight: 0,
+    concurrencyRejections: 0,
+    minStartGapMs: null,
+    minTenGapsMs: null,
+    firstStartMs: null,
+    lastStartMs: null,
+  };
+}
+
 /** OAuth grants and tokens, purchases, and the per-client concurrency and pacing of the Fiken sandbox. */
 export class FikenState {
   /** Seeded companies are regenerated on demand: the most recently used are kept. */
@@ -32,6 +57,10 @@ export class FikenState {
   private readonly nextSlot = new Map<string, number>();
   private grantSequence = 0;
   private concurrencyRejections = 0;
+  private traffic = emptyTraffic();
+  private lastStart = new Map<string, number>();
+  /** The last eleven starts of each client, oldest first. */
+  private recentStarts = new Map<string, number[]>();
 
   constructor(readonly options: ResolvedOptions) {
     this.companies = new LRUCache({ max: 64 });
@@ -209,12 +238,43 @@ export class FikenState {
 
   /** Takes the one request slot of a client; `false` when a request of the same client is in flight. */
   enter(key: string): boolean {
-    if ((this.inFlight.get(key) ?? 0) > 0) {
+    const inFlight = this.inFlight.get(key) ?? 0;
+    this.traffic.maxInFlight = Math.max(this.traffic.maxInFlight, inFlight + 1);
+    if (inFlight > 0) {
       this.concurrencyRejections++;
+      this.traffic.concurrencyRejections++;
       return false;
     }
     this.inFlight.set(key, 1);
+    const now = performance.now();
+    const last = this.lastStart.get(key);
+    if (last !== undefined) {
+      const gap = now - last;
+      this.traffic.minStartGapMs = Math.min(this.traffic.minStartGapMs ?? gap, gap);
+    }
+    this.lastStart.set(key, now);
+    const recent = this.recentStarts.get(key) ?? [];
+    recent.push(now);
+    if (recent.length > 11) recent.shift();
+    this.recentStarts.set(key, recent);
+    if (recent.length === 11) {
+      const span = now - recent[0];
+      this.traffic.minTenGapsMs = Math.min(this.traffic.minTenGapsMs ?? span, span);
+    }
+    this.traffic.requests++;
+    this.traffic.firstStartMs ??= now;
+    this.traffic.lastStartMs = now;
     return true;
+  }
+
+  /**
+   * What the one-request rule saw since the last reset (every client together): requests let in, the
+   * most requests of one client in flight at once (a rejected one counted while it arrived), the 429s
+   * for concurrency, the shortest time between two starts of one client's requests (null: < 2) and
+   * in which ten gaps passed, and when the first and the last request started.
+   */
+  fikenTraffic(): FikenTraffic {
+    return { ...this.traffic };
   }
 
   leave(key: string): void {
@@ -246,6 +306,9 @@ export class FikenState {
     this.createdContacts.clear();
     this.inFlight.clear();
     this.nextSlot.clear();
+    this.traffic = emptyTraffic();
+    this.lastStart.clear();
+    this.recentStarts.clear();
     this.grantSequence = 0;
     this.concurrencyRejections = 0;
   }

@@ -4,7 +4,9 @@ import { ApiCallRecorder, ProviderReauthorizationRequired } from '@app/domain';
 import type { FikenConnection } from './fiken-connection';
 import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
 import { RetryMode } from '../http/resilience';
-import { RequestSlots, type SlotPriority } from '../http/request-slots';
+import type { SlotPriority } from '../http/request-slots';
+import { RequestTurns } from '../http/request-turns';
+import type { SharedRequestSlots } from '../ports/shared-request-slots.port';
 import { isUnauthorized } from '../http/transport-error';
 import { asArray, drainPage, Json } from '../shared/json';
 import { PageGuard } from '../shared/paging';
@@ -25,20 +27,28 @@ export interface FikenRequest {
 }
 
 /**
- * Fiken HTTP: Bearer access tokens (refreshed once on a 401), an `X-Request-ID` on every call, at
- * most `maxConcurrentRequests` API requests in flight across every company (FIFO; Fiken allows one
- * per application), and header paging (`Fiken-Api-Page-Count`), bounded: a repeated page, one beyond
+ * Fiken HTTP: Bearer access tokens (refreshed once on a 401), an `X-Request-ID` on every call, one
+ * API request in flight across every company and every instance sharing `shared` (Fiken allows one
+ * per application; without a shared slot, `maxConcurrentRequests` in this process), request starts
+ * at least `requestPaceMs` apart, bookings before paging (`RequestTurns`), and header paging (`Fiken-Api-Page-Count`), bounded: a repeated page, one beyond
  * the announced count or more than `MAX_PAGES` pages end it with an error.
  */
 export class FikenClient {
-  private readonly slots: RequestSlots;
+  private readonly turns: RequestTurns;
 
   constructor(
     private readonly http: ProviderHttp,
     private readonly tokens: FikenTokens,
     private readonly config: ResolvedFikenConfig,
+    shared?: SharedRequestSlots,
   ) {
-    this.slots = new RequestSlots(config.maxConcurrentRequests);
+    this.turns = new RequestTurns({
+      provider: 'fiken',
+      name: `fiken:${config.clientId}`,
+      localLimit: config.maxConcurrentRequests,
+      paceMs: config.requestPaceMs,
+      shared,
+    });
   }
 
   async request(conn: FikenConnection, request: FikenRequest, recorder: ApiCallRecorder): Promise<HttpResponse> {
@@ -146,7 +156,7 @@ export class FikenClient {
         recorder,
         retryMode: request.retryMode,
         company: conn.companyId,
-        exclusive: (attempt) => this.slots.run(attempt, request.priority ?? 'urgent'),
+        exclusive: (attempt) => this.turns.run(attempt, request.priority ?? 'urgent'),
       },
     );
   }

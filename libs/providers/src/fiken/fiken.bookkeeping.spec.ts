@@ -75,6 +75,8 @@ describe('FikenProvider books real books (each case read back from Fiken’s led
         clientId: SANDBOX_FIKEN_CLIENT_ID,
         clientSecret: SANDBOX_FIKEN_CLIENT_SECRET,
         settleBeforeLookupMs: 10,
+        // The pace between request starts is request-turns.spec's and the e2e's subject.
+        requestPaceMs: 0,
         pageSize: 100,
         resilience: { timeoutMs: 2_000, retries: 1, initialBackoffMs: 5, maxBackoffMs: 20, breakerThreshold: 1_000 },
       },

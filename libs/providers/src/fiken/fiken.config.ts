@@ -17,6 +17,11 @@ export interface FikenConfig {
    */
   readonly maxConcurrentRequests?: number;
   /**
+   * At least this long between the starts of two Fiken API requests, ms (across instances when the
+   * slot is shared). Fiken slows clients above 4 requests per second. Default 250.
+   */
+  readonly requestPaceMs?: number;
+  /**
    * Pause before looking up a create whose outcome is unknown, ms; doubled before each of the
    * further lookups (three in all: 2 + 4 + 8 s by default, longer than a call's timeout). Default 2 000.
    */
@@ -31,6 +36,7 @@ export interface ResolvedFikenConfig {
   readonly refreshMarginMs: number;
   readonly pageSize: number;
   readonly maxConcurrentRequests: number;
+  readonly requestPaceMs: number;
   readonly settleBeforeLookupMs: number;
 }
 
@@ -46,6 +52,10 @@ export function resolveFikenConfig(config: FikenConfig): ResolvedFikenConfig {
   if (!Number.isInteger(maxConcurrentRequests) || maxConcurrentRequests < 1) {
     throw new RangeError('Fiken maxConcurrentRequests must be an integer ≥ 1');
   }
+  const requestPaceMs = config.requestPaceMs ?? 250;
+  if (!Number.isInteger(requestPaceMs) || requestPaceMs < 0) {
+    throw new RangeError('Fiken requestPaceMs must be an integer ≥ 0');
+  }
   const pageSize = config.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
     throw new RangeError('Fiken pageSize must be an integer between 1 and 100');
@@ -56,6 +66,7 @@ export function resolveFikenConfig(config: FikenConfig): ResolvedFikenConfig {
     refreshMarginMs: config.refreshMarginMs ?? 60_000,
     pageSize,
     maxConcurrentRequests,
+    requestPaceMs,
     settleBeforeLookupMs: config.settleBeforeLookupMs ?? 2_000,
   };
 }

@@ -33,6 +33,8 @@ export const fiken: ProviderDefinition<FikenSettings> = {
       FIKEN_OAUTH_URL: values.httpUrl(),
       /** Fiken API requests in flight at once from this instance, across every company (Fiken allows one). */
       FIKEN_MAX_CONCURRENT_REQUESTS: values.int(1, 100),
+      /** At least this long between two Fiken request starts, across instances, ms (Fiken slows clients above 4/s). */
+      FIKEN_REQUEST_PACE_MS: values.int(0, 10_000),
     },
     credentialsHint: 'FIKEN_CLIENT_ID and FIKEN_CLIENT_SECRET',
     hasCredentials: (env) => env.FIKEN_CLIENT_ID !== undefined,
@@ -53,15 +55,16 @@ export const fiken: ProviderDefinition<FikenSettings> = {
           clientId,
           clientSecret,
           maxConcurrentRequests: (env.FIKEN_MAX_CONCURRENT_REQUESTS as number | undefined) ?? 1,
+          requestPaceMs: (env.FIKEN_REQUEST_PACE_MS as number | undefined) ?? 250,
           resilience: { timeoutMs: shared.timeoutMs, retries: shared.retries },
         },
         timeoutMs: shared.timeoutMs,
       };
     },
   },
-  create(settings, { clock, tokenStore }) {
+  create(settings, { clock, tokenStore, requestSlots }) {
     return {
-      adapter: new FikenProvider(settings.config, tokenStore, clock),
+      adapter: new FikenProvider(settings.config, tokenStore, clock, requestSlots),
       grantExchange: new FikenGrantExchange(
         {
           apiUrl: settings.apiUrl,

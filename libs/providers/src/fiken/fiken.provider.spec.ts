@@ -97,6 +97,8 @@ describe('FikenProvider against the Fiken sandbox', () => {
         clientId: SANDBOX_FIKEN_CLIENT_ID,
         clientSecret: SANDBOX_FIKEN_CLIENT_SECRET,
         settleBeforeLookupMs: 10,
+        // The pace between request starts is request-turns.spec's and the e2e's subject.
+        requestPaceMs: 0,
         ...overrides,
         resilience: { ...FAST, ...overrides.resilience },
       },

@@ -40,6 +40,7 @@ import { FikenTokens } from './fiken-tokens';
 import { fikenVatTypes } from './fiken-vat';
 import { FikenChart, purchaseBody, referenceMarker } from './fiken-purchase';
 import { postingsOfPurchase } from './fiken-postings';
+import type { SharedRequestSlots } from '../ports/shared-request-slots.port';
 
 /** The file types Fiken takes as a booking's attachment. */
 const FIKEN_RECEIPTS: ReceiptTarget = {
@@ -58,7 +59,8 @@ export class FikenProvider extends AccountingProvider {
   private readonly client: FikenClient;
   private readonly clock: Clock;
 
-  constructor(config: FikenConfig, tokenStore: ProviderTokenStore, clock: Clock) {
+  /** `requestSlots`: the request slot shared with the service's other instances (none: this process's own). */
+  constructor(config: FikenConfig, tokenStore: ProviderTokenStore, clock: Clock, requestSlots?: SharedRequestSlots) {
     super();
     this.config = resolveFikenConfig(config);
     this.clock = clock;
@@ -70,7 +72,7 @@ export class FikenProvider extends AccountingProvider {
       dispatcher: config.dispatcher,
     });
     const tokens = new FikenTokens(tokenStore, http, this.config, this.clock);
-    this.client = new FikenClient(http, tokens, this.config);
+    this.client = new FikenClient(http, tokens, this.config, requestSlots);
   }
 
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {

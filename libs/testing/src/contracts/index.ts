@@ -26,3 +26,4 @@ export * from './company-channel-directory.contract';
 export * from './kms.contract';
 export * from './id-generator.contract';
 export * from './submission-store.contract';
+export * from './shared-request-slots.contract';

@@ -21,6 +21,7 @@ import {
   describeProviderConnectionRepositoryContract,
   describeProviderGrantExchangeContract,
   describeReceiptStoreContract,
+  describeSharedRequestSlotsContract,
   describeSubmissionStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
@@ -38,6 +39,7 @@ import { createInMemoryAdapters } from './in-memory-adapters';
 import { InMemoryEmployeeMappingRepository } from './in-memory-employee-mapping-repository';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { InMemoryNotifier } from './in-memory-notifier';
+import { InMemorySharedRequestSlots } from './in-memory-shared-request-slots';
 import { InMemoryPatternStore } from './in-memory-pattern-store';
 import { InMemoryProposalRepository } from './in-memory-proposal-repository';
 import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
@@ -45,6 +47,20 @@ import { InMemoryProviderConnectionRepository } from './in-memory-provider-conne
 describeEventStoreContract('InMemoryEventStore', () => new InMemoryEventStore());
 describeProposalRepositoryContract('InMemoryProposalRepository', () => new InMemoryProposalRepository());
 describePatternStoreContract('InMemoryPatternStore', () => new InMemoryPatternStore());
+// One in-memory store is what every instance shares: both participants are the same object.
+describeSharedRequestSlotsContract(
+  'InMemorySharedRequestSlots',
+  () => {
+    const slots = new InMemorySharedRequestSlots();
+    return { a: slots, b: slots };
+  },
+  {
+    withWait: (waitMs) => {
+      const slots = new InMemorySharedRequestSlots(waitMs);
+      return { a: slots, b: slots };
+    },
+  },
+);
 describeNotifierContract('InMemoryNotifier', () => {
   const notifier = new InMemoryNotifier();
   return { notifier, pending: async (companyId) => notifier.messages(companyId) };
