@@ -36,6 +36,7 @@ import { PrometheusDailyCheckMetrics } from './daily-check/prometheus-daily-chec
 import { ProposalListController } from './proposals/proposal-list.controller';
 import { ProposalsController } from './proposals/proposals.controller';
 import { ReviewController } from './review/review.controller';
+import { ReimbursementsController } from './reimbursements/reimbursements.controller';
 import { EventsController } from './events/events.controller';
 import { EventSealerWorker } from './events/event-sealer.worker';
 import { IdempotencyPurgeWorker } from './idempotency/idempotency-purge.worker';
@@ -215,6 +216,7 @@ const HTTP_CONTROLLERS = [
   ProposalsController,
   ProposalListController,
   ReviewController,
+  ReimbursementsController,
   EventsController,
   PatternsController,
   CompanyConfigController,
