@@ -97,6 +97,7 @@ export function aCompanyContext(companyId = TEST_COMPANY): CompanyContext {
       { id: '0', code: '0', name: 'Ingen MVA', ratePercent: '0' },
     ],
     employees: [],
+    voucherTypes: [],
     fetchedAt: new Date('2026-11-01T00:00:00.000Z'),
   };
 }
