@@ -170,7 +170,7 @@ describe('TripletexProvider books what an accountant would sign (sandbox ledger 
           merchant: SUPPLIER.name,
           grossAmount: 50_000,
           paymentAccount: '2400',
-          supplier: SUPPLIER,
+          supplier: { ...SUPPLIER, kid: null },
           invoiceNumber: 'F-77',
           dueDate: '2026-12-11',
           lines: [line('6540', '25', '1', 50_000)],
