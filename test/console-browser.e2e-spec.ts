@@ -303,7 +303,7 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     await context.close();
   });
 
-  it('shows an admin the company, patterns, checks and messages pages, each reachable by keyboard', async () => {
+  it('shows an admin the company, patterns, checks, messages and reimbursements pages, each reachable by keyboard', async () => {
     await t.http
       .post('/v1/patterns')
       .set('Authorization', `Bearer ${t.token(company, ADMIN)}`)
@@ -317,6 +317,7 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
       ['/console/patterns', 'Patterns', 'patterns.png'],
       ['/console/checks?run=missing-receipts', 'Checks', 'checks.png'],
       ['/console/messages', 'Messages', 'messages.png'],
+      ['/console/reimbursements', 'Reimbursements', null],
     ] as const) {
       const response = await page.goto(`${base}${path}`);
       expect(response?.status()).toBe(200);

@@ -2,6 +2,7 @@ import { ProposalExecutor } from '@app/application';
 import { EmployeeMappingRepository } from '@app/domain';
 import { ACCOUNTANT, MANAGER, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
+import { signInWithLink } from './support/console-sign-in';
 
 /**
  * GET /v1/reimbursements and POST /v1/reimbursements/{id}/paid on both providers: employees' outlays
@@ -298,5 +299,59 @@ describe('reimbursements (e2e, PostgreSQL, both providers)', () => {
     const today = await markPaid(company, ACCOUNTANT, nora);
     expect(today.status).toBe(200);
     expect(today.body).toMatchObject({ paidOn: TODAY, reference: null });
+  });
+
+  it('console: an accountant sees what is owed and marks it paid on the web; a manager may not', async () => {
+    const { company } = await companyOn('fiken');
+    const owed = await book(company, NORA, {
+      ...expense,
+      merchant: 'Meny',
+      amount: '77.70',
+      accountCode: '5915',
+      vatRate: '15',
+      paidWith: 'employee',
+    });
+    const signIn = async (who: Record<string, unknown>) => {
+      const link = await t.http.post('/v1/console/links').set('Authorization', auth(company, who));
+      expect(link.status).toBe(200);
+      return (await signInWithLink(t.http, link.body.url as string)).cookie;
+    };
+    const cookie = await signIn(ACCOUNTANT);
+
+    const page = await t.http.get('/console/reimbursements').set('Cookie', cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`data-proposal="${owed}"`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+    const withoutCsrf = await t.http
+      .post(`/console/reimbursements/${owed}/paid`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ paidOn: TODAY });
+    expect(withoutCsrf.status).toBe(403);
+    const marked = await t.http
+      .post(`/console/reimbursements/${owed}/paid`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrf, paidOn: YESTERDAY, reference: 'Nettbank 12' });
+    expect(marked.status).toBe(303);
+    expect(marked.headers.location).toBe('/console/reimbursements?done=paid');
+
+    const after = await t.http.get('/console/reimbursements').set('Cookie', cookie);
+    expect(after.text).not.toContain(`data-proposal="${owed}"`);
+    const paid = await t.http.get('/console/reimbursements?status=paid').set('Cookie', cookie);
+    expect(paid.text).toContain(`data-proposal="${owed}"`);
+    expect(paid.text).toContain('Nettbank 12');
+    const events = await t.http
+      .get('/v1/events?type=ReimbursementPaid')
+      .set('Authorization', auth(company, ACCOUNTANT));
+    expect(events.body.items[0]).toMatchObject({
+      proposalId: owed,
+      channel: 'web',
+      actor: ACCOUNTANT.sub,
+      data: { paidOn: YESTERDAY, reference: 'Nettbank 12', amountNok: '77.70' },
+    });
+
+    const manager = await t.http.get('/console/reimbursements').set('Cookie', await signIn(MANAGER));
+    expect(manager.status).toBe(403);
   });
 });

@@ -58,6 +58,7 @@ import { ReviewConsoleController } from './console/review.console-controller';
 import { CompanyConsoleController } from './console/company.console-controller';
 import { PatternsConsoleController } from './console/patterns.console-controller';
 import { ChecksConsoleController } from './console/checks.console-controller';
+import { ReimbursementsConsoleController } from './console/reimbursements.console-controller';
 import { MessagesConsoleController } from './console/messages.console-controller';
 
 export interface AppModuleOptions {
@@ -229,6 +230,7 @@ const HTTP_CONTROLLERS = [
   CompanyConsoleController,
   PatternsConsoleController,
   ChecksConsoleController,
+  ReimbursementsConsoleController,
   MessagesConsoleController,
 ];
 
