@@ -477,13 +477,14 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
       });
     expect(mapped.status).toBe(201);
     const roles: readonly (readonly [Claims, readonly string[]])[] = [
-      [ACCOUNTANT, ['Review', 'Patterns', 'Checks', 'Messages']],
-      [ADMIN, ['Review', 'Patterns', 'Company', 'Checks', 'Messages']],
+      [ACCOUNTANT, ['Review', 'Patterns', 'Checks', 'Reimbursements', 'Messages']],
+      [ADMIN, ['Review', 'Patterns', 'Company', 'Checks', 'Reimbursements', 'Messages']],
       [MANAGER, ['Review', 'Checks', 'Messages']],
     ];
     const refusals: Record<string, { path: string; words: RegExp }> = {
       Company: { path: '/console/company', words: /Only an administrator can change the company’s settings/ },
       Patterns: { path: '/console/patterns', words: /Only an accountant or an administrator can/ },
+      Reimbursements: { path: '/console/reimbursements', words: /Only an accountant or an administrator can/ },
     };
     const problems: string[] = [];
     const missing: string[] = [];
