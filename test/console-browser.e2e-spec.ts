@@ -303,7 +303,7 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
     await context.close();
   });
 
-  it('shows an admin the company, patterns, checks and messages pages, each reachable by keyboard', async () => {
+  it('shows an admin the company, patterns, checks, messages and reimbursements pages, each reachable by keyboard', async () => {
     await t.http
       .post('/v1/patterns')
       .set('Authorization', `Bearer ${t.token(company, ADMIN)}`)
@@ -317,6 +317,7 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
       ['/console/patterns', 'Patterns', 'patterns.png'],
       ['/console/checks?run=missing-receipts', 'Checks', 'checks.png'],
       ['/console/messages', 'Messages', 'messages.png'],
+      ['/console/reimbursements', 'Reimbursements', null],
     ] as const) {
       const response = await page.goto(`${base}${path}`);
       expect(response?.status()).toBe(200);
@@ -476,13 +477,14 @@ async function receiptPng(merchant: string, amount: string): Promise<Buffer> {
       });
     expect(mapped.status).toBe(201);
     const roles: readonly (readonly [Claims, readonly string[]])[] = [
-      [ACCOUNTANT, ['Review', 'Patterns', 'Checks', 'Messages']],
-      [ADMIN, ['Review', 'Patterns', 'Company', 'Checks', 'Messages']],
+      [ACCOUNTANT, ['Review', 'Patterns', 'Checks', 'Reimbursements', 'Messages']],
+      [ADMIN, ['Review', 'Patterns', 'Company', 'Checks', 'Reimbursements', 'Messages']],
       [MANAGER, ['Review', 'Checks', 'Messages']],
     ];
     const refusals: Record<string, { path: string; words: RegExp }> = {
       Company: { path: '/console/company', words: /Only an administrator can change the company’s settings/ },
       Patterns: { path: '/console/patterns', words: /Only an accountant or an administrator can/ },
+      Reimbursements: { path: '/console/reimbursements', words: /Only an accountant or an administrator can/ },
     };
     const problems: string[] = [];
     const missing: string[] = [];

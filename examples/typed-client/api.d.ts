@@ -153,6 +153,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reimbursements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Employees' outlays to pay back: executed expenses paid with an employee's own money
+         * @description Every EXECUTED proposal with `paidWith: employee`: `status=open` (default) those not yet marked paid back, `paid` those marked, `all` both; `employee` narrows to one submitter. Oldest submission first, keyset-paginated like GET /proposals; `totalsByEmployee` adds up the whole filter. Employees see only their own: without `employee` theirs are listed, naming someone else is 403 permission_denied.
+         */
+        get: operations["listReimbursements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reimbursements/{proposalId}/paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an employee's outlay as paid back
+         * @description Records the payout (a ReimbursementPaid event on the proposal) so the outlay leaves the open list. Nothing is booked at the provider: the bank's payout is matched there by bank reconciliation. Once only: a second mark is 409 invalid_transition and changes nothing.
+         */
+        post: operations["paidReimbursements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -786,7 +826,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "Proposed" | "Approved" | "Rejected" | "Executed" | "ExecutionFailed" | "PatternSaved" | "PatternRetired";
+            type: "Proposed" | "Approved" | "Rejected" | "Executed" | "ExecutionFailed" | "ReimbursementPaid" | "PatternSaved" | "PatternRetired";
             /**
              * @description the proposal status the event leads to; null for pattern events
              * @enum {string|null}
@@ -830,7 +870,7 @@ export interface components {
              * @example 0.96
              */
             confidence: number | null;
-            /** @description per type: Proposed {kind, merchant, merchantKey, amount, currency, date, accountCode, vatRate, description, receipt, thread, resubmissionOf, route, reasons}; Approved {auto, corrections, accountCode, vatRate, executeAfter}; Rejected {reason}; Executed {bookingId}; ExecutionFailed {message}; PatternSaved {cause: approval | created | edited | auto_approval_executed | suggested | suggestion_confirmed, pattern}; PatternRetired {pattern}. Money as decimal strings. */
+            /** @description per type: Proposed {kind, merchant, merchantKey, amount, currency, date, accountCode, vatRate, description, receipt, thread, resubmissionOf, route, reasons}; Approved {auto, corrections, accountCode, vatRate, executeAfter}; Rejected {reason}; Executed {bookingId}; ExecutionFailed {message}; ReimbursementPaid {paidOn, reference, amountNok}; PatternSaved {cause: approval | created | edited | auto_approval_executed | suggested | suggestion_confirmed, pattern}; PatternRetired {pattern}. Money as decimal strings. */
             data: {
                 [key: string]: unknown;
             };
@@ -1001,6 +1041,123 @@ export interface components {
              * @example wrong amount
              */
             reason: string;
+        };
+        ReimbursementEmployeeDto: {
+            /**
+             * Format: email
+             * @description the submitter's email: who is owed
+             */
+            email: string;
+            /** @description the employee mapping's user id, when the company has mapped this email */
+            userId: string | null;
+            /** @description the employee's id at the provider (Tripletex employee, Fiken contact), when mapped */
+            providerEmployeeId: string | null;
+        };
+        ReimbursementBookingDto: {
+            /**
+             * @description the provider it was booked at
+             * @example tripletex
+             */
+            provider: string;
+            /** @description the provider's reference: a Tripletex voucher id, a Fiken purchase id */
+            bookingId: string;
+        };
+        ReimbursementPaymentDto: {
+            /**
+             * Format: date
+             * @description the day the employee was paid back
+             */
+            paidOn: string;
+            /** @description the payout's reference, when given */
+            reference: string | null;
+            /** @description who marked it paid back */
+            markedBy: string;
+            /**
+             * Format: date-time
+             * @description when it was marked paid back
+             */
+            markedAt: string;
+        };
+        ReimbursementDto: {
+            /** @description the expense's proposal id */
+            proposalId: string;
+            /**
+             * @description open until marked paid back
+             * @enum {string}
+             */
+            status: "open" | "paid";
+            employee: components["schemas"]["ReimbursementEmployeeDto"];
+            /**
+             * @description what the employee is owed in NOK (the booked amount), a decimal string
+             * @example 412.50
+             */
+            amountNok: string;
+            /**
+             * @description the receipt's currency (ISO 4217)
+             * @example NOK
+             */
+            currency: string;
+            /**
+             * @description the receipt's amount in its own currency, a decimal string
+             * @example 412.50
+             */
+            amount: string;
+            /** @example Rema 1000 */
+            merchant: string;
+            /**
+             * Format: date
+             * @description the receipt's (accounting) date
+             */
+            date: string;
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description when it was booked (the Executed event)
+             */
+            bookedAt: string;
+            booking: components["schemas"]["ReimbursementBookingDto"];
+            /** @description set once marked paid back */
+            payment: components["schemas"]["ReimbursementPaymentDto"] | null;
+        };
+        ReimbursementTotalDto: {
+            /**
+             * Format: email
+             * @description the employee's email, in lower case
+             */
+            employee: string;
+            /** @description how many outlays */
+            count: number;
+            /**
+             * @description their NOK amounts added up, a decimal string
+             * @example 412.50
+             */
+            amountNok: string;
+        };
+        ReimbursementPageDto: {
+            /**
+             * @description the status listed
+             * @enum {string}
+             */
+            status: "open" | "paid" | "all";
+            /** @description oldest submission first */
+            items: components["schemas"]["ReimbursementDto"][];
+            /** @description pass as ?cursor= for the next page; null on the last */
+            nextCursor: string | null;
+            /** @description per employee (sorted by email), over every outlay of the filter, not only this page */
+            totalsByEmployee: components["schemas"]["ReimbursementTotalDto"][];
+        };
+        MarkReimbursementPaidDto: {
+            /**
+             * Format: date
+             * @description the day the employee was paid back; default today in Norway; at most one day ahead
+             * @example 2026-11-27
+             */
+            paidOn?: string;
+            /**
+             * @description the payout's reference (a bank transfer's), kept for the accountant
+             * @example Nettbank 2026-11-27
+             */
+            reference?: string;
         };
         EventPageDto: {
             items: components["schemas"]["EventDto"][];
@@ -2414,6 +2571,249 @@ export interface operations {
             };
         };
     };
+    listReimbursements: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description the nextCursor of the previous page */
+                cursor?: string;
+                /** @description open: not yet marked paid back; paid: marked paid back; all: both */
+                status?: "open" | "paid" | "all";
+                /** @description the employee's (submitter's) email, any letter case; an employee may name only themself */
+                employee?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReimbursementPageDto"];
+                };
+            };
+            /** @description validation_failed: an unknown or malformed query parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid_token or token_expired */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description unknown_company, permission_denied or role_insufficient */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate_limited: too many requests for this company and user; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description internal_error: the failure is logged under errorId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
+    paidReimbursements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the expense's proposal id */
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkReimbursementPaidDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReimbursementPaymentDto"];
+                };
+            };
+            /** @description validation_failed: paidOn not a date (or more than a day ahead), reference empty or too long */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid_token or token_expired */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description unknown_company, permission_denied or role_insufficient */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description no such proposal in the caller's company */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description invalid_transition: not EXECUTED, not an employee's outlay, or already marked paid back (also when another mark won a race) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description rate_limited: too many requests for this company and user; retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description internal_error: the failure is logged under errorId */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+            /** @description service_unavailable: the database is unavailable; retry after Retry-After seconds (a write says whether its outcome is unknown: retry it with the same Idempotency-Key) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDto"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -2424,7 +2824,7 @@ export interface operations {
                 status?: "PROPOSED" | "APPROVED" | "EXECUTED" | "REJECTED";
                 /** @description one chain's whole history, oldest first */
                 correlationId?: string;
-                type?: "Proposed" | "Approved" | "Rejected" | "Executed" | "ExecutionFailed" | "PatternSaved" | "PatternRetired";
+                type?: "Proposed" | "Approved" | "Rejected" | "Executed" | "ExecutionFailed" | "ReimbursementPaid" | "PatternSaved" | "PatternRetired";
                 /** @description RFC 3339; events at or after it */
                 from?: string;
                 /** @description RFC 3339; events before it */

@@ -36,6 +36,7 @@ import { PrometheusDailyCheckMetrics } from './daily-check/prometheus-daily-chec
 import { ProposalListController } from './proposals/proposal-list.controller';
 import { ProposalsController } from './proposals/proposals.controller';
 import { ReviewController } from './review/review.controller';
+import { ReimbursementsController } from './reimbursements/reimbursements.controller';
 import { EventsController } from './events/events.controller';
 import { EventSealerWorker } from './events/event-sealer.worker';
 import { IdempotencyPurgeWorker } from './idempotency/idempotency-purge.worker';
@@ -57,6 +58,7 @@ import { ReviewConsoleController } from './console/review.console-controller';
 import { CompanyConsoleController } from './console/company.console-controller';
 import { PatternsConsoleController } from './console/patterns.console-controller';
 import { ChecksConsoleController } from './console/checks.console-controller';
+import { ReimbursementsConsoleController } from './console/reimbursements.console-controller';
 import { MessagesConsoleController } from './console/messages.console-controller';
 
 export interface AppModuleOptions {
@@ -215,6 +217,7 @@ const HTTP_CONTROLLERS = [
   ProposalsController,
   ProposalListController,
   ReviewController,
+  ReimbursementsController,
   EventsController,
   PatternsController,
   CompanyConfigController,
@@ -227,6 +230,7 @@ const HTTP_CONTROLLERS = [
   CompanyConsoleController,
   PatternsConsoleController,
   ChecksConsoleController,
+  ReimbursementsConsoleController,
   MessagesConsoleController,
 ];
 

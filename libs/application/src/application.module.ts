@@ -19,6 +19,8 @@ import {
 } from './manage-patterns/manage-patterns.handlers';
 import { ConfirmSuggestionsHandler, ListSuggestionsHandler } from './history-suggestions/history-suggestions.handlers';
 import { RejectProposalHandler } from './reject-proposal/reject-proposal.handler';
+import { ListReimbursementsHandler } from './reimbursements/list-reimbursements.handler';
+import { MarkReimbursementPaidHandler } from './reimbursements/mark-reimbursement-paid.handler';
 import { ApplicationContext } from './shared/domain-context.provider';
 import { ConsoleAccess } from './console/console-access';
 import { DeleteCompanyHandler } from './delete-company/delete-company.handler';
@@ -45,6 +47,8 @@ export const APPLICATION_HANDLERS = [
   GetProposalChain,
   ApproveProposalHandler,
   RejectProposalHandler,
+  ListReimbursementsHandler,
+  MarkReimbursementPaidHandler,
   ListEventsHandler,
   ListProposalsHandler,
   ListPatternsHandler,

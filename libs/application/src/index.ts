@@ -26,6 +26,8 @@ export * from './list-proposals/list-proposals.handler';
 export * from './proposal-chain/proposal-chain.query';
 export * from './approve-proposal/approve-proposal.handler';
 export * from './reject-proposal/reject-proposal.handler';
+export * from './reimbursements/list-reimbursements.handler';
+export * from './reimbursements/mark-reimbursement-paid.handler';
 export * from './list-events/list-events.handler';
 export * from './manage-patterns/manage-patterns.handlers';
 export * from './company-config/company-config.handlers';

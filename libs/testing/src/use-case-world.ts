@@ -10,6 +10,8 @@ import {
   IdempotentExecution,
   ListEventsHandler,
   ListProposalsHandler,
+  ListReimbursementsHandler,
+  MarkReimbursementPaidHandler,
   ListPatternsHandler,
   ListSuggestionsHandler,
   PdfCheck,
@@ -97,6 +99,7 @@ export function aCompanyContext(companyId = TEST_COMPANY): CompanyContext {
       { id: '0', code: '0', name: 'Ingen MVA', ratePercent: '0' },
     ],
     employees: [],
+    voucherTypes: [],
     fetchedAt: new Date('2026-11-01T00:00:00.000Z'),
   };
 }
@@ -134,6 +137,8 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
     rejectProposal: new RejectProposalHandler(adapters.unitOfWork, contexts, ctx),
     listEvents: new ListEventsHandler(adapters.events),
     listProposals: new ListProposalsHandler(adapters.proposals, adapters.events),
+    listReimbursements: new ListReimbursementsHandler(adapters.proposals, employees, adapters.events),
+    markReimbursementPaid: new MarkReimbursementPaidHandler(adapters.unitOfWork, contexts, ctx),
     listPatterns: new ListPatternsHandler(adapters.patterns),
     listSuggestions: new ListSuggestionsHandler(adapters.patterns, history),
     confirmSuggestions: new ConfirmSuggestionsHandler(adapters.unitOfWork, ctx),

@@ -5,6 +5,7 @@ import { ChecksConsoleController } from './checks.console-controller';
 import { CompanyConsoleController } from './company.console-controller';
 import { MessagesConsoleController } from './messages.console-controller';
 import { PatternsConsoleController } from './patterns.console-controller';
+import { ReimbursementsConsoleController } from './reimbursements.console-controller';
 import { ReviewConsoleController } from './review.console-controller';
 import {
   bareConsolePage,
@@ -44,15 +45,17 @@ describe('consolePage', () => {
       '/console/patterns',
       '/console/company',
       '/console/checks',
+      '/console/reimbursements',
       '/console/messages',
     ]);
     expect(navOf(identity('accountant', ['solve', 'query', 'facts', 'monitor', 'rules']))).toEqual([
       '/console/review',
       '/console/patterns',
       '/console/checks',
+      '/console/reimbursements',
       '/console/messages',
     ]);
-    // An accountant whose token lacks `rules` cannot open the patterns page.
+    // An accountant whose token lacks `rules` cannot open the patterns page, nor without `query` the reimbursements.
     expect(navOf(identity('accountant', ['solve', 'monitor']))).toEqual([
       '/console/review',
       '/console/checks',
@@ -85,6 +88,7 @@ describe('consolePage', () => {
       patterns: PatternsConsoleController.prototype.list,
       company: CompanyConsoleController.prototype.page,
       checks: ChecksConsoleController.prototype.page,
+      reimbursements: ReimbursementsConsoleController.prototype.page,
       messages: MessagesConsoleController.prototype.page,
     };
     for (const section of CONSOLE_SECTIONS) {

@@ -24,6 +24,12 @@ export const CONSOLE_SECTIONS = [
   },
   { id: 'company', label: 'Company', path: '/console/company', rule: { permission: 'config', minRole: 'admin' } },
   { id: 'checks', label: 'Checks', path: '/console/checks', rule: { permission: 'monitor', minRole: 'manager' } },
+  {
+    id: 'reimbursements',
+    label: 'Reimbursements',
+    path: '/console/reimbursements',
+    rule: { permission: 'query', minRole: 'accountant' },
+  },
   { id: 'messages', label: 'Messages', path: '/console/messages', rule: { permission: 'monitor', minRole: 'manager' } },
 ] as const satisfies readonly { id: string; label: string; path: string; rule: ConsolePageRule }[];
 export type ConsoleSection = (typeof CONSOLE_SECTIONS)[number]['id'];

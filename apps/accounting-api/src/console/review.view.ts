@@ -440,6 +440,11 @@ function eventDetail(viewer: ConsoleViewer, event: DomainEvent): Html {
       return html`<p>Booked as ${event.data.bookingId}</p>`;
     case 'ExecutionFailed':
       return html`<p class="bad">${consoleText(viewer, event.data.message)}</p>`;
+    case 'ReimbursementPaid':
+      return html`<p>
+        Paid back ${formatDecimal(l, event.data.amountNok, 'NOK')} on
+        ${formatDate(l, event.data.paidOn)}${event.data.reference ? html` (${event.data.reference})` : ''}
+      </p>`;
     case 'PatternSaved':
     case 'PatternRetired':
       return html`<p>Pattern ${event.data.pattern.merchantName} → ${event.data.pattern.accountCode}</p>`;

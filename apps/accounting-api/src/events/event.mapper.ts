@@ -28,6 +28,7 @@ function dataJson(event: DomainEvent): Record<string, unknown> {
     case 'Rejected':
     case 'Executed':
     case 'ExecutionFailed':
+    case 'ReimbursementPaid':
       return { ...event.data };
   }
 }

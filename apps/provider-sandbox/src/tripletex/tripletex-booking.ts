@@ -2,6 +2,7 @@ import { INPUT_VAT_ACCOUNT, OUTPUT_VAT_ACCOUNT } from '../seed/chart';
 import { currencyById } from '../seed/currencies';
 import { isIsoDate } from '../shared/dates';
 import { kronerToOre } from '../shared/money';
+import { OUTGOING_INVOICE_VOUCHER_TYPE } from './tripletex-chart';
 import type { TripletexCompany } from './tripletex-company';
 import type { ValidationMessage } from './tripletex-errors';
 import type { TxAccount, TxPosting, TxVatType, TxVoucher } from './tripletex-model';
@@ -51,6 +52,16 @@ export function buildVoucher(
   const externalVoucherNumber = typeof body.externalVoucherNumber === 'string' ? body.externalVoucherNumber : null;
   if (externalVoucherNumber !== null && externalVoucherNumber.length > 70) {
     problems.push({ field: 'externalVoucherNumber', message: 'Kan ikke være lengre enn 70 tegn.' });
+  }
+  const voucherTypeId = refId(body.voucherType);
+  const voucherType = typeof voucherTypeId === 'number' ? company.voucherType(voucherTypeId) : undefined;
+  if (voucherTypeId === null || (voucherTypeId !== undefined && !voucherType)) {
+    problems.push({ field: 'voucherType', message: 'Bilagstypen finnes ikke.' });
+  } else if (voucherType?.name === OUTGOING_INVOICE_VOUCHER_TYPE) {
+    problems.push({
+      field: 'voucherType',
+      message: 'Bilagstypen «Utgående faktura» kan ikke brukes på nye bilag. Bruk faktura-endepunktet.',
+    });
   }
   const rawPostings = Array.isArray(body.postings) ? body.postings : [];
   if (rawPostings.length === 0) problems.push({ field: 'postings', message: 'Bilaget må ha minst én postering.' });
@@ -216,6 +227,7 @@ export function buildVoucher(
       number: ids.number,
       date,
       description,
+      voucherTypeId: voucherType?.id ?? null,
       externalVoucherNumber,
       vendorInvoiceNumber: typeof body.vendorInvoiceNumber === 'string' ? body.vendorInvoiceNumber : null,
       attachment: null,

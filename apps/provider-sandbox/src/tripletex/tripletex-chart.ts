@@ -105,3 +105,32 @@ export function tripletexRulesOf(account: TxChartAccount): TxAccountRules {
     isInactive: account.isInactive === true,
   };
 }
+
+/**
+ * The voucher types a new Tripletex company has, in Tripletex's order (`GET /ledger/voucherType` on
+ * a fresh test company). None of them is "a receipt": Tripletex books a paid receipt under no type
+ * or one the company adds itself; employees' outlays have "Ansattutlegg", supplier invoices
+ * "Leverandørfaktura".
+ */
+export const TRIPLETEX_VOUCHER_TYPES: readonly string[] = [
+  'Utgående faktura',
+  'Leverandørfaktura',
+  'Purring',
+  'Betaling',
+  'Lønnsbilag',
+  'Terminoppgave',
+  'Mva-melding',
+  'Betaling med KID-nummer',
+  'Remittering',
+  'Bankavstemming',
+  'Reiseregning',
+  'Ansattutlegg',
+  'Åpningsbalanse',
+  'Tolldeklarasjon',
+  'Pensjon',
+  'Refusjon av sykepenger',
+  'Øreavrunding',
+];
+
+/** The one type a new voucher may not have: outgoing invoices are made through the invoice endpoints. */
+export const OUTGOING_INVOICE_VOUCHER_TYPE = 'Utgående faktura';

@@ -3,8 +3,8 @@ import type { InvoiceShape } from '../seed/invoices';
 import type { LedgerShape } from '../seed/ledger';
 import { seedParties } from '../seed/parties';
 import { hashInts, Random } from '../shared/random';
-import { TRIPLETEX_CHART, TRIPLETEX_VAT_CODES, tripletexRulesOf } from './tripletex-chart';
-import type { TxAccount, TxDepartment, TxEmployee, TxParty, TxVatType } from './tripletex-model';
+import { TRIPLETEX_CHART, TRIPLETEX_VAT_CODES, TRIPLETEX_VOUCHER_TYPES, tripletexRulesOf } from './tripletex-chart';
+import type { TxAccount, TxDepartment, TxEmployee, TxParty, TxVatType, TxVoucherType } from './tripletex-model';
 
 export const TRIPLETEX_STREAM = 1;
 const TRIPLETEX_INVOICE_STREAM = 2;
@@ -21,6 +21,8 @@ export class TripletexCompany {
   readonly employeeToken: string;
   readonly accounts: TxAccount[];
   readonly vatTypes: TxVatType[];
+  /** The standard voucher types (TRIPLETEX_VOUCHER_TYPES), with this company's ids. */
+  readonly voucherTypes: TxVoucherType[];
   readonly departments: TxDepartment[];
   readonly employees: TxEmployee[];
   readonly suppliers: TxParty[];
@@ -55,6 +57,7 @@ export class TripletexCompany {
       direction: code.direction,
     }));
     this.vatTypesById = new Map(this.vatTypes.map((vatType) => [vatType.id, vatType]));
+    this.voucherTypes = TRIPLETEX_VOUCHER_TYPES.map((name, i) => ({ id: 8_000_000 + index * 1_000 + twist + i, name }));
     this.vatTypesByNumber = new Map(this.vatTypes.map((vatType) => [vatType.number, vatType]));
     this.accounts = TRIPLETEX_CHART.map((account, i) => ({
       id: 300_000_000 + index * 1_000 + twist * 5 + i * 7,
@@ -115,6 +118,16 @@ export class TripletexCompany {
 
   vatType(id: number): TxVatType | undefined {
     return this.vatTypesById.get(id);
+  }
+
+  voucherType(id: number): TxVoucherType | undefined {
+    return this.voucherTypes.find((voucherType) => voucherType.id === id);
+  }
+
+  voucherTypeByName(name: string): TxVoucherType {
+    const voucherType = this.voucherTypes.find((v) => v.name === name);
+    if (!voucherType) throw new Error(`Voucher type ${name} missing from company ${this.index}`);
+    return voucherType;
   }
 
   vatTypeByNumber(number: string): TxVatType {

@@ -113,6 +113,29 @@ export function registerLedgerRoutes(router: Router, state: TripletexState): voi
     sendValue(req, res, serializer.vatType(vatType));
   });
 
+  router.get('/ledger/voucherType', (req, res) => {
+    const { company, serializer } = callOf(res);
+    // `name`: "Containing", whatever the letter case.
+    const name = queryString(req, 'name')?.toLowerCase();
+    const voucherTypes = company.voucherTypes.filter((v) => !name || v.name.toLowerCase().includes(name));
+    sendList(
+      req,
+      res,
+      voucherTypes.length,
+      (i) => serializer.voucherType(voucherTypes[i]),
+      `voucherType:${company.id}:${req.originalUrl}`,
+    );
+  });
+
+  router.get('/ledger/voucherType/:id', (req, res) => {
+    const id = idParam(req, res, 'VoucherType');
+    if (id === undefined) return;
+    const { company, serializer } = callOf(res);
+    const voucherType = company.voucherType(id);
+    if (!voucherType) return sendNotFound(res, `VoucherType ${id}`);
+    sendValue(req, res, serializer.voucherType(voucherType));
+  });
+
   router.get(/^\/ledger\/voucher\/(?:>|%3E)externalVoucherNumber$/i, (req, res) => {
     const { company, serializer } = callOf(res);
     const wanted = queryString(req, 'externalVoucherNumber');

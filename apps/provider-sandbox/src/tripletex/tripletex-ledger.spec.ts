@@ -260,6 +260,34 @@ describe('Tripletex sandbox: vouchers', () => {
     expect(response.body.validationMessages[0]).toMatchObject({ field: 'postings.vatType' });
   });
 
+  it('serves the standard voucher types, keeps a voucher\'s type, and refuses an unknown one or "Utgående faktura"', async () => {
+    const { get, post, accountId, vatTypeId } = await setup();
+    const types = (await get('/ledger/voucherType', { fields: 'id,name' })).body.values as {
+      id: number;
+      name: string;
+    }[];
+    expect(types.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['Utgående faktura', 'Leverandørfaktura', 'Ansattutlegg', 'Betaling']),
+    );
+    expect(
+      (await get('/ledger/voucherType', { name: 'faktura' })).body.values.map((t: { name: string }) => t.name),
+    ).toEqual(['Utgående faktura', 'Leverandørfaktura']);
+    const outlay = types.find((t) => t.name === 'Ansattutlegg')!;
+
+    const booked = await post(expense(accountId, vatTypeId, 100, { voucherType: { id: outlay.id } }));
+    expect(booked.status).toBe(201);
+    const read = await get(`/ledger/voucher/${booked.body.value.id}`, { fields: 'voucherType(id,name)' });
+    expect(read.body.value.voucherType).toEqual({ id: outlay.id, name: 'Ansattutlegg' });
+
+    const unknown = await post(expense(accountId, vatTypeId, 100, { voucherType: { id: 1 } }));
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.validationMessages[0]).toMatchObject({ field: 'voucherType' });
+    const outgoing = types.find((t) => t.name === 'Utgående faktura')!;
+    const refused = await post(expense(accountId, vatTypeId, 100, { voucherType: { id: outgoing.id } }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.validationMessages[0].message).toContain('Utgående faktura');
+  });
+
   it('finds bookings by externalVoucherNumber through /ledger/voucher/>externalVoucherNumber', async () => {
     const { post, get, accountId, vatTypeId } = await setup();
     await post(expense(accountId, vatTypeId, 250, { externalVoucherNumber: 'p-1' }));

@@ -45,6 +45,7 @@ export function seededVoucher(
     number: index + 1,
     date: entry.date,
     description: entry.description,
+    voucherTypeId: null,
     externalVoucherNumber: null,
     vendorInvoiceNumber: null,
     attachment: attachments.get(id) ?? seededDocument,

@@ -78,12 +78,20 @@ export interface TxPosting {
   systemGenerated: boolean;
 }
 
+/** A voucher type (`/ledger/voucherType`): what kind of voucher it is, as the company names it. */
+export interface TxVoucherType {
+  id: number;
+  name: string;
+}
+
 export interface TxVoucher {
   id: number;
   version: number;
   number: number;
   date: string;
   description: string;
+  /** The voucher's type (TxVoucherType id); null for none. */
+  voucherTypeId: number | null;
   externalVoucherNumber: string | null;
   vendorInvoiceNumber: string | null;
   attachment: TxDocument | null;

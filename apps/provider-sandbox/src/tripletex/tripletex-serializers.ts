@@ -11,6 +11,7 @@ import type {
   TxSupplierInvoice,
   TxVatType,
   TxVoucher,
+  TxVoucherType,
 } from './tripletex-model';
 
 /**
@@ -37,6 +38,11 @@ export class TripletexSerializer {
 
   private vatTypeRef(vatType: TxVatType | undefined): ResourceRef | null {
     return vatType ? this.ref('ledger/vatType', vatType.id, () => this.vatType(vatType)) : null;
+  }
+
+  private voucherTypeRef(id: number | null): ResourceRef | null {
+    const voucherType = id === null ? undefined : this.company.voucherType(id);
+    return voucherType ? this.ref('ledger/voucherType', voucherType.id, () => this.voucherType(voucherType)) : null;
   }
 
   private departmentRef(id: number | null): ResourceRef | null {
@@ -73,6 +79,16 @@ export class TripletexSerializer {
       displayName: `${vatType.number} ${vatType.name}`,
       percentage: vatType.percentage,
       deductionPercentage: vatType.direction === 'input' || vatType.direction === 'reverse' ? 100 : 0,
+    };
+  }
+
+  voucherType(voucherType: TxVoucherType): Record<string, unknown> {
+    return {
+      id: voucherType.id,
+      version: 0,
+      url: this.url('ledger/voucherType', voucherType.id),
+      name: voucherType.name,
+      displayName: voucherType.name,
     };
   }
 
@@ -243,7 +259,7 @@ export class TripletexSerializer {
       tempNumber: voucher.inLedger ? 0 : voucher.number,
       year,
       description: voucher.description,
-      voucherType: null,
+      voucherType: this.voucherTypeRef(voucher.voucherTypeId),
       reverseVoucher: null,
       // A getter: the posting references are only built when the fields filter selects them.
       get postings(): ResourceRef[] {

@@ -49,6 +49,7 @@ export function supplierInvoicesOf(company: TripletexCompany): TxSupplierInvoice
         number: 50_000 + i,
         date: purchase.date,
         description: `Leverandørfaktura ${purchase.merchant}`,
+        voucherTypeId: company.voucherTypeByName('Leverandørfaktura').id,
         externalVoucherNumber: null,
         vendorInvoiceNumber: String(10_000 + i),
         attachment: null,

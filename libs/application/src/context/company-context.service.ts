@@ -52,6 +52,7 @@ export class CompanyContextService {
       departments: fetched.departments,
       vatTypes: fetched.vatTypes,
       employees: fetched.employees,
+      voucherTypes: fetched.voucherTypes,
       fetchedAt: this.clock.now(),
     };
     await this.store.save(context);

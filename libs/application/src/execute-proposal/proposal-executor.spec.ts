@@ -16,6 +16,7 @@ import {
   anOrigin,
   aReviewerOrigin,
   createInMemoryAdapters,
+  InMemoryCompanyContextStore,
   InMemoryEmployeeMappingRepository,
   SUBMITTER,
   testProviderRegistry,
@@ -125,6 +126,7 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
       ...options,
     }),
     employees,
+    new InMemoryCompanyContextStore(),
   );
   const approve = async (companyId = 'acme', details: Partial<ExpenseDetails> = {}) => {
     const proposed = aProposal('PROPOSED', { ctx: adapters.ctx, companyId, details });

@@ -4,6 +4,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import {
   AccountingProvider,
   ApiCallLog,
+  CompanyContextStore,
   CompanySettingsStore,
   DomainError,
   EmployeeMappingRepository,
@@ -94,6 +95,7 @@ export class ProposalExecutor {
     private readonly ctx: ApplicationContext,
     private readonly options: ExecutorOptions,
     private readonly employees: EmployeeMappingRepository,
+    private readonly contexts: CompanyContextStore,
   ) {}
 
   /** Claims one batch of due proposals and executes them; returns what each ended in. */
@@ -188,7 +190,7 @@ export class ProposalExecutor {
     let booking: BookingRef;
     let expense: ExpenseBooking;
     try {
-      expense = await this.bookingOf(proposal);
+      expense = await this.bookingOf(proposal, provider);
       booking = await this.connections.call(claim.companyId, () =>
         this.book(claim, proposal, expense, connection, log),
       );
@@ -205,10 +207,13 @@ export class ProposalExecutor {
    * What to book: the proposal's lines, credited to the account for how it was paid (accounts
    * payable for a supplier invoice), and for an out-of-pocket expense the employee the company now
    * owes: the submitter's employee mapping. No mapping, or a company card without an account
-   * (`payment_account_not_configured`), is refused for good: nothing a retry would change.
+   * (`payment_account_not_configured`), is refused for good: nothing a retry would change. The
+   * company's voucher types come from its cached context (no provider call), when it was fetched
+   * from the provider it is booked at.
    */
-  private async bookingOf(proposal: Proposal): Promise<ExpenseBooking> {
+  private async bookingOf(proposal: Proposal, provider: ProviderKind): Promise<ExpenseBooking> {
     const settings = await this.settings.get(proposal.companyId);
+    const context = await this.contexts.get(proposal.companyId);
     const creditAccount = creditAccountOf(proposal, settings.paymentAccounts);
     const employee = proposal.paidWith === 'employee' ? await this.employeeOf(proposal) : null;
     return {
@@ -231,6 +236,7 @@ export class ProposalExecutor {
       currency: proposal.currency,
       amountNok: proposal.amountNok,
       paymentAccount: creditAccount,
+      voucherTypes: context?.provider === provider ? context.voucherTypes : [],
     };
   }
 

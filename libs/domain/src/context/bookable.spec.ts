@@ -37,6 +37,7 @@ function aContext(accounts: ProviderAccount[]): CompanyContext {
       { id: '0', code: '0', name: 'Ingen', ratePercent: '0', standardCode: '0' },
     ],
     employees: [],
+    voucherTypes: [],
     fetchedAt: new Date('2026-11-01T00:00:00Z'),
   };
 }

@@ -4,6 +4,7 @@ import type {
   ProviderDepartment,
   ProviderEmployee,
   ProviderVatType,
+  ProviderVoucherType,
 } from '../ports/accounting-provider.port';
 import type { ProviderKind } from '../provider/provider-connection';
 import { sameVatRate } from '../values/vat-rate';
@@ -19,6 +20,8 @@ export interface CompanyContext {
   readonly departments: readonly ProviderDepartment[];
   readonly vatTypes: readonly ProviderVatType[];
   readonly employees: readonly ProviderEmployee[];
+  /** The company's voucher types (Tripletex's; empty for Fiken and for a context cached before they were read). */
+  readonly voucherTypes: readonly ProviderVoucherType[];
   readonly fetchedAt: Date;
 }
 

@@ -8,6 +8,7 @@ describe('the event types (EVENT_TYPE_TABLE)', () => {
       'Rejected',
       'Executed',
       'ExecutionFailed',
+      'ReimbursementPaid',
       'PatternSaved',
       'PatternRetired',
     ]);

@@ -22,6 +22,7 @@ export const EVENT_TYPE_TABLE = {
   Rejected: { label: 'Rejected', data: 'reason' },
   Executed: { label: 'Executed', data: 'bookingId' },
   ExecutionFailed: { label: 'Execution failed', data: 'message' },
+  ReimbursementPaid: { label: 'Reimbursement paid', data: 'paidOn, reference, amountNok' },
   PatternSaved: {
     label: 'Pattern saved',
     data: 'cause: approval | created | edited | auto_approval_executed | suggested | suggestion_confirmed, pattern',
@@ -139,6 +140,16 @@ export interface ExecutionFailedData {
   readonly message: string;
 }
 
+/** An employee's outlay marked as paid back to them (the payout itself is not booked by the service). */
+export interface ReimbursementPaidData {
+  /** YYYY-MM-DD: the day the employee was paid. */
+  readonly paidOn: string;
+  /** The payout's reference (a bank transfer's), when given. */
+  readonly reference: string | null;
+  /** What the employee was owed, NOK as a decimal string. */
+  readonly amountNok: string;
+}
+
 /** A pattern as recorded in its events (dates are on the event, not repeated here). */
 export interface PatternSnapshot {
   readonly id: string;
@@ -178,6 +189,7 @@ interface EventDataByType {
   Rejected: RejectedData;
   Executed: ExecutedData;
   ExecutionFailed: ExecutionFailedData;
+  ReimbursementPaid: ReimbursementPaidData;
   PatternSaved: PatternSavedData;
   PatternRetired: PatternRetiredData;
 }
@@ -215,9 +227,11 @@ export type ApprovedEvent = DomainEventOf<'Approved'>;
 export type RejectedEvent = DomainEventOf<'Rejected'>;
 export type ExecutedEvent = DomainEventOf<'Executed'>;
 export type ExecutionFailedEvent = DomainEventOf<'ExecutionFailed'>;
+export type ReimbursementPaidEvent = DomainEventOf<'ReimbursementPaid'>;
 export type PatternSavedEvent = DomainEventOf<'PatternSaved'>;
 export type PatternRetiredEvent = DomainEventOf<'PatternRetired'>;
 
-export type ProposalEvent = ProposedEvent | ApprovedEvent | RejectedEvent | ExecutedEvent | ExecutionFailedEvent;
+export type ProposalEvent =
+  ProposedEvent | ApprovedEvent | RejectedEvent | ExecutedEvent | ExecutionFailedEvent | ReimbursementPaidEvent;
 export type PatternEvent = PatternSavedEvent | PatternRetiredEvent;
 export type DomainEvent = ProposalEvent | PatternEvent;

@@ -56,12 +56,20 @@ export interface ProviderEmployee {
   readonly email: string | null;
 }
 
+/** A kind of voucher the company's books name (Tripletex's voucher types; Fiken has none). */
+export interface ProviderVoucherType {
+  readonly id: string;
+  readonly name: string;
+}
+
 /** The company's chart as the provider holds it (the service caches it as "context"). */
 export interface ProviderContext {
   readonly accounts: ProviderAccount[];
   readonly departments: ProviderDepartment[];
   readonly vatTypes: ProviderVatType[];
   readonly employees: ProviderEmployee[];
+  /** The company's voucher types; empty where the provider has none. */
+  readonly voucherTypes: ProviderVoucherType[];
 }
 
 export interface AccountBalance {
@@ -186,6 +194,12 @@ export interface ExpenseBooking {
    * `"1920:10001"`, `"2910"`); for a supplier invoice the accounts-payable account (`"2400"`).
    */
   readonly paymentAccount: string;
+  /**
+   * The company's voucher types, from its cached context (so booking costs no call to read them);
+   * the adapter picks the one for the booking's kind where the provider has such types. Absent or
+   * empty: none is set.
+   */
+  readonly voucherTypes?: readonly ProviderVoucherType[];
   readonly receipt?: Receipt;
 }
 

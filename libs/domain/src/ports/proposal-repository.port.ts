@@ -30,6 +30,30 @@ export interface ProposalListFilter {
   readonly dateTo?: AccountingDate;
 }
 
+/** Which employee outlays GET /reimbursements lists: not yet paid back, paid back, or both. */
+export const REIMBURSEMENT_STATUSES = ['open', 'paid', 'all'] as const;
+export type ReimbursementStatus = (typeof REIMBURSEMENT_STATUSES)[number];
+
+/**
+ * What `listReimbursements` and `reimbursementTotals` narrow to: the company's executed expenses
+ * paid with the employee's own money (`paidWith: employee`), by whether they were marked paid back
+ * (`reimbursement` set), and by submitter.
+ */
+export interface ReimbursementFilter {
+  readonly status: ReimbursementStatus;
+  /** The submitter, whatever the letter case of the email (sameActor). */
+  readonly employee?: string;
+}
+
+/** What the company owes (or paid back to) one employee for the outlays of a filter. */
+export interface ReimbursementTotal {
+  /** The submitter's email, in lower case. */
+  readonly employee: string;
+  readonly count: number;
+  /** The sum of the outlays' NOK amounts (`amountNok` for another currency), in øre. */
+  readonly amountNok: MinorUnits;
+}
+
 /** How many duplicate candidates are read at most: enough to name them, bounded for a busy merchant. */
 export const DUPLICATE_CANDIDATE_LIMIT = 20;
 
@@ -53,6 +77,16 @@ export abstract class ProposalRepository {
 
   /** The company's proposals that pass `filter`, oldest submission first (then id), keyset-paginated. */
   abstract list(companyId: string, filter: ProposalListFilter, page: PageRequest): Promise<Page<Proposal>>;
+
+  /** The executed employee outlays that pass `filter`, oldest submission first (then id), keyset-paginated. */
+  abstract listReimbursements(
+    companyId: string,
+    filter: ReimbursementFilter,
+    page: PageRequest,
+  ): Promise<Page<Proposal>>;
+
+  /** Per employee (by email, in lower case, sorted), the count and NOK sum of every outlay that passes `filter`. */
+  abstract reimbursementTotals(companyId: string, filter: ReimbursementFilter): Promise<ReimbursementTotal[]>;
 
   /**
    * The company's proposals that were not rejected, submitted since `query.submittedSince`, that

@@ -24,6 +24,14 @@ export type ProposalCommand =
       readonly readBack?: PostingsReadBack | null;
     }
   | {
+      readonly type: 'MarkReimbursed';
+      readonly origin: EventOrigin;
+      /** YYYY-MM-DD: the day the employee was paid back. */
+      readonly paidOn: string;
+      /** The payout's reference, at most MAX_REIMBURSEMENT_REFERENCE_LENGTH characters. */
+      readonly reference: string | null;
+    }
+  | {
       readonly type: 'RecordExecutionFailure';
       readonly origin: EventOrigin;
       readonly message: string;
@@ -39,7 +47,9 @@ export const PROPOSAL_COMMAND_TYPES: readonly ProposalCommandType[] = [
   'Reject',
   'MarkExecuted',
   'RecordExecutionFailure',
+  'MarkReimbursed',
 ];
 
 export const MAX_REJECTION_REASON_LENGTH = 1000;
+export const MAX_REIMBURSEMENT_REFERENCE_LENGTH = 200;
 export const DEFAULT_EXECUTION_DELAY_MINUTES = 15;

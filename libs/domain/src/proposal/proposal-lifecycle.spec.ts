@@ -13,7 +13,7 @@ import {
 import { InvalidTransition, NotFound, PermissionDenied, ValidationFailed } from '../errors/domain-error';
 import { DomainContext } from '../shared/domain-context';
 import { Proposal } from './proposal';
-import { PROPOSAL_COMMAND_TYPES, ProposalCommand, ProposalCommandType } from './proposal-commands';
+import { PROPOSAL_COMMAND_TYPES, ProposalCommand, ProposalCommandOf, ProposalCommandType } from './proposal-commands';
 import { parseCorrections } from './corrections';
 import { submitProposal, transitionProposal } from './proposal-lifecycle';
 import { PROPOSAL_STATUSES, ProposalStatus } from './proposal-status';
@@ -39,6 +39,7 @@ const COMMANDS: Record<ProposalCommandType, ProposalCommand> = {
     message: 'account 6300 is closed',
     apiCalls: [{ method: 'POST', path: '/ledger/voucher', status: 422 }],
   },
+  MarkReimbursed: { type: 'MarkReimbursed', origin: aReviewerOrigin(), paidOn: '2026-11-20', reference: 'TR-1' },
 };
 
 /** Expected outcome of every (status, command): the status it leads to and its event, or refusal. */
@@ -49,6 +50,7 @@ const TABLE: Record<ProposalStatus, Record<ProposalCommandType, [ProposalStatus,
     Reject: ['REJECTED', 'Rejected'],
     MarkExecuted: 'refused',
     RecordExecutionFailure: 'refused',
+    MarkReimbursed: 'refused',
   },
   APPROVED: {
     AutoApprove: 'refused',
@@ -56,6 +58,7 @@ const TABLE: Record<ProposalStatus, Record<ProposalCommandType, [ProposalStatus,
     Reject: ['REJECTED', 'Rejected'],
     MarkExecuted: ['EXECUTED', 'Executed'],
     RecordExecutionFailure: ['APPROVED', 'ExecutionFailed'],
+    MarkReimbursed: 'refused',
   },
   EXECUTED: {
     AutoApprove: 'refused',
@@ -63,6 +66,7 @@ const TABLE: Record<ProposalStatus, Record<ProposalCommandType, [ProposalStatus,
     Reject: 'refused',
     MarkExecuted: 'refused',
     RecordExecutionFailure: 'refused',
+    MarkReimbursed: ['EXECUTED', 'ReimbursementPaid'],
   },
   REJECTED: {
     AutoApprove: 'refused',
@@ -70,6 +74,7 @@ const TABLE: Record<ProposalStatus, Record<ProposalCommandType, [ProposalStatus,
     Reject: 'refused',
     MarkExecuted: 'refused',
     RecordExecutionFailure: 'refused',
+    MarkReimbursed: 'refused',
   },
 };
 
@@ -78,14 +83,16 @@ const CASES = PROPOSAL_STATUSES.flatMap((status) =>
 );
 
 describe('proposal state machine: every status × every command', () => {
-  it('covers 4 statuses × 5 commands', () => {
-    expect(CASES).toHaveLength(20);
+  it('covers 4 statuses × 6 commands', () => {
+    expect(CASES).toHaveLength(24);
   });
 
   it.each(CASES.filter(([, , outcome]) => outcome !== 'refused'))('%s + %s → %j', (status, type, outcome) => {
     const ctx = newContext();
     // Auto-approval needs an auto_approve route; everything else starts from a reviewed proposal.
-    const { proposal } = aProposalHistory(status, { ctx, score: 0.95 });
+    // Only an employee's outlay is reimbursed.
+    const details = type === 'MarkReimbursed' ? { paidWith: 'employee' as const } : {};
+    const { proposal } = aProposalHistory(status, { ctx, score: 0.95, details });
 
     const result = transitionProposal(proposal, COMMANDS[type], ctx);
 
@@ -559,5 +566,72 @@ describe('execution', () => {
     const executed = transitionProposal(failed.proposal, COMMANDS.MarkExecuted, ctx);
     expect(executed.proposal).toMatchObject({ status: 'EXECUTED', lastExecutionError: null });
     expect(executed.events[0].sequence).toBe(approved.version + 2);
+  });
+});
+
+describe('marking an employee outlay reimbursed', () => {
+  const mark = (overrides: Partial<ProposalCommandOf<'MarkReimbursed'>> = {}): ProposalCommand => ({
+    type: 'MarkReimbursed',
+    origin: aReviewerOrigin(),
+    paidOn: '2026-11-20',
+    reference: ' TR-1 ',
+    ...overrides,
+  });
+
+  it('records the payout on the proposal and in the event, with the NOK amount owed', () => {
+    const ctx = newContext();
+    const proposal = aProposal('EXECUTED', {
+      ctx,
+      details: { paidWith: 'employee', currency: 'EUR', amount: 1_000, amountNok: 11_725, vatRate: '0' },
+    });
+
+    const result = transitionProposal(proposal, mark(), ctx);
+
+    expect(result.proposal.reimbursement).toEqual({
+      paidOn: '2026-11-20',
+      reference: 'TR-1',
+      markedBy: REVIEWER,
+      markedAt: ctx.clock.now(),
+    });
+    expect(result.proposal.status).toBe('EXECUTED');
+    expect(result.events[0]).toMatchObject({
+      type: 'ReimbursementPaid',
+      data: { paidOn: '2026-11-20', reference: 'TR-1', amountNok: '117.25' },
+    });
+  });
+
+  it('refuses an expense paid from the bank or by card: nobody is owed', () => {
+    const ctx = newContext();
+    for (const paidWith of ['bank', 'company_card'] as const) {
+      const proposal = aProposal('EXECUTED', { ctx, details: { paidWith } });
+      expect(() => transitionProposal(proposal, mark(), ctx)).toThrow(/not an employee's outlay/);
+    }
+  });
+
+  it('refuses a second mark, naming the first', () => {
+    const ctx = newContext();
+    const proposal = aProposal('EXECUTED', { ctx, details: { paidWith: 'employee' } });
+    const once = transitionProposal(proposal, mark(), ctx).proposal;
+
+    const again = () => transitionProposal(once, mark({ paidOn: '2026-11-19' }), ctx);
+
+    expect(again).toThrow(InvalidTransition);
+    expect(again).toThrow(`already marked reimbursed (paid on 2026-11-20 by ${REVIEWER})`);
+  });
+
+  it.each([
+    [{ paidOn: '2026-11-31' }, 'paidOn'],
+    [{ paidOn: '20.11.2026' }, 'paidOn'],
+    [{ paidOn: '2026-11-22' }, 'paidOn'],
+    [{ reference: '  ' }, 'reference'],
+    [{ reference: 'x'.repeat(201) }, 'reference'],
+  ])('refuses %j naming %s', (overrides, field) => {
+    const ctx = newContext();
+    const proposal = aProposal('EXECUTED', { ctx, details: { paidWith: 'employee' } });
+
+    const attempt = () => transitionProposal(proposal, mark(overrides), ctx);
+
+    expect(attempt).toThrow(ValidationFailed);
+    expect(attempt).toThrow(new RegExp(field));
   });
 });

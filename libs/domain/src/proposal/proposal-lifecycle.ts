@@ -6,6 +6,7 @@ import { ConfidenceAssessment } from '../confidence/confidence-engine';
 import { normalizeMerchant } from '../confidence/normalize-merchant';
 import { DomainEventOf, PostingData, ProposalEvent, ProposedEvent } from '../events/domain-event';
 import { formatMoney } from '../values/money';
+import { assertNotAhead, osloDate, parseAccountingDate } from '../values/accounting-date';
 import { invalidField } from '../values/field-errors';
 import type { ReceiptFingerprint } from '../duplicates/receipt-fingerprint';
 import { ExpenseDetails } from './expense-details';
@@ -13,6 +14,7 @@ import { applyCorrections, correctionsJson, parseCorrections } from './correctio
 import { PostingsReadBack, Proposal } from './proposal';
 import type { Posting } from '../bookkeeping/bookkeeping';
 import {
+  MAX_REIMBURSEMENT_REFERENCE_LENGTH,
   MAX_REJECTION_REASON_LENGTH,
   ProposalCommand,
   ProposalCommandOf,
@@ -108,6 +110,7 @@ export function submitProposal(input: SubmitProposalInput, ctx: DomainContext): 
  *   PROPOSED, APPROVED --Reject------------------> REJECTED   (reject is possible until executed)
  *   APPROVED --MarkExecuted (now ≥ executeAfter)-> EXECUTED
  *   APPROVED --RecordExecutionFailure------------> APPROVED   (stays approved; can still be rejected)
+ *   EXECUTED --MarkReimbursed (an employee outlay, once)-> EXECUTED   (the employee was paid back)
  *
  * Every other pair throws InvalidTransition (409). Command payloads are validated first
  * (ValidationFailed, 400), then the state (InvalidTransition, 409), then who acts
@@ -133,6 +136,11 @@ export function transitionProposal(
       return markExecuted(proposal, commandOf(command, 'MarkExecuted'), now, ctx);
     case 'APPROVED:RecordExecutionFailure':
       return recordExecutionFailure(proposal, commandOf(command, 'RecordExecutionFailure'), now, ctx);
+    case 'EXECUTED:MarkReimbursed':
+      return markReimbursed(proposal, commandOf(command, 'MarkReimbursed'), now, ctx);
+    case 'PROPOSED:MarkReimbursed':
+    case 'APPROVED:MarkReimbursed':
+    case 'REJECTED:MarkReimbursed':
     case 'PROPOSED:MarkExecuted':
     case 'PROPOSED:RecordExecutionFailure':
     case 'APPROVED:AutoApprove':
@@ -159,6 +167,7 @@ const VERBS: Record<ProposalCommandType, string> = {
   Reject: 'reject',
   MarkExecuted: 'execute',
   RecordExecutionFailure: 'record an execution failure for',
+  MarkReimbursed: 'mark as reimbursed',
 };
 
 const WHY_NOT: Record<ProposalStatus, string> = {
@@ -169,9 +178,8 @@ const WHY_NOT: Record<ProposalStatus, string> = {
 };
 
 function refused(proposal: Proposal, type: ProposalCommandType): InvalidTransition {
-  return new InvalidTransition(
-    `cannot ${VERBS[type]} a proposal in status ${proposal.status}: ${WHY_NOT[proposal.status]}`,
-  );
+  const why = type === 'MarkReimbursed' ? 'only an executed outlay can be paid back' : WHY_NOT[proposal.status];
+  return new InvalidTransition(`cannot ${VERBS[type]} a proposal in status ${proposal.status}: ${why}`);
 }
 
 function assertNever(value: never): never {
@@ -206,6 +214,17 @@ function validateCommand(command: ProposalCommand): void {
       return;
     case 'RecordExecutionFailure':
       if (!command.message) invalidField('message', 'is required');
+      return;
+    case 'MarkReimbursed':
+      parseAccountingDate(command.paidOn, 'paidOn');
+      if (command.reference !== null) {
+        if (typeof command.reference !== 'string' || command.reference.trim().length === 0) {
+          invalidField('reference', 'must not be empty when given');
+        }
+        if (command.reference.length > MAX_REIMBURSEMENT_REFERENCE_LENGTH) {
+          invalidField('reference', `must be at most ${MAX_REIMBURSEMENT_REFERENCE_LENGTH} characters`);
+        }
+      }
       return;
     default:
       assertNever(command);
@@ -307,6 +326,35 @@ function recordExecutionFailure(
   const next: Proposal = { ...proposal, lastExecutionError: command.message };
   return advance(proposal, next, 'ExecutionFailed', command.origin, command.apiCalls, now, ctx, {
     message: command.message,
+  });
+}
+
+function markReimbursed(
+  proposal: Proposal,
+  command: ProposalCommandOf<'MarkReimbursed'>,
+  now: Date,
+  ctx: DomainContext,
+): ProposalTransition {
+  if (proposal.kind !== 'expense' || proposal.paidWith !== 'employee') {
+    throw new InvalidTransition(
+      `proposal ${proposal.id} is not an employee's outlay (paidWith employee): there is nobody to reimburse`,
+    );
+  }
+  if (proposal.reimbursement) {
+    throw new InvalidTransition(
+      `proposal ${proposal.id} was already marked reimbursed (paid on ${proposal.reimbursement.paidOn} by ${proposal.reimbursement.markedBy})`,
+    );
+  }
+  assertNotAhead(command.paidOn, osloDate(now), 'paidOn');
+  const reference = command.reference === null ? null : command.reference.trim();
+  const next: Proposal = {
+    ...proposal,
+    reimbursement: { paidOn: command.paidOn, reference, markedBy: command.origin.actor, markedAt: now },
+  };
+  return advance(proposal, next, 'ReimbursementPaid', command.origin, [], now, ctx, {
+    paidOn: command.paidOn,
+    reference,
+    amountNok: formatMoney(proposal.amountNok ?? proposal.amount),
   });
 }
 

@@ -16,6 +16,18 @@ export interface Booking {
 }
 
 /**
+ * An employee's outlay paid back to them, as an accountant recorded it (MarkReimbursed): the day
+ * and the payout's reference, who recorded it and when. The service does not book the payout.
+ */
+export interface Reimbursement {
+  /** YYYY-MM-DD. */
+  readonly paidOn: string;
+  readonly reference: string | null;
+  readonly markedBy: string;
+  readonly markedAt: Date;
+}
+
+/**
  * What the provider booked, read back after the execution: the postings planned at execution (the
  * company's accounts then), the postings the provider's own ledger shows, and how they differ.
  * `booked` is null and `error` says why when the read-back failed; the booking stands either way.
@@ -75,4 +87,6 @@ export interface Proposal extends ExpenseDetails {
   readonly receiptFingerprint: ReceiptFingerprint | null;
   /** Set on execution: the postings read back from the provider (absent before, and on old rows). */
   readonly readBack?: PostingsReadBack | null;
+  /** Set when an executed employee outlay is marked paid back (absent before, and on old rows). */
+  readonly reimbursement?: Reimbursement | null;
 }

@@ -117,6 +117,7 @@ describe('the cached company stores', () => {
       departments: [],
       vatTypes: [],
       employees: [],
+      voucherTypes: [],
       fetchedAt: new Date('2026-11-01T00:00:00Z'),
     };
     await contexts.save(context);

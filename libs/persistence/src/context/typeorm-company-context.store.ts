@@ -8,6 +8,7 @@ import {
   type ProviderDepartment,
   type ProviderEmployee,
   type ProviderVatType,
+  type ProviderVoucherType,
 } from '@app/domain';
 
 interface Snapshot {
@@ -15,6 +16,7 @@ interface Snapshot {
   departments?: ProviderDepartment[];
   vatTypes?: ProviderVatType[];
   employees?: ProviderEmployee[];
+  voucherTypes?: ProviderVoucherType[];
 }
 
 interface ContextSqlRow {
@@ -45,6 +47,7 @@ export class TypeOrmCompanyContextStore extends CompanyContextStore {
       departments: row.snapshot.departments ?? [],
       vatTypes: row.snapshot.vatTypes ?? [],
       employees: row.snapshot.employees ?? [],
+      voucherTypes: row.snapshot.voucherTypes ?? [],
       fetchedAt: new Date(row.fetched_at),
     };
   }
@@ -55,6 +58,7 @@ export class TypeOrmCompanyContextStore extends CompanyContextStore {
       departments: [...context.departments],
       vatTypes: [...context.vatTypes],
       employees: [...context.employees],
+      voucherTypes: [...context.voucherTypes],
     };
     await this.manager.query(
       `INSERT INTO company_context (company_id, provider, snapshot, fetched_at) VALUES ($1, $2, $3::jsonb, $4)

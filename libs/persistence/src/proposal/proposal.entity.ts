@@ -39,6 +39,7 @@ export interface ProposalRow {
   receiptFingerprint: string | null;
   bookkeeping: unknown;
   readBack: unknown;
+  reimbursement: unknown;
 }
 
 export const ProposalEntity = new EntitySchema<ProposalRow>({
@@ -82,5 +83,6 @@ export const ProposalEntity = new EntitySchema<ProposalRow>({
     receiptFingerprint: { type: 'text', name: 'receipt_fingerprint', nullable: true },
     bookkeeping: { type: 'jsonb', nullable: true },
     readBack: { type: 'jsonb', name: 'read_back', nullable: true },
+    reimbursement: { type: 'jsonb', nullable: true },
   },
 });

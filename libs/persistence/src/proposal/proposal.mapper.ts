@@ -7,6 +7,7 @@ import type {
   ProposalKind,
   ProposalStatus,
   ReceiptMetadata,
+  Reimbursement,
   Route,
   ThreadRef,
 } from '@app/domain';
@@ -52,6 +53,7 @@ export const PROPOSAL_COLUMN_NAMES = [
   'receipt_fingerprint',
   'bookkeeping',
   'read_back',
+  'reimbursement',
 ] as const;
 
 /** SELECT list: the date as `YYYY-MM-DD` text (node-pg would turn a `date` into a local-time Date). */
@@ -99,6 +101,7 @@ export function proposalFromRecord(row: ProposalRecord): Proposal {
     amountNok: row.amount_nok === null || row.amount_nok === undefined ? null : toNumber(row.amount_nok),
     receiptFingerprint: (row.receipt_fingerprint as string | null | undefined) ?? null,
     ...(row.read_back ? { readBack: row.read_back as PostingsReadBack } : {}),
+    ...(row.reimbursement ? { reimbursement: reimbursementFromColumn(row.reimbursement as ReimbursementColumn) } : {}),
     // A row stored before proposals carried these (null) gets withExpenseDefaults' values.
     ...((row.bookkeeping as BookkeepingColumn | null | undefined) ?? {}),
   });
@@ -164,5 +167,17 @@ export function proposalParameters(p: Proposal): unknown[] {
     p.receiptFingerprint,
     JSON.stringify(bookkeepingColumn(p)),
     json(p.readBack),
+    p.reimbursement ? JSON.stringify(reimbursementColumn(p.reimbursement)) : null,
   ];
+}
+
+/** `proposals.reimbursement` (migration 1764320000001): the time as RFC 3339 text. */
+type ReimbursementColumn = Omit<Reimbursement, 'markedAt'> & { markedAt: string };
+
+function reimbursementColumn(r: Reimbursement): ReimbursementColumn {
+  return { paidOn: r.paidOn, reference: r.reference, markedBy: r.markedBy, markedAt: r.markedAt.toISOString() };
+}
+
+function reimbursementFromColumn(c: ReimbursementColumn): Reimbursement {
+  return { paidOn: c.paidOn, reference: c.reference, markedBy: c.markedBy, markedAt: new Date(c.markedAt) };
 }

@@ -10,9 +10,11 @@ import {
   RECEIPT_IMAGE_HASH_MAX_DISTANCE,
   type DuplicateCandidateQuery,
   type ProposalListFilter,
+  type ReimbursementFilter,
+  type ReimbursementTotal,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { conflictOnUniqueViolation, execute, insertInto, select } from '../shared/sql';
+import { conflictOnUniqueViolation, execute, insertInto, select, toNumber } from '../shared/sql';
 import {
   PROPOSAL_COLUMN_NAMES,
   PROPOSAL_SELECT,
@@ -122,6 +124,43 @@ export class TypeOrmProposalRepository extends ProposalRepository {
     ]);
   }
 
+  async listReimbursements(companyId: string, filter: ReimbursementFilter, page: PageRequest): Promise<Page<Proposal>> {
+    assertLimit(page.limit);
+    const { where, parameters } = reimbursementWhere(companyId, filter);
+    parameters.push(page.limit + 1);
+    const limit = `$${parameters.length}`;
+    if (page.cursor) {
+      const [submittedAtMs, id] = decodeCursor(page.cursor, ['number', 'string'] as const);
+      parameters.push(new Date(submittedAtMs), id);
+      where.push(`(submitted_at, id) > ($${parameters.length - 1}, $${parameters.length})`);
+    }
+    const rows = await select<ProposalRecord>(
+      this.manager,
+      `SELECT ${PROPOSAL_SELECT} FROM proposals WHERE ${where.join(' AND ')} ORDER BY submitted_at, id LIMIT ${limit}`,
+      parameters,
+    );
+    return toPage(rows, page.limit, proposalFromRecord, (row) => [
+      (row.submitted_at as Date).getTime(),
+      row.id as string,
+    ]);
+  }
+
+  async reimbursementTotals(companyId: string, filter: ReimbursementFilter): Promise<ReimbursementTotal[]> {
+    const { where, parameters } = reimbursementWhere(companyId, filter);
+    const rows = await select<{ employee: string; count: unknown; amount_nok: unknown }>(
+      this.manager,
+      `SELECT lower(btrim(submitted_by)) AS employee, count(*) AS count, sum(COALESCE(amount_nok, amount)) AS amount_nok
+         FROM proposals WHERE ${where.join(' AND ')}
+        GROUP BY 1 ORDER BY 1`,
+      parameters,
+    );
+    return rows.map((row) => ({
+      employee: row.employee,
+      count: toNumber(row.count),
+      amountNok: toNumber(row.amount_nok),
+    }));
+  }
+
   async findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]> {
     // Indexed probes (proposals_duplicate_nok_amount_idx, proposals_duplicate_receipt_idx,
     // proposals_duplicate_fingerprint_idx). An image's near fingerprints are the company's image
@@ -185,4 +224,25 @@ export class TypeOrmProposalRepository extends ProposalRepository {
     );
     return rows.map(proposalFromRecord);
   }
+}
+
+/** The executed employee outlays of `filter` (the predicate of proposals_reimbursements_idx, then the filter). */
+function reimbursementWhere(
+  companyId: string,
+  filter: ReimbursementFilter,
+): { where: string[]; parameters: unknown[] } {
+  const parameters: unknown[] = [companyId];
+  const where = [
+    'company_id = $1',
+    "status = 'EXECUTED'",
+    "kind = 'expense'",
+    "(bookkeeping ->> 'paidWith') = 'employee'",
+  ];
+  if (filter.status === 'open') where.push('reimbursement IS NULL');
+  if (filter.status === 'paid') where.push('reimbursement IS NOT NULL');
+  if (filter.employee !== undefined) {
+    parameters.push(filter.employee);
+    where.push(`lower(btrim(submitted_by)) = lower(btrim($${parameters.length}))`);
+  }
+  return { where, parameters };
 }

@@ -96,8 +96,8 @@ export class FikenProvider extends AccountingProvider {
       const code = asString(account.code);
       return { code, name: asString(account.name), rules: fikenAccountRules(code, inactive.has(code)) };
     });
-    // Fiken has no departments, VAT type or employee endpoints: its fixed purchase VAT types stand in.
-    return { accounts, departments: [], vatTypes: fikenVatTypes(), employees: [] };
+    // Fiken has no departments, VAT type, employee or voucher type endpoints: its fixed purchase VAT types stand in.
+    return { accounts, departments: [], vatTypes: fikenVatTypes(), employees: [], voucherTypes: [] };
   }
 
   /**

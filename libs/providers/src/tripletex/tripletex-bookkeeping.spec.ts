@@ -115,6 +115,22 @@ describe('TripletexProvider books what an accountant would sign (sandbox ledger 
     return { postings, moved, bookingId };
   }
 
+  /** The voucher's type as Tripletex's own `GET /ledger/voucher/{id}` answers it (null: none). */
+  async function voucherTypeOf(bookingId: string): Promise<unknown> {
+    const create = new URL(`${running.tripletexApi}/token/session/:create`);
+    create.search = new URLSearchParams({
+      consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN,
+      employeeToken: SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN,
+      expirationDate: '2026-11-28',
+    }).toString();
+    const session = (await (await fetch(create, { method: 'PUT' })).json()) as { value: { token: string } };
+    const response = await fetch(`${running.tripletexApi}/ledger/voucher/${bookingId}?fields=voucherType(id,name)`, {
+      headers: { Authorization: `Basic ${Buffer.from(`0:${session.value.token}`).toString('base64')}` },
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { value: { voucherType: unknown } }).value.voucherType;
+  }
+
   /** The postings as [account, øre, VAT code, generated], the way docs/bookkeeping.md tabulates them. */
   const rows = (postings: Posting[]) => postings.map((p) => [p.accountCode, p.amount, p.vatCode, p.generated]);
 
@@ -132,6 +148,74 @@ describe('TripletexProvider books what an accountant would sign (sandbox ledger 
       const codes = context.vatTypes.map((v) => v.standardCode);
       expect(codes).toEqual(expect.arrayContaining(['0', '1', '11', '12', '13', '86', '88']));
       expect(context.vatTypes.every((v) => v.standardCode === v.code)).toBe(true);
+    });
+  });
+
+  describe('voucher types', () => {
+    const typeNamed = (name: string) => context.voucherTypes.find((type) => type.name === name);
+
+    it("reads the company's voucher types with the context", () => {
+      expect(context.voucherTypes.map((type) => type.name)).toEqual(
+        expect.arrayContaining(['Utgående faktura', 'Leverandørfaktura', 'Ansattutlegg', 'Reiseregning']),
+      );
+    });
+
+    it('files a supplier invoice as "Leverandørfaktura" and an employee\'s outlay as "Ansattutlegg", read back', async () => {
+      const log = new ApiCallLog();
+      const invoice = await tx.bookExpense(
+        conn,
+        booking({
+          kind: 'supplier_invoice',
+          paidWith: null,
+          merchant: SUPPLIER.name,
+          grossAmount: 50_000,
+          paymentAccount: '2400',
+          supplier: { ...SUPPLIER, kid: null },
+          invoiceNumber: 'F-77',
+          dueDate: '2026-12-11',
+          lines: [line('6540', '25', '1', 50_000)],
+          voucherTypes: context.voucherTypes,
+        }),
+        { recorder: log },
+      );
+      const employee = context.employees[0];
+      const outlay = await tx.bookExpense(
+        conn,
+        booking({
+          merchant: 'Rema 1000',
+          grossAmount: 11_500,
+          paidWith: 'employee',
+          paymentAccount: '2910',
+          employee: { providerId: employee.id, name: 'ignored', email: employee.email ?? 'x@y.no' },
+          lines: [line('5915', '15', '11', 11_500)],
+          voucherTypes: context.voucherTypes,
+        }),
+        { recorder: log },
+      );
+
+      expect(await voucherTypeOf(invoice.bookingId)).toEqual({
+        id: Number(typeNamed('Leverandørfaktura')?.id),
+        name: 'Leverandørfaktura',
+      });
+      expect(await voucherTypeOf(outlay.bookingId)).toEqual({
+        id: Number(typeNamed('Ansattutlegg')?.id),
+        name: 'Ansattutlegg',
+      });
+      // The types come with the booking (from the cached context): booking reads none.
+      expect(log.calls.map((c) => c.path)).not.toContain('/ledger/voucherType');
+    });
+
+    it('books a receipt paid by the company without a type: none of the standard types is for receipts', async () => {
+      const { bookingId } = await tx.bookExpense(
+        conn,
+        booking({
+          merchant: 'Vy',
+          grossAmount: 56_000,
+          lines: [line('7140', '12', '13', 56_000)],
+          voucherTypes: context.voucherTypes,
+        }),
+      );
+      expect(await voucherTypeOf(bookingId)).toBeNull();
     });
   });
 

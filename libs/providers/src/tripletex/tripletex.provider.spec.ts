@@ -125,7 +125,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
   }
 
   describe('reading', () => {
-    it("fetches the company's context: accounts, departments, VAT types with rates, employees", async () => {
+    it("fetches the company's context: accounts, departments, VAT types with rates, employees, voucher types", async () => {
       const log = new ApiCallLog();
       const context = await provider().fetchContext(conn, { recorder: log });
       expect(context.accounts.map((a) => a.code)).toEqual(
@@ -152,7 +152,9 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         'GET /department 200',
         'GET /ledger/vatType 200',
         'GET /employee 200',
+        'GET /ledger/voucherType 200',
       ]);
+      expect(context.voucherTypes).toContainEqual({ id: expect.any(String), name: 'Leverandørfaktura' });
     });
 
     it('records calls without query strings or secrets', async () => {

@@ -36,6 +36,7 @@ import { decodeHistoryCursor, encodeHistoryCursor, isExpenseAccount, needsReceip
 import { TripletexClient } from './tripletex-client';
 import { ResolvedTripletexConfig, TripletexConfig, resolveTripletexConfig } from './tripletex.config';
 import { accountRulesOf, vatTypeForLine } from './tripletex-vat';
+import { voucherTypeFor } from './tripletex-voucher-type';
 
 const VOUCHER_PATH = '/ledger/voucher';
 /** An account with what a posting on it must respect (AccountRules). */
@@ -128,7 +129,11 @@ export class TripletexProvider extends AccountingProvider {
         email: asOptionalString(employee.email),
       });
     }
-    return { accounts, departments, vatTypes, employees };
+    const voucherTypes = [];
+    for await (const voucherType of this.client.list(c, '/ledger/voucherType', { fields: 'id,name' }, recorder)) {
+      voucherTypes.push({ id: asString(voucherType.id), name: asString(voucherType.name) });
+    }
+    return { accounts, departments, vatTypes, employees, voucherTypes };
   }
 
   async balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]> {
@@ -425,9 +430,11 @@ export class TripletexProvider extends AccountingProvider {
       ...(creditAccount.requiresDepartment === true ? department : {}),
       ...(await this.partyOf(c, booking, creditAccount, recorder)),
     });
+    const voucherType = voucherTypeFor(booking);
     return {
       date: booking.date,
       description: referencedText(text, booking.reference),
+      ...(voucherType ? { voucherType: { id: tripletexId(voucherType.id, 'voucher type') } } : {}),
       externalVoucherNumber: booking.reference,
       ...(booking.kind === 'supplier_invoice' && booking.invoiceNumber
         ? { vendorInvoiceNumber: booking.invoiceNumber }

@@ -38,6 +38,10 @@ export function describeCompanyContextStoreContract(
         { id: '101', firstName: 'Kari', lastName: 'Nordmann', email: 'kari@acme.no' },
         { id: '102', firstName: 'Ola', lastName: 'Hansen', email: null },
       ],
+      voucherTypes: [
+        { id: '8145247', name: 'Ansattutlegg' },
+        { id: '8145237', name: 'Leverandørfaktura' },
+      ],
       fetchedAt: new Date('2026-11-20T08:00:00.123Z'),
     });
 
@@ -72,6 +76,7 @@ export function describeCompanyContextStoreContract(
         departments: [],
         vatTypes: [{ id: 'HIGH', code: 'HIGH', name: 'Høy sats', ratePercent: '25' }],
         employees: [],
+        voucherTypes: [],
         fetchedAt: new Date('2026-11-21T08:00:00.000Z'),
       };
 

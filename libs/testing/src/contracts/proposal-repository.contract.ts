@@ -54,6 +54,72 @@ export function describeProposalRepositoryContract(
       expect(await repository.findById(company, proposal.id)).toEqual(proposal);
     });
 
+    it('keeps a reimbursement marked on an executed employee outlay', async () => {
+      const proposal = proposalOf(company, {
+        status: 'EXECUTED',
+        paidWith: 'employee',
+        booking: { provider: 'tripletex', bookingId: 'voucher-3' },
+      });
+      await repository.insert(proposal);
+      const reimbursed: Proposal = {
+        ...proposal,
+        version: proposal.version + 1,
+        reimbursement: {
+          paidOn: '2026-11-21',
+          reference: 'TR-77',
+          markedBy: 'kari@example.no',
+          markedAt: new Date(T0),
+        },
+      };
+      await repository.update(reimbursed, proposal.version);
+
+      expect(await repository.findById(company, proposal.id)).toEqual(reimbursed);
+    });
+
+    it('lists the executed employee outlays, open or paid, by employee (any letter case), page by page, with totals', async () => {
+      const at = (i: number) => new Date(T0 + i * 1000);
+      const outlay = (i: number, overrides: Partial<Proposal> = {}) =>
+        proposalOf(company, {
+          status: 'EXECUTED',
+          paidWith: 'employee',
+          submittedBy: 'kari@example.no',
+          submittedAt: at(i),
+          amount: 10_050 * (i + 1),
+          ...overrides,
+        });
+      const paid = { paidOn: '2026-11-21', reference: null, markedBy: 'anne@example.no', markedAt: new Date(T0) };
+      const kari = [outlay(0), outlay(1), outlay(2, { reimbursement: paid })];
+      const ola = outlay(3, { submittedBy: 'Ola@Example.no', currency: 'EUR', amount: 1_000, amountNok: 11_725 });
+      const notListed = [
+        outlay(4, { paidWith: 'bank' }),
+        outlay(5, { paidWith: 'company_card' }),
+        outlay(6, { status: 'APPROVED' }),
+        outlay(7, { status: 'PROPOSED' }),
+      ];
+      for (const p of [...notListed, ola, ...kari]) await repository.insert(p);
+      await repository.insert(proposalOf(otherCompany, { status: 'EXECUTED', paidWith: 'employee' }));
+      const ids = async (filter: Parameters<ProposalRepository['listReimbursements']>[1]) =>
+        (await repository.listReimbursements(company, filter, { limit: 200 })).items.map((p) => p.id);
+
+      expect(await ids({ status: 'open' })).toEqual([kari[0], kari[1], ola].map((p) => p.id));
+      expect(await ids({ status: 'paid' })).toEqual([kari[2].id]);
+      expect(await ids({ status: 'all', employee: 'KARI@example.no' })).toEqual(kari.map((p) => p.id));
+      const first = await repository.listReimbursements(company, { status: 'all' }, { limit: 3 });
+      const second = await repository.listReimbursements(
+        company,
+        { status: 'all' },
+        { limit: 3, cursor: first.nextCursor },
+      );
+      expect([...first.items, ...second.items].map((p) => p.id)).toEqual([...kari, ola].map((p) => p.id));
+      expect(second.nextCursor).toBeNull();
+
+      expect(await repository.reimbursementTotals(company, { status: 'open' })).toEqual([
+        { employee: 'kari@example.no', count: 2, amountNok: 10_050 + 20_100 },
+        { employee: 'ola@example.no', count: 1, amountNok: 11_725 },
+      ]);
+      expect(await repository.reimbursementTotals(company, { status: 'paid', employee: 'ola@example.no' })).toEqual([]);
+    });
+
     it('does not find another company’s proposal', async () => {
       const proposal = proposalOf(company);
       await repository.insert(proposal);

@@ -6,11 +6,14 @@ import {
   Proposal,
   ProposalRepository,
   ProposalStatus,
+  actorKey,
   nokAmountOf,
   sameActor,
   sameReceipt,
   type DuplicateCandidateQuery,
   type ProposalListFilter,
+  type ReimbursementFilter,
+  type ReimbursementTotal,
 } from '@app/domain';
 import { assertLimit, pageAfter } from './cursor';
 import { copy, Snapshottable } from './snapshottable';
@@ -65,6 +68,39 @@ export class InMemoryProposalRepository extends ProposalRepository implements Sn
       .sort((a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const result = pageAfter(sorted, (p) => [p.submittedAt.getTime(), p.id], page.limit, page.cursor);
     return { items: result.items.map(copy), nextCursor: result.nextCursor };
+  }
+
+  async listReimbursements(companyId: string, filter: ReimbursementFilter, page: PageRequest): Promise<Page<Proposal>> {
+    assertLimit(page.limit);
+    const sorted = this.reimbursements(companyId, filter).sort(
+      (a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    );
+    const result = pageAfter(sorted, (p) => [p.submittedAt.getTime(), p.id], page.limit, page.cursor);
+    return { items: result.items.map(copy), nextCursor: result.nextCursor };
+  }
+
+  async reimbursementTotals(companyId: string, filter: ReimbursementFilter): Promise<ReimbursementTotal[]> {
+    const totals = new Map<string, { count: number; amountNok: number }>();
+    for (const p of this.reimbursements(companyId, filter)) {
+      const key = actorKey(p.submittedBy);
+      const total = totals.get(key) ?? { count: 0, amountNok: 0 };
+      totals.set(key, { count: total.count + 1, amountNok: total.amountNok + nokAmountOf(p) });
+    }
+    return [...totals.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([employee, total]) => ({ employee, ...total }));
+  }
+
+  private reimbursements(companyId: string, filter: ReimbursementFilter): Proposal[] {
+    return [...this.proposals.values()].filter(
+      (p) =>
+        p.companyId === companyId &&
+        p.status === 'EXECUTED' &&
+        p.kind === 'expense' &&
+        p.paidWith === 'employee' &&
+        (filter.status === 'all' || (filter.status === 'paid') === Boolean(p.reimbursement)) &&
+        (filter.employee === undefined || sameActor(p.submittedBy, filter.employee)),
+    );
   }
 
   async findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]> {

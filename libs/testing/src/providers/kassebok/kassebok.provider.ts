@@ -43,6 +43,7 @@ export class KassebokProvider extends AccountingProvider {
       departments: [],
       vatTypes: KASSEBOK_VAT_RATES.map((rate) => ({ id: rate, code: rate, name: `${rate} %`, ratePercent: rate })),
       employees: [],
+      voucherTypes: [],
     };
   }
 
