@@ -133,7 +133,9 @@ describe('/v1/patterns (docs/api.md §4)', () => {
     const abroad = { currency: 'USD', amountNok: '119.00', vatRate: '25' };
     const reverse = await as.submit(repeatBody(5, { ...abroad, vatTreatment: 'reverse_charge' }));
     expect(reverse.body).toMatchObject({ status: 'PROPOSED', route: 'review_recommended' });
-    expect(reasons(reverse)).toContain("VAT treatment reverse_charge differs from the merchant's domestic (2 approvals)");
+    expect(reasons(reverse)).toContain(
+      "VAT treatment reverse_charge differs from the merchant's domestic (2 approvals)",
+    );
     await approve(reverse.body.id, { vatTreatment: 'foreign_no_deduction' });
     expect(await learnt()).toMatchObject({ vatTreatment: 'foreign_no_deduction', approvals: 3 });
 

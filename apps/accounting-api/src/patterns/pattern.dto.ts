@@ -147,7 +147,8 @@ export class CreatePatternDto {
   @ApiPropertyOptional({
     enum: VAT_TREATMENTS,
     nullable: true,
-    description: "the merchant's VAT treatment; left out or null: not known (a domestic proposal still auto-approves, another treatment waits for an approval that shows it)",
+    description:
+      "the merchant's VAT treatment; left out or null: not known (a domestic proposal still auto-approves, another treatment waits for an approval that shows it)",
   })
   @IsOptional()
   @IsIn(VAT_TREATMENTS, { message: `vatTreatment must be one of ${VAT_TREATMENTS.join(', ')}, or null (not known)` })
@@ -157,7 +158,8 @@ export class CreatePatternDto {
     type: String,
     nullable: true,
     example: '923609016',
-    description: "the organisation number of the merchant's supplier invoices (9 digits, mod-11); left out or null: not known (a supplier invoice waits for an approval that shows it)",
+    description:
+      "the organisation number of the merchant's supplier invoices (9 digits, mod-11); left out or null: not known (a supplier invoice waits for an approval that shows it)",
   })
   @IsOptional()
   @IsString()

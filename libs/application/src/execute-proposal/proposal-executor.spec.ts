@@ -317,9 +317,7 @@ describe('ProposalExecutor: a supplier invoice booked once', () => {
         `supplier invoice f-9001 of 923609016 is already booked as voucher-1 by proposal ${first.id}: ` +
         'not booked a second time; reject this proposal if it is a duplicate',
     });
-    const failed = (await w.events.readChain('acme', twin.correlationId)).filter(
-      (e) => e.type === 'ExecutionFailed',
-    );
+    const failed = (await w.events.readChain('acme', twin.correlationId)).filter((e) => e.type === 'ExecutionFailed');
     expect(failed).toHaveLength(1);
     expect(await w.executor.drain()).toEqual({ executed: 0, retry: 0, failed: 0, lost: 0 });
   });

@@ -577,7 +577,8 @@ export class ProposalExecutor {
  * expense.
  */
 function supplierInvoiceKeyOf(proposal: Pick<Proposal, 'kind' | 'supplier' | 'invoiceNumber'>): string | null {
-  if (proposal.kind !== 'supplier_invoice' || proposal.supplier === null || proposal.invoiceNumber === null) return null;
+  if (proposal.kind !== 'supplier_invoice' || proposal.supplier === null || proposal.invoiceNumber === null)
+    return null;
   const invoiceNumber = proposal.invoiceNumber.replace(/\s+/g, '').toUpperCase();
   return createHash('sha256')
     .update(`supplier-invoice\n${proposal.supplier.organizationNumber}\n${invoiceNumber}`)

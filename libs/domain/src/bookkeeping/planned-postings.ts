@@ -152,7 +152,8 @@ function invoiceDifferences(
   for (const want of planned.filter((posting) => posting.party?.kind === 'supplier')) {
     const got = booked.find(
       (posting) =>
-        posting.party?.kind === 'supplier' && plannedAccountOf(posting.accountCode, plannedAccounts) === want.accountCode,
+        posting.party?.kind === 'supplier' &&
+        plannedAccountOf(posting.accountCode, plannedAccounts) === want.accountCode,
     );
     // A missing posting is an amount difference, reported above.
     if (!got) continue;
@@ -160,7 +161,9 @@ function invoiceDifferences(
       if (got[field] === undefined) continue;
       const [a, b] = [want[field] ?? null, got[field] ?? null];
       if (a !== b) {
-        differences.push(`account ${want.accountCode}, supplier: ${label} planned ${a ?? 'none'}, booked ${b ?? 'none'}`);
+        differences.push(
+          `account ${want.accountCode}, supplier: ${label} planned ${a ?? 'none'}, booked ${b ?? 'none'}`,
+        );
       }
     }
   }

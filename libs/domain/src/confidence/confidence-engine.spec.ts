@@ -474,7 +474,9 @@ describe('ConfidenceEngine: the VAT treatment and supplier a pattern learnt', ()
     const result = score(input({ vatTreatment: 'domestic' }), [learnt({ vatTreatment: 'foreign_no_deduction' })]);
 
     expect(result.route).not.toBe('auto_approve');
-    expect(result.reasons.join(' ')).toContain("VAT treatment domestic differs from the merchant's foreign_no_deduction");
+    expect(result.reasons.join(' ')).toContain(
+      "VAT treatment domestic differs from the merchant's foreign_no_deduction",
+    );
   });
 
   it('holds a supplier invoice from another organisation than the learnt one, naming both', () => {

@@ -106,9 +106,9 @@ describe('learning patterns from approvals', () => {
       vatTreatment: 'reverse_charge',
       supplierOrganizationNumber: '923609016',
     });
-    expect(
-      learnFromApproval(existing, other, aReviewerOrigin(), newContext()).pattern.supplierOrganizationNumber,
-    ).toBe('974760673');
+    expect(learnFromApproval(existing, other, aReviewerOrigin(), newContext()).pattern.supplierOrganizationNumber).toBe(
+      '974760673',
+    );
   });
 
   it('learns the corrected values of an approval with corrections', () => {
