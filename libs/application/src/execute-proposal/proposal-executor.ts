@@ -60,7 +60,7 @@ interface Failure {
  *    (its SHA-256) is reserved for the proposal in the company's booked receipts, and a receipt
  *    another proposal booked is not booked again: `ExecutionFailed` (duplicate_receipt), for good
  *    (while the other is still being booked, the execution waits and tries again); a supplier
- *    invoice is reserved the same way under its key (supplierInvoiceKey: supplier organisation
+ *    invoice is reserved the same way under its key (supplierInvoiceKeyOf: supplier organisation
  *    number + normalised invoice number), so that of two twins approved at once — in one batch or
  *    on two instances — one is booked and the other gets `ExecutionFailed`
  *    (duplicate_supplier_invoice) naming it, for good; so does the twin of one EXECUTED before
