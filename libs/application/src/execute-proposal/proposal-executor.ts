@@ -14,6 +14,7 @@ import {
   type PostingsReadBack,
   formatMoney,
   learningKeyOf,
+  normalizeInvoiceNumber,
   observeExecutedAutoApproval,
   ProposalRepository,
   ProviderError,
@@ -572,14 +573,14 @@ export class ProposalExecutor {
 
 /**
  * The key under which a supplier invoice is reserved in the booked receipts: the SHA-256 (hex, the
- * table's key format) of its supplier's organisation number and its invoice number, normalised —
- * letters upper-cased and white space dropped, so `F 1001` and `f1001` are one invoice. Null for an
+ * table's key format) of its supplier's organisation number and its invoice number as
+ * normalizeInvoiceNumber tells invoices apart (`F 1001` and `f1001` are one invoice). Null for an
  * expense.
  */
 function supplierInvoiceKeyOf(proposal: Pick<Proposal, 'kind' | 'supplier' | 'invoiceNumber'>): string | null {
   if (proposal.kind !== 'supplier_invoice' || proposal.supplier === null || proposal.invoiceNumber === null)
     return null;
-  const invoiceNumber = proposal.invoiceNumber.replace(/\s+/g, '').toUpperCase();
+  const invoiceNumber = normalizeInvoiceNumber(proposal.invoiceNumber);
   return createHash('sha256')
     .update(`supplier-invoice\n${proposal.supplier.organizationNumber}\n${invoiceNumber}`)
     .digest('hex');
