@@ -32,6 +32,10 @@ interface RefusedCase {
   readonly code: string;
   /** The providers whose charts have the rule (Fiken's accounts have no VAT lock or department). */
   readonly providers: readonly (typeof PROVIDERS)[number][];
+  /** The company's payment accounts for the case, where they are not the usual ones. */
+  readonly paymentAccounts?: Record<string, string>;
+  /** What the refusal names. */
+  readonly detail?: string;
 }
 
 /** The company card's account, which each provider's sandbox seeds its own way (COMPANY_CARD). */
@@ -189,6 +193,24 @@ const REFUSED: readonly RefusedCase[] = [
     code: 'department_required',
     providers: ['tripletex'],
   },
+  {
+    // Fiken's chart has no account rules of its own; a bank account closed in Fiken (GET
+    // /bankAccounts: `inactive`) keeps its sub-ledger in the chart but takes no payments.
+    name: 'company card on a closed bank account',
+    body: {
+      ...base,
+      merchant: 'Clas Ohlson',
+      amount: '1250.00',
+      accountCode: '6800',
+      vatRate: '25',
+      paidWith: 'company_card',
+    },
+    status: 422,
+    code: 'account_rule_violated',
+    providers: ['fiken'],
+    paymentAccounts: { company_card: '1920:10003' },
+    detail: 'account 1920:10003 is inactive',
+  },
 ];
 
 const rowsOf = (postings: { accountCode: string; amount: string; vatCode: string | null }[]): Row[] =>
@@ -229,7 +251,10 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
    * the submission checks), its company card set, and the employee mapped to the provider's first
    * employee (on Fiken, whose API has no employees, to none).
    */
-  async function companyOn(provider: (typeof PROVIDERS)[number]): Promise<string> {
+  async function companyOn(
+    provider: (typeof PROVIDERS)[number],
+    paymentAccounts: Record<string, string> = {},
+  ): Promise<string> {
     const company = await t.newCompany(provider.slice(0, 2));
     await t.connect(company, provider, 0);
     const context = await t.http.post('/v1/config/context/refresh').set('Authorization', auth(company, ADMIN));
@@ -237,7 +262,9 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
     const settings = await t.http
       .put('/v1/config/company')
       .set('Authorization', auth(company, ADMIN))
-      .send({ paymentAccounts: { bank: '1920', company_card: COMPANY_CARD[provider], employee: '2910' } });
+      .send({
+        paymentAccounts: { bank: '1920', company_card: COMPANY_CARD[provider], employee: '2910', ...paymentAccounts },
+      });
     expect(settings.status).toBe(200);
     const providerEmployeeId: string | null = context.body.employees?.[0]?.id ?? null;
     if (provider === 'tripletex') expect(providerEmployeeId).not.toBeNull();
@@ -306,7 +333,7 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
         for (const row of plannedOn(c, provider).slice(0, -1)) expect(booked).toContainEqual(asBooked(row));
         if (c.credit) {
           const credit = view.body.postings.find((p: { amount: string }) => p.amount === c.postings.at(-1)![1]);
-          // Fiken takes a purchase's KID but does not return it: its ledger cannot show it.
+          // Fiken's definition declares purchaseResult.kid writeOnly: the KID is written, never read back.
           const { kid: _kid, ...shown } = c.credit;
           expect(credit).toMatchObject(provider === 'fiken' ? shown : c.credit);
         }
@@ -315,10 +342,40 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
 
     for (const c of REFUSED.filter((c) => c.providers.includes(provider))) {
       it(`${c.name}: is refused at submission, and nothing is stored`, async () => {
-        const company = await companyOn(provider);
+        const company = await companyOn(provider, c.paymentAccounts);
         const res = await t.http.post('/v1/proposals').set('Authorization', auth(company, EMPLOYEE)).send(c.body);
         expect(res.status).toBe(c.status);
         expect(res.body.type).toContain(c.code);
+        if (c.detail) expect(res.body.detail).toContain(c.detail);
+        expect(await t.query('SELECT id FROM proposals WHERE company_id = $1', [company])).toEqual([]);
+      });
+    }
+
+    if (provider === 'fiken') {
+      it('supplier invoice from a supplier deactivated in Fiken: is refused at submission, and nothing is stored', async () => {
+        const company = await companyOn(provider);
+        const { slug } = hosted.sandbox.control.fiken.company(0);
+        const { access_token } = hosted.sandbox.control.fiken.issueTokens(0);
+        const contacts = await fetch(`${hosted.fikenApi}/companies/${slug}/contacts?supplier=true&inactive=true`, {
+          headers: { Authorization: `Bearer ${access_token}` },
+        }).then((res) => res.json() as Promise<{ name: string; organizationNumber: string }[]>);
+        const [deactivated] = contacts;
+        expect(deactivated).toBeDefined();
+
+        const res = await t.http
+          .post('/v1/proposals')
+          .set('Authorization', auth(company, EMPLOYEE))
+          .send({
+            ...SUPPLIER_INVOICE,
+            merchant: deactivated.name,
+            supplier: { name: deactivated.name, organizationNumber: deactivated.organizationNumber },
+            invoiceNumber: 'D-1',
+          });
+
+        expect(res.status).toBe(422);
+        expect(res.body.type).toContain('account_rule_violated');
+        expect(res.body.detail).toContain(`supplier ${deactivated.organizationNumber} is deactivated at the provider`);
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['supplier.organizationNumber']);
         expect(await t.query('SELECT id FROM proposals WHERE company_id = $1', [company])).toEqual([]);
       });
     }
@@ -338,6 +395,16 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
 
       expect(again.body.status).toBe('PROPOSED');
       expect(again.body.reasons.join(' ')).toContain(first.body.id);
+      const approval = await t.http
+        .post(`/v1/review/${again.body.id}/approve`)
+        .set('Authorization', auth(company, ACCOUNTANT))
+        .send({});
+      expect(approval.status).toBe(409);
+      expect(approval.body.detail).toMatch(
+        new RegExp(
+          `supplier invoice F-1001 of 923609016 is already booked as ${provider} .+ by proposal ${first.body.id}`,
+        ),
+      );
     });
   });
 

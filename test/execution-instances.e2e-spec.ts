@@ -73,4 +73,58 @@ describe('two executor instances on PostgreSQL', () => {
     );
     expect(Number(row.executed)).toBe(PROPOSALS);
   });
+
+  it.each(['tripletex', 'fiken'] as const)(
+    'books one of two twin supplier invoices approved together and executed by both at once (%s); the other is refused naming it',
+    async (provider) => {
+      const company = await a.newCompany(`twins-${provider}`);
+      await a.connect(company, provider, 1);
+      const invoice = { organizationNumber: '923609016', invoiceNumber: `T-${provider}` };
+      const first = await a.approvedProposal(company, { amount: '500.00', supplierInvoice: invoice, receipt: false });
+      const twin = await a.approvedProposal(company, {
+        amount: '480.00',
+        supplierInvoice: invoice,
+        receipt: false,
+      });
+
+      // Until the loser's refusal is final: it waits while the winner is being booked (Fiken may answer 429 meanwhile).
+      const settled = async () =>
+        (
+          await a.query<{ n: string }>(
+            `SELECT count(*) AS n FROM proposal_executions WHERE proposal_id = ANY($1) AND state IN ('executed', 'failed')`,
+            [[first.id, twin.id]],
+          )
+        )[0].n === '2';
+      for (let round = 0; round < 15 && !(await settled()); round++) {
+        await Promise.all([a.app.get(ProposalExecutor).drain(), b.app.get(ProposalExecutor).drain()]);
+        a.clock.advance(10 * 60_000);
+        b.clock.advance(10 * 60_000);
+      }
+
+      const booked = [first, twin].filter((p) => {
+        const marker = provider === 'fiken' ? readableReference(p.id) : p.id;
+        return hosted.sandbox.control.bookings(provider, 1).some((booking) => JSON.stringify(booking).includes(marker));
+      });
+      expect(booked).toHaveLength(1);
+      const [winner] = booked;
+      const loser = winner.id === first.id ? twin : first;
+      const rows = await a.query<{ id: string; status: string; last_execution_error: string | null }>(
+        'SELECT id, status, last_execution_error FROM proposals WHERE id = ANY($1)',
+        [[first.id, twin.id]],
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      expect(byId.get(winner.id)?.status).toBe('EXECUTED');
+      expect(byId.get(loser.id)).toMatchObject({ status: 'APPROVED' });
+      expect(byId.get(loser.id)?.last_execution_error).toMatch(
+        new RegExp(`already booked as .+ by proposal ${winner.id}: not booked a second time`),
+      );
+      const failures = await a.query<{ data: { message: string } }>(
+        `SELECT data FROM events WHERE proposal_id = $1 AND type = 'ExecutionFailed' ORDER BY sequence`,
+        [loser.id],
+      );
+      expect(failures.at(-1)?.data.message).toMatch(
+        new RegExp(`is already booked as .+ by proposal ${winner.id}: not booked a second time`),
+      );
+    },
+  );
 });

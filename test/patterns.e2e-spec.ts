@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/test-app';
-import { api, expectProblem, proposalBody } from './support/proposals';
+import { api, expectProblem, proposalBody, repeatBody } from './support/proposals';
 
 describe('/v1/patterns (docs/api.md §4)', () => {
   let t: TestApp;
@@ -25,6 +25,8 @@ describe('/v1/patterns (docs/api.md §4)', () => {
       merchantKey: 'spotify',
       accountCode: '6540',
       vatRate: '25',
+      vatTreatment: null,
+      supplierOrganizationNumber: null,
       approvals: 0,
       verified: true,
       writtenBy: 'kari@demo.no',
@@ -90,6 +92,82 @@ describe('/v1/patterns (docs/api.md §4)', () => {
     expect(next.body.status).toBe('PROPOSED');
     expect(next.body.confidence).toBeLessThan(0.7);
     expect((await as.get(`/v1/events?correlationId=${next.body.id}`, 'accountant')).body.items).toHaveLength(1);
+  });
+
+  it('learns the VAT treatment and the supplier from approvals and corrections, and holds a proposal that differs', async () => {
+    const SUPPLIER = '923609016';
+    const OTHER = '974760673';
+    const invoice = (n: number, organizationNumber: string) =>
+      repeatBody(n, {
+        kind: 'supplier_invoice',
+        supplier: { name: 'Spotify AB', organizationNumber },
+        invoiceNumber: `F-${n}`,
+        dueDate: '2026-12-31',
+      });
+    const approve = async (id: string, corrections?: object) => {
+      const approved = await as.post(`/v1/review/${id}/approve`, 'accountant', corrections ? { corrections } : {});
+      expect(approved.status).toBe(200);
+    };
+    const reasons = (res: { body: { reasons: string[] } }) => res.body.reasons.join(' | ');
+    const learnt = async () => (await as.get('/v1/patterns?merchant=spotify', 'accountant')).body.items[0];
+
+    const first = await as.submit(repeatBody(1));
+    expect(first.body.status).toBe('PROPOSED');
+    await approve(first.body.id);
+    expect(await learnt()).toMatchObject({ vatTreatment: 'domestic', supplierOrganizationNumber: null, approvals: 1 });
+
+    // A supplier invoice from a supplier the merchant's approvals have not shown waits for a person,
+    // whose correction of the supplier is what the pattern learns.
+    const unknownSupplier = await as.submit(invoice(2, OTHER));
+    expect(unknownSupplier.body.status).toBe('PROPOSED');
+    expect(reasons(unknownSupplier)).toContain(`supplier ${OTHER} is not known for the merchant`);
+    await approve(unknownSupplier.body.id, { supplier: { name: 'Spotify AB', organizationNumber: SUPPLIER } });
+    expect(await learnt()).toMatchObject({ vatTreatment: 'domestic', supplierOrganizationNumber: SUPPLIER });
+
+    expect((await as.submit(invoice(3, SUPPLIER))).body.status).toBe('APPROVED');
+    const otherSupplier = await as.submit(invoice(4, OTHER));
+    expect(otherSupplier.body).toMatchObject({ status: 'PROPOSED', route: 'review_recommended' });
+    expect(reasons(otherSupplier)).toContain(`supplier ${OTHER} differs from the merchant's ${SUPPLIER}`);
+
+    // Another VAT treatment is held, naming the learnt one; the approval that corrects it teaches it.
+    const abroad = { currency: 'USD', amountNok: '119.00', vatRate: '25' };
+    const reverse = await as.submit(repeatBody(5, { ...abroad, vatTreatment: 'reverse_charge' }));
+    expect(reverse.body).toMatchObject({ status: 'PROPOSED', route: 'review_recommended' });
+    expect(reasons(reverse)).toContain(
+      "VAT treatment reverse_charge differs from the merchant's domestic (2 approvals)",
+    );
+    await approve(reverse.body.id, { vatTreatment: 'foreign_no_deduction' });
+    expect(await learnt()).toMatchObject({ vatTreatment: 'foreign_no_deduction', approvals: 3 });
+
+    expect((await as.submit(repeatBody(6, { ...abroad, vatTreatment: 'foreign_no_deduction' }))).body.status).toBe(
+      'APPROVED',
+    );
+    const domestic = await as.submit(repeatBody(7));
+    expect(domestic.body.status).toBe('PROPOSED');
+    expect(reasons(domestic)).toContain("VAT treatment domestic differs from the merchant's foreign_no_deduction");
+  });
+
+  it('takes a VAT treatment and a supplier on a written pattern, and refuses invalid ones naming the field', async () => {
+    const created = await as.post('/v1/patterns', 'accountant', {
+      ...spotify,
+      vatTreatment: 'reverse_charge',
+      supplierOrganizationNumber: '923609016',
+    });
+    expect(created.body).toMatchObject({ vatTreatment: 'reverse_charge', supplierOrganizationNumber: '923609016' });
+
+    const edited = await as.put(`/v1/patterns/${created.body.id}`, 'accountant', { supplierOrganizationNumber: null });
+    expect(edited.body).toMatchObject({ vatTreatment: 'reverse_charge', supplierOrganizationNumber: null });
+
+    const telenor = { ...spotify, merchantName: 'Telenor' };
+    for (const [field, value] of [
+      ['vatTreatment', 'abroad'],
+      ['supplierOrganizationNumber', '923609017'],
+    ]) {
+      const invalid = await as.post('/v1/patterns', 'accountant', { ...telenor, [field]: value });
+      expectProblem(invalid, 400, 'validation_failed');
+      expect(invalid.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+    expect((await as.get('/v1/patterns?merchant=telenor', 'accountant')).body.items).toEqual([]);
   });
 
   it('refuses a duplicate of an active pattern with 409', async () => {

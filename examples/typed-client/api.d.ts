@@ -1210,6 +1210,17 @@ export interface components {
             /** @example 25 */
             vatRate: string;
             /**
+             * @description the VAT treatment the merchant's approvals showed (the latest one); null: not known yet, read as domestic when scoring
+             * @example domestic
+             * @enum {string|null}
+             */
+            vatTreatment: "domestic" | "foreign_no_deduction" | "reverse_charge" | null;
+            /**
+             * @description the supplier's organisation number the merchant's approved supplier invoices showed (the latest one); null: not known yet
+             * @example 923609016
+             */
+            supplierOrganizationNumber: string | null;
+            /**
              * @description review approvals that confirmed it
              * @example 14
              */
@@ -1300,6 +1311,16 @@ export interface components {
             /** @example 25 */
             vatRate: string;
             /**
+             * @description the merchant's VAT treatment; left out or null: not known (a domestic proposal still auto-approves, another treatment waits for an approval that shows it)
+             * @enum {string|null}
+             */
+            vatTreatment?: "domestic" | "foreign_no_deduction" | "reverse_charge" | null;
+            /**
+             * @description the organisation number of the merchant's supplier invoices (9 digits, mod-11); left out or null: not known (a supplier invoice waits for an approval that shows it)
+             * @example 923609016
+             */
+            supplierOrganizationNumber?: string | null;
+            /**
              * @description an accountant writing a rule vouches for it unless told otherwise
              * @default true
              */
@@ -1312,6 +1333,16 @@ export interface components {
             accountCode?: string;
             /** @example 25 */
             vatRate?: string;
+            /**
+             * @description the merchant's VAT treatment; null: not known
+             * @enum {string|null}
+             */
+            vatTreatment?: "domestic" | "foreign_no_deduction" | "reverse_charge" | null;
+            /**
+             * @description the organisation number of the merchant's supplier invoices (9 digits, mod-11); null: not known
+             * @example 923609016
+             */
+            supplierOrganizationNumber?: string | null;
             verified?: boolean;
         };
         WebhookTargetDto: {

@@ -95,7 +95,14 @@ export interface JobsApp {
   /** An APPROVED proposal of `company`, due now (a reviewer approved it), with a PDF receipt. */
   approvedProposal(
     company: string,
-    overrides?: { amount?: string; date?: string; receipt?: boolean; accountCode?: string },
+    overrides?: {
+      amount?: string;
+      date?: string;
+      receipt?: boolean;
+      accountCode?: string;
+      /** Makes it a supplier invoice of this supplier (organisation number) and invoice number, due in 14 days. */
+      supplierInvoice?: { organizationNumber: string; invoiceNumber: string };
+    },
   ): Promise<Proposal>;
   query<T = Record<string, unknown>>(sql: string, parameters?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -218,6 +225,18 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
                 ? { filename: 'receipt.pdf', contentType: 'application/pdf', sizeBytes: bytes.length, sha256 }
                 : null,
               thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
+              ...(overrides.supplierInvoice && {
+                kind: 'supplier_invoice',
+                paidWith: null,
+                supplier: {
+                  name: 'Kontorrekvisita AS',
+                  organizationNumber: overrides.supplierInvoice.organizationNumber,
+                  bankAccount: null,
+                  kid: null,
+                },
+                invoiceNumber: overrides.supplierInvoice.invoiceNumber,
+                dueDate: new Date(ctx.clock.now().getTime() + 14 * 86_400_000).toISOString().slice(0, 10),
+              }),
             }),
             assessment: { score: 0, route: 'review_required', reasons: ['unknown merchant'] },
           },

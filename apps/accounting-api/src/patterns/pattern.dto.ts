@@ -10,7 +10,7 @@ import {
   Length,
   Matches,
 } from 'class-validator';
-import { MAX_MERCHANT_LENGTH } from '@app/domain';
+import { MAX_MERCHANT_LENGTH, VAT_TREATMENTS } from '@app/domain';
 import { PageQueryDto } from '../events/event.dto';
 import { ACCOUNT_CODE_PATTERN, VAT_RATE_PATTERN } from '../proposals/proposal.dto';
 
@@ -35,13 +35,33 @@ export class PatternHistoryDto {
   @ApiProperty({ example: '2026-11-02' }) lastDate!: string;
 }
 
-/** A merchant pattern: merchant → (account code, VAT rate), learnt from approvals or written by an accountant. */
+/**
+ * A merchant pattern: merchant → (account code, VAT rate, VAT treatment, supplier), learnt from
+ * approvals or written by an accountant.
+ */
 export class PatternDto {
   @ApiProperty() id!: string;
   @ApiProperty({ example: 'Spotify AB', description: 'as last seen' }) merchantName!: string;
   @ApiProperty({ example: 'spotify', description: 'the normalised lookup key' }) merchantKey!: string;
   @ApiProperty({ example: '6540' }) accountCode!: string;
   @ApiProperty({ example: '25' }) vatRate!: string;
+  @ApiProperty({
+    enum: VAT_TREATMENTS,
+    nullable: true,
+    type: String,
+    example: 'domestic',
+    description:
+      "the VAT treatment the merchant's approvals showed (the latest one); null: not known yet, read as domestic when scoring",
+  })
+  vatTreatment!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: '923609016',
+    description:
+      "the supplier's organisation number the merchant's approved supplier invoices showed (the latest one); null: not known yet",
+  })
+  supplierOrganizationNumber!: string | null;
   @ApiProperty({ type: 'integer', example: 14, description: 'review approvals that confirmed it' }) approvals!: number;
   @ApiProperty({ description: 'confirmed by a person; only verified patterns auto-approve' }) verified!: boolean;
   @ApiProperty({
@@ -125,6 +145,27 @@ export class CreatePatternDto {
   vatRate!: string;
 
   @ApiPropertyOptional({
+    enum: VAT_TREATMENTS,
+    nullable: true,
+    description:
+      "the merchant's VAT treatment; left out or null: not known (a domestic proposal still auto-approves, another treatment waits for an approval that shows it)",
+  })
+  @IsOptional()
+  @IsIn(VAT_TREATMENTS, { message: `vatTreatment must be one of ${VAT_TREATMENTS.join(', ')}, or null (not known)` })
+  vatTreatment?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '923609016',
+    description:
+      "the organisation number of the merchant's supplier invoices (9 digits, mod-11); left out or null: not known (a supplier invoice waits for an approval that shows it)",
+  })
+  @IsOptional()
+  @IsString()
+  supplierOrganizationNumber?: string | null;
+
+  @ApiPropertyOptional({
     default: true,
     description: 'an accountant writing a rule vouches for it unless told otherwise',
   })
@@ -154,6 +195,25 @@ export class EditPatternDto {
     message: 'vatRate must be a percentage as a decimal string with at most 2 decimals, such as "25"',
   })
   vatRate?: string;
+
+  @ApiPropertyOptional({
+    enum: VAT_TREATMENTS,
+    nullable: true,
+    description: "the merchant's VAT treatment; null: not known",
+  })
+  @IsOptional()
+  @IsIn(VAT_TREATMENTS, { message: `vatTreatment must be one of ${VAT_TREATMENTS.join(', ')}, or null (not known)` })
+  vatTreatment?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '923609016',
+    description: "the organisation number of the merchant's supplier invoices (9 digits, mod-11); null: not known",
+  })
+  @IsOptional()
+  @IsString()
+  supplierOrganizationNumber?: string | null;
 
   @ApiPropertyOptional()
   @IsOptional()

@@ -9,6 +9,8 @@ export function patternJson(pattern: Pattern): PatternDto {
     merchantKey: pattern.merchantKey,
     accountCode: pattern.accountCode,
     vatRate: pattern.vatRate,
+    vatTreatment: pattern.vatTreatment,
+    supplierOrganizationNumber: pattern.supplierOrganizationNumber,
     approvals: pattern.approvals,
     verified: pattern.verified,
     writtenBy: pattern.writtenBy,

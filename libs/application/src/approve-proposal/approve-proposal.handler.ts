@@ -4,7 +4,9 @@ import {
   CompanyContextStore,
   CompanySettingsStore,
   creditAccountOf,
+  InvalidTransition,
   type CorrectionsInput,
+  type Proposal,
   learnFromApproval,
   learningKeyOf,
   NotFound,
@@ -16,7 +18,7 @@ import { originOf, type Caller } from '../shared/caller';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { proposalEvents, type ProposalView } from '../shared/proposal-view';
 import { retryOnConflict } from '../shared/retry-on-conflict';
-import { UnitOfWork } from '../shared/unit-of-work.port';
+import { UnitOfWork, type TransactionalPorts } from '../shared/unit-of-work.port';
 
 export interface ApproveProposalCommand {
   readonly caller: Caller;
@@ -36,7 +38,10 @@ export interface ApprovedProposal extends ProposalView {
  * naming the field), to be executed now. What will be booked is checked again against the company's
  * chart and its rules when its context was fetched (assertBookable: 422 unknown_account_code,
  * unknown_vat_rate, account_rule_violated, department_required, fields named `corrections.…`) and
- * against the payment accounts (422 payment_account_not_configured); and learns from it —
+ * against the payment accounts (422 payment_account_not_configured); a supplier invoice whose twin
+ * (same supplier organisation number and invoice number) is already approved or executed is
+ * refused (409 invalid_transition naming the twin and its booking: the reviewer rejects it as the
+ * duplicate it is); and learns from it —
  * saves the pattern merchant → (account, VAT) with the approved values or strengthens the one that
  * exists (PatternSaved). Events, proposal and pattern commit together.
  *
@@ -70,6 +75,7 @@ export class ApproveProposalHandler {
         const options = { paymentAccounts: settings.paymentAccounts, fieldPrefix: 'corrections.' };
         if (context) assertBookable(context, approved.proposal, options);
         else creditAccountOf(approved.proposal, settings.paymentAccounts);
+        await assertNoApprovedTwin(ports.proposals, approved.proposal);
         await ports.events.append(approved.events);
         await ports.proposals.update(approved.proposal, current.version);
 
@@ -86,4 +92,28 @@ export class ApproveProposalHandler {
       }),
     );
   }
+}
+
+/**
+ * A supplier invoice is booked once: approving one whose twin is already APPROVED (waiting for its
+ * execution) or EXECUTED would only end in a refused execution, so the reviewer is told now.
+ */
+async function assertNoApprovedTwin(
+  proposals: Pick<TransactionalPorts['proposals'], 'findSupplierInvoices'>,
+  proposal: Proposal,
+): Promise<void> {
+  const { supplier, invoiceNumber } = proposal;
+  if (proposal.kind !== 'supplier_invoice' || supplier === null || invoiceNumber === null) return;
+  const same = await proposals.findSupplierInvoices(proposal.companyId, supplier.organizationNumber, invoiceNumber);
+  const twin = same.find((p) => p.id !== proposal.id && (p.status === 'EXECUTED' || p.status === 'APPROVED'));
+  if (!twin) return;
+  const state = twin.booking
+    ? `already booked as ${twin.booking.provider} ${twin.booking.bookingId}`
+    : twin.status === 'EXECUTED'
+      ? 'already booked'
+      : 'already approved, waiting for its execution,';
+  throw new InvalidTransition(
+    `cannot approve proposal ${proposal.id}: supplier invoice ${invoiceNumber} of ${supplier.organizationNumber} is ` +
+      `${state} by proposal ${twin.id}; reject this one if it is a duplicate`,
+  );
 }

@@ -125,6 +125,29 @@ describe('ApproveProposal', () => {
     },
   );
 
+  it('refuses to approve a supplier invoice whose twin is already approved, naming it, and stores nothing', async () => {
+    const invoice = (n: number) =>
+      aRepeatSubmission(n, {
+        kind: 'supplier_invoice',
+        merchant: 'Kontorrekvisita Nord AS',
+        supplier: { name: 'Kontorrekvisita Nord AS', organizationNumber: '923609016' },
+        invoiceNumber: 'F-77',
+        dueDate: '2026-12-31',
+        amount: `${100 + n}.00`,
+      });
+    const first = await submitted(world, invoice(1));
+    const twin = await submitted(world, invoice(2));
+    await world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: first.proposal.id });
+
+    const refused = world.approveProposal.execute({ caller: ACCOUNTANT, proposalId: twin.proposal.id });
+
+    await expect(refused).rejects.toThrow(InvalidTransition);
+    await expect(refused).rejects.toThrow(
+      `supplier invoice F-77 of 923609016 is already approved, waiting for its execution, by proposal ${first.proposal.id}`,
+    );
+    expect((await world.proposals.findById(TEST_COMPANY, twin.proposal.id))?.status).toBe('PROPOSED');
+  });
+
   it("does not find another company's proposal", async () => {
     const { proposal } = await unknownMerchant();
 

@@ -293,13 +293,48 @@ describe('ProposalExecutor: a supplier invoice booked once', () => {
     const refused = await w.proposals.findById('acme', twin.id);
     expect(refused?.status).toBe('APPROVED');
     expect(refused?.lastExecutionError).toBe(
-      `supplier invoice F-7 of 923609016 is already booked as tripletex voucher-1 by proposal ${first.id}: ` +
+      `supplier invoice F-7 of 923609016 is already booked as voucher-1 by proposal ${first.id}: ` +
         'not booked a second time; reject this proposal if it is a duplicate',
     );
     expect(w.notifier.messages('acme').at(-1)).toMatchObject({
       kind: 'execution_failed',
       payload: { proposalId: twin.id, errorCode: 'duplicate_supplier_invoice' },
     });
+  });
+
+  it('books one of two twins approved together (the same number written another way), and refuses the other naming it', async () => {
+    const w = aWorld();
+    const first = await w.approve('acme', invoice('F-9 001'));
+    const twin = await w.approve('acme', { ...invoice('f-9001'), date: '2026-11-19', amount: 20000 });
+
+    await w.executor.drain();
+    w.clock.advance({ minutes: 10 });
+    await w.executor.drain();
+
+    expect(w.provider.bookings.map((b) => b.reference)).toEqual([first.id]);
+    const refused = await w.proposals.findById('acme', twin.id);
+    expect(refused).toMatchObject({
+      status: 'APPROVED',
+      lastExecutionError:
+        `supplier invoice f-9001 of 923609016 is already booked as voucher-1 by proposal ${first.id}: ` +
+        'not booked a second time; reject this proposal if it is a duplicate',
+    });
+    const failed = (await w.events.readChain('acme', twin.correlationId)).filter((e) => e.type === 'ExecutionFailed');
+    expect(failed).toHaveLength(1);
+    expect(await w.executor.drain()).toEqual({ executed: 0, retry: 0, failed: 0, lost: 0 });
+  });
+
+  it('lets a twin be booked when the first failed for good without a booking', async () => {
+    const w = aWorld();
+    const first = await w.approve('acme', invoice('F-10'));
+    w.provider.failWith = new ProviderError('tripletex', 'rejected', 'account 6540 is closed');
+    await w.executor.drain();
+    w.provider.failWith = null;
+    const second = await w.approve('acme', invoice('F-10'));
+
+    expect(await w.executor.drain()).toMatchObject({ executed: 1 });
+    expect(w.provider.bookings.map((b) => b.reference)).toEqual([second.id]);
+    expect(first.id).not.toBe(second.id);
   });
 });
 

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import {
   AccountingProvider,
@@ -15,6 +15,7 @@ import {
   type PostingsReadBack,
   formatMoney,
   learningKeyOf,
+  normalizeInvoiceNumber,
   observeExecutedAutoApproval,
   ProposalRepository,
   ProviderError,
@@ -36,6 +37,7 @@ import { ApplicationContext } from '../shared/domain-context.provider';
 import { retryOnConflict } from '../shared/retry-on-conflict';
 import { UnitOfWork, type TransactionalPorts } from '../shared/unit-of-work.port';
 import { ExecutionQueue, type ExecutionClaim } from './execution-ledger.port';
+import type { ReceiptHolder } from './booked-receipts.port';
 import { ExecutorOptions } from './executor.options';
 
 /** What one execution ended in. */
@@ -60,8 +62,11 @@ interface Failure {
  *    (its SHA-256) is reserved for the proposal in the company's booked receipts, and a receipt
  *    another proposal booked is not booked again: `ExecutionFailed` (duplicate_receipt), for good
  *    (while the other is still being booked, the execution waits and tries again); a supplier
- *    invoice whose twin (same supplier and invoice number) is EXECUTED is not booked either:
- *    `ExecutionFailed` (duplicate_supplier_invoice), for good;
+ *    invoice is reserved the same way under its key (supplierInvoiceKeyOf: supplier organisation
+ *    number + normalised invoice number), so that of two twins approved at once — in one batch or
+ *    on two instances — one is booked and the other gets `ExecutionFailed`
+ *    (duplicate_supplier_invoice) naming it, for good; so does the twin of one EXECUTED before
+ *    the reservations existed;
  * 2. reconcile: any attempt after the first looks the booking up by our reference (the proposal
  *    id), twice when the first search misses, and books only when it is not there; a booking that
  *    exists without its receipt only gets the receipt attached, and a booking id an earlier attempt
@@ -175,8 +180,8 @@ export class ProposalExecutor {
     }
     const duplicate = await this.reserveReceipt(proposal);
     if (duplicate) return this.fail(claim, proposal, null, duplicate, []);
-    const bookedInvoice = await this.bookedTwinOf(proposal);
-    if (bookedInvoice) return this.fail(claim, proposal, null, bookedInvoice, []);
+    const twin = (await this.reserveSupplierInvoice(proposal)) ?? (await this.bookedTwinOf(proposal));
+    if (twin) return this.fail(claim, proposal, null, twin, []);
     let connection: ProviderConnection;
     let provider: ProviderKind;
     try {
@@ -320,15 +325,7 @@ export class ProposalExecutor {
   private async reserveReceipt(proposal: Proposal): Promise<Failure | null> {
     const sha256 = proposal.receipt?.sha256;
     if (!sha256) return null;
-    const holder = await this.unitOfWork.run(async (ports) => {
-      const now = this.ctx.clock.now();
-      const current = await ports.bookedReceipts.reserve(proposal.companyId, sha256, proposal.id, now);
-      if (!current || current.bookingId !== null) return current;
-      const holding = await ports.proposals.findById(proposal.companyId, current.proposalId);
-      if (holding && holding.status !== 'REJECTED') return current;
-      await ports.bookedReceipts.release(proposal.companyId, sha256, current.proposalId);
-      return ports.bookedReceipts.reserve(proposal.companyId, sha256, proposal.id, now);
-    });
+    const holder = await this.reserve(proposal, sha256);
     if (!holder) return null;
     if (holder.bookingId === null) {
       // The other execution may still fail and free the receipt: wait for its outcome.
@@ -349,6 +346,54 @@ export class ProposalExecutor {
       bookingId: null,
       mayBeBooked: false,
     };
+  }
+
+  /**
+   * Reserves a supplier invoice's key for the proposal, as a receipt is reserved (reserveReceipt):
+   * whichever of two twins reserves first is booked; the other waits while the first is being
+   * booked, and is refused for good once it is, naming it. Not a supplier invoice: nothing to reserve.
+   */
+  private async reserveSupplierInvoice(proposal: Proposal): Promise<Failure | null> {
+    const key = supplierInvoiceKeyOf(proposal);
+    if (key === null) return null;
+    const holder = await this.reserve(proposal, key);
+    if (!holder) return null;
+    const invoice = `supplier invoice ${proposal.invoiceNumber} of ${proposal.supplier?.organizationNumber}`;
+    if (holder.bookingId === null) {
+      return {
+        message: `the same ${invoice} is being booked by proposal ${holder.proposalId}: waiting for its outcome`,
+        code: 'duplicate_supplier_invoice',
+        transient: true,
+        bookingId: null,
+        mayBeBooked: false,
+      };
+    }
+    return {
+      message:
+        `${invoice} is already booked as ${holder.bookingId} by proposal ${holder.proposalId}: ` +
+        'not booked a second time; reject this proposal if it is a duplicate',
+      code: 'duplicate_supplier_invoice',
+      transient: false,
+      bookingId: null,
+      mayBeBooked: false,
+    };
+  }
+
+  /**
+   * Reserves `key` (a receipt's SHA-256, a supplier invoice's key) in the company's booked
+   * receipts for the proposal, in a unit of work of its own. Returns null when the proposal holds
+   * it now, else the holder. A reservation left by a proposal since rejected is taken over.
+   */
+  private async reserve(proposal: Proposal, key: string): Promise<ReceiptHolder | null> {
+    return this.unitOfWork.run(async (ports) => {
+      const now = this.ctx.clock.now();
+      const current = await ports.bookedReceipts.reserve(proposal.companyId, key, proposal.id, now);
+      if (!current || current.bookingId !== null) return current;
+      const holding = await ports.proposals.findById(proposal.companyId, current.proposalId);
+      if (holding && holding.status !== 'REJECTED') return current;
+      await ports.bookedReceipts.release(proposal.companyId, key, current.proposalId);
+      return ports.bookedReceipts.reserve(proposal.companyId, key, proposal.id, now);
+    });
   }
 
   /**
@@ -443,16 +488,11 @@ export class ProposalExecutor {
     await ports.events.append(observed.events);
   }
 
-  /** The booking made with the proposal's receipt, in the unit of work of `Executed`. */
+  /** The booking made with the proposal's receipt and supplier invoice key, in the unit of work of `Executed`. */
   private async recordReceiptBooking(ports: TransactionalPorts, executed: Proposal, bookingId: string): Promise<void> {
-    if (!executed.receipt) return;
-    await ports.bookedReceipts.recordBooking(
-      executed.companyId,
-      executed.receipt.sha256,
-      executed.id,
-      bookingId,
-      this.ctx.clock.now(),
-    );
+    for (const key of reservedKeysOf(executed)) {
+      await ports.bookedReceipts.recordBooking(executed.companyId, key, executed.id, bookingId, this.ctx.clock.now());
+    }
   }
 
   private async fail(
@@ -522,9 +562,11 @@ export class ProposalExecutor {
         );
       } else {
         await ports.executions.markFailed(claim, failure.message, now);
-        // Nothing was booked: the receipt is free for another proposal (or this one, approved again).
-        if (proposal.receipt)
-          await ports.bookedReceipts.release(proposal.companyId, proposal.receipt.sha256, proposal.id);
+        // Nothing was booked: the receipt and the supplier invoice are free for another proposal (or
+        // this one, approved again).
+        for (const key of reservedKeysOf(proposal)) {
+          await ports.bookedReceipts.release(proposal.companyId, key, proposal.id);
+        }
       }
     });
     if (!failure.transient) return 'failed';
@@ -533,6 +575,27 @@ export class ProposalExecutor {
     );
     return 'retry';
   }
+}
+
+/**
+ * The key under which a supplier invoice is reserved in the booked receipts: the SHA-256 (hex, the
+ * table's key format) of its supplier's organisation number and its invoice number as
+ * normalizeInvoiceNumber tells invoices apart (`F 1001` and `f1001` are one invoice). Null for an
+ * expense.
+ */
+function supplierInvoiceKeyOf(proposal: Pick<Proposal, 'kind' | 'supplier' | 'invoiceNumber'>): string | null {
+  if (proposal.kind !== 'supplier_invoice' || proposal.supplier === null || proposal.invoiceNumber === null)
+    return null;
+  const invoiceNumber = normalizeInvoiceNumber(proposal.invoiceNumber);
+  return createHash('sha256')
+    .update(`supplier-invoice\n${proposal.supplier.organizationNumber}\n${invoiceNumber}`)
+    .digest('hex');
+}
+
+/** What the proposal reserves in the booked receipts: its receipt, and a supplier invoice's key. */
+function reservedKeysOf(proposal: Proposal): string[] {
+  const invoiceKey = supplierInvoiceKeyOf(proposal);
+  return [...(proposal.receipt ? [proposal.receipt.sha256] : []), ...(invoiceKey ? [invoiceKey] : [])];
 }
 
 /**

@@ -117,7 +117,10 @@ export class EditPatternHandler {
   async execute(command: EditPatternCommand): Promise<Pattern> {
     const { caller, patternId, changes } = command;
     if (Object.values(changes).every((value) => value === undefined)) {
-      invalidField('body', 'must change at least one of merchantName, accountCode, vatRate, verified');
+      invalidField(
+        'body',
+        'must change at least one of merchantName, accountCode, vatRate, vatTreatment, supplierOrganizationNumber, verified',
+      );
     }
     return this.unitOfWork.run(async (ports) => {
       const current = await ports.patterns.findById(caller.company, patternId);

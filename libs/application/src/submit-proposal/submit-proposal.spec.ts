@@ -630,6 +630,8 @@ describe('SubmitProposal', () => {
     });
 
     it('holds a supplier invoice sent again for review, naming the earlier proposal, whatever its amount and date', async () => {
+      const [learnt] = await world.patterns.findCandidates(TEST_COMPANY, 'spotify');
+      await world.patterns.save({ ...learnt, supplierOrganizationNumber: '923609016', version: 2 }, 1);
       const invoice = (n: number, invoiceNumber: string) =>
         aRepeatSubmission(n, {
           kind: 'supplier_invoice',

@@ -195,6 +195,27 @@ describe('creditAccountOf and postingDifferences', () => {
     ]);
   });
 
+  it("compares a supplier invoice's invoice number, due date and KID where the provider returns them", () => {
+    const invoice = details({
+      kind: 'supplier_invoice',
+      amount: '10000.00',
+      accountCode: '6800',
+      supplier: { name: 'Kontorrekvisita AS', organizationNumber: '923609016', kid: '12345674' },
+      invoiceNumber: 'F-1001',
+      dueDate: '2026-12-11',
+    });
+    const planned = plannedPostings(invoice, '2400');
+    const onSubLedger = (changes: Partial<Posting>) =>
+      planned.map((p) => (p.accountCode === '2400' ? { ...p, accountCode: '2400:20001', ...changes } : p));
+
+    expect(postingDifferences(planned, onSubLedger({}))).toEqual([]);
+    expect(postingDifferences(planned, onSubLedger({ kid: undefined, dueDate: undefined }))).toEqual([]);
+    expect(postingDifferences(planned, onSubLedger({ kid: null, dueDate: '2026-12-12' }))).toEqual([
+      'account 2400, supplier: due date planned 2026-12-11, booked 2026-12-12',
+      'account 2400, supplier: KID planned 12345674, booked none',
+    ]);
+  });
+
   it('counts a booked sub-ledger as the planned account, but not as another sub-ledger of it', () => {
     const planned = plannedPostings(details({ amount: '560.00', accountCode: '7140', vatRate: '12' }), '1920');
     const onSubLedger = planned.map((p) => (p.accountCode === '1920' ? { ...p, accountCode: '1920:10001' } : p));

@@ -111,6 +111,9 @@ function creditPosting(
  * postings generated from it, which providers label differently; code 0 and none are the same) and
  * party kind, with amounts summed (a booked sub-ledger such as `1920:10001` counts as the planned
  * `1920`: plannedAccountOf): a provider may merge the VAT postings of several lines into one. Descriptions are not compared.
+ * A supplier invoice's accounts-payable posting is also compared on its invoice number, due date
+ * and KID, each where the provider's read returns it (a field the booked posting leaves out —
+ * undefined, not null — is one the provider's read does not give back).
  */
 export function postingDifferences(planned: readonly Posting[], booked: readonly Posting[]): string[] {
   const plannedAccounts = new Set(planned.map((posting) => posting.accountCode));
@@ -129,6 +132,40 @@ export function postingDifferences(planned: readonly Posting[], booked: readonly
     const a = want.get(key) ?? 0;
     const b = got.get(key) ?? 0;
     if (a !== b) differences.push(`${key}: planned ${a} øre, booked ${b} øre`);
+  }
+  return [...differences, ...invoiceDifferences(planned, booked, plannedAccounts)];
+}
+
+const INVOICE_FIELDS = [
+  ['invoiceNumber', 'invoice number'],
+  ['dueDate', 'due date'],
+  ['kid', 'KID'],
+] as const;
+
+/** The invoice number, due date and KID of the planned supplier postings against the booked ones. */
+function invoiceDifferences(
+  planned: readonly Posting[],
+  booked: readonly Posting[],
+  plannedAccounts: ReadonlySet<string>,
+): string[] {
+  const differences: string[] = [];
+  for (const want of planned.filter((posting) => posting.party?.kind === 'supplier')) {
+    const got = booked.find(
+      (posting) =>
+        posting.party?.kind === 'supplier' &&
+        plannedAccountOf(posting.accountCode, plannedAccounts) === want.accountCode,
+    );
+    // A missing posting is an amount difference, reported above.
+    if (!got) continue;
+    for (const [field, label] of INVOICE_FIELDS) {
+      if (got[field] === undefined) continue;
+      const [a, b] = [want[field] ?? null, got[field] ?? null];
+      if (a !== b) {
+        differences.push(
+          `account ${want.accountCode}, supplier: ${label} planned ${a ?? 'none'}, booked ${b ?? 'none'}`,
+        );
+      }
+    }
   }
   return differences;
 }

@@ -437,6 +437,121 @@ describe('ConfidenceEngine: proposals of several lines', () => {
   });
 });
 
+describe('ConfidenceEngine: the VAT treatment and supplier a pattern learnt', () => {
+  const SUPPLIER = '923609016';
+  const OTHER_SUPPLIER = '974760673';
+  const learnt = (fields: Partial<Pattern> = {}) =>
+    aPattern({ approvals: 12, amounts: [11900, 11900, 11900], ...fields });
+  const invoice = (organizationNumber: string, fields: Partial<ScoringInput> = {}) =>
+    input({ vatTreatment: 'domestic', supplier: { organizationNumber }, ...fields });
+
+  it('auto-approves when the treatment and the supplier agree with what the approvals showed', () => {
+    const expense = score(input({ vatTreatment: 'domestic' }), [learnt()]);
+    const supplierInvoice = score(invoice(SUPPLIER), [learnt({ supplierOrganizationNumber: SUPPLIER })]);
+    const reverseCharge = score(input({ vatTreatment: 'reverse_charge', currency: 'USD', amountNok: 11900 }), [
+      learnt({ vatTreatment: 'reverse_charge' }),
+    ]);
+
+    expect([expense.route, supplierInvoice.route, reverseCharge.route]).toEqual([
+      'auto_approve',
+      'auto_approve',
+      'auto_approve',
+    ]);
+    expect(supplierInvoice.reasons.join(' ')).not.toMatch(/supplier|treatment/);
+  });
+
+  it('holds a proposal whose VAT treatment differs from the learnt one, naming both and the approvals', () => {
+    const result = score(input({ vatTreatment: 'reverse_charge', currency: 'USD', amountNok: 11900 }), [learnt()]);
+
+    expect(result.route).toBe('review_recommended');
+    expect(result.score).toBe(0.85);
+    expect(result.reasons).toContain(
+      "VAT treatment reverse_charge differs from the merchant's domestic (12 approvals): a person must approve it",
+    );
+  });
+
+  it('holds a domestic proposal of a merchant whose approvals showed another treatment', () => {
+    const result = score(input({ vatTreatment: 'domestic' }), [learnt({ vatTreatment: 'foreign_no_deduction' })]);
+
+    expect(result.route).not.toBe('auto_approve');
+    expect(result.reasons.join(' ')).toContain(
+      "VAT treatment domestic differs from the merchant's foreign_no_deduction",
+    );
+  });
+
+  it('holds a supplier invoice from another organisation than the learnt one, naming both', () => {
+    const result = score(invoice(OTHER_SUPPLIER), [learnt({ supplierOrganizationNumber: SUPPLIER })]);
+
+    expect(result.route).toBe('review_recommended');
+    expect(result.reasons).toContain(
+      `supplier ${OTHER_SUPPLIER} differs from the merchant's ${SUPPLIER}: a person must approve it`,
+    );
+  });
+
+  it('names both differences when the treatment and the supplier differ', () => {
+    const result = score(
+      invoice(OTHER_SUPPLIER, { vatTreatment: 'foreign_no_deduction', currency: 'EUR', amountNok: 11900 }),
+      [learnt({ supplierOrganizationNumber: SUPPLIER })],
+    );
+
+    expect(result.reasons.filter((reason) => /differs from the merchant's/.test(reason))).toHaveLength(2);
+  });
+
+  describe('a pattern that has not learnt them (older patterns, an accountant’s rule without them)', () => {
+    const legacy = () => learnt({ vatTreatment: null, supplierOrganizationNumber: null });
+
+    it('reads an unknown treatment as domestic: a domestic expense still auto-approves', () => {
+      expect(score(input({ vatTreatment: 'domestic' }), [legacy()]).route).toBe('auto_approve');
+      expect(score(input(), [legacy()]).route).toBe('auto_approve');
+    });
+
+    it('holds another treatment until an approval has shown it', () => {
+      const result = score(input({ vatTreatment: 'reverse_charge', currency: 'USD', amountNok: 11900 }), [legacy()]);
+
+      expect(result.route).toBe('review_recommended');
+      expect(result.reasons.join(' ')).toContain(
+        "VAT treatment reverse_charge has not been shown by the merchant's approvals",
+      );
+    });
+
+    it('holds a supplier invoice whose supplier the pattern does not know', () => {
+      const result = score(invoice(SUPPLIER), [legacy()]);
+
+      expect(result.route).toBe('review_recommended');
+      expect(result.reasons).toContain(
+        `supplier ${SUPPLIER} is not known for the merchant: none of its approvals was a supplier invoice: a person must approve it`,
+      );
+    });
+
+    it('does not check the supplier of an expense, which names none', () => {
+      expect(score(input({ vatTreatment: 'domestic', supplier: null }), [legacy()]).route).toBe('auto_approve');
+    });
+  });
+
+  it('never raises a score: a difference only caps it, and an agreeing proposal scores as without the fields', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('domestic', 'foreign_no_deduction', 'reverse_charge', null),
+        fc.constantFrom('domestic', 'foreign_no_deduction', 'reverse_charge'),
+        fc.constantFrom(SUPPLIER, OTHER_SUPPLIER, null),
+        fc.constantFrom(SUPPLIER, OTHER_SUPPLIER, null),
+        fc.integer({ min: 0, max: 30 }),
+        (known, treatment, knownSupplier, supplier, approvals) => {
+          const pattern = learnt({ vatTreatment: known, supplierOrganizationNumber: knownSupplier, approvals });
+          const plain = score(input(), [pattern]);
+          const result = score(
+            input({ vatTreatment: treatment, supplier: supplier === null ? null : { organizationNumber: supplier } }),
+            [pattern],
+          );
+          const agrees = (known ?? 'domestic') === treatment && (supplier === null || supplier === knownSupplier);
+          if (agrees) expect(result).toEqual(plain);
+          else expect(result.score).toBe(Math.min(plain.score, 0.85));
+        },
+      ),
+    );
+  });
+});
+
 describe('ConfidenceEngine properties', () => {
   const NAMES = [
     'Spotify AB',

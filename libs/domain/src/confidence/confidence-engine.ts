@@ -3,6 +3,7 @@ import { Pattern } from '../pattern/pattern';
 import { sameActor } from '../identity/identity';
 import { formatMoney, MinorUnits } from '../values/money';
 import { sameVatRate } from '../values/vat-rate';
+import type { VatTreatment } from '../bookkeeping/bookkeeping';
 import { normalizeMerchant } from './normalize-merchant';
 import { minScoreOf, Route, routeFor } from './route';
 import { merchantSimilarity } from './similarity';
@@ -25,6 +26,10 @@ export interface ScoringInput {
    * proposal's own account and rate are its line.
    */
   readonly lines?: readonly { readonly accountCode: string; readonly vatRate: string }[];
+  /** How the purchase's VAT is treated (a proposal always has one; absent: not judged). */
+  readonly vatTreatment?: VatTreatment;
+  /** A supplier invoice's supplier; null or absent for an expense. */
+  readonly supplier?: { readonly organizationNumber: string } | null;
 }
 
 /** The company's rules for auto-approval (its settings). */
@@ -63,6 +68,8 @@ export const SIMILAR_NAME_THRESHOLD = 0.8;
  * - similar name, account or VAT differ:                                    0.35
  * - no candidate, or none similar enough:                                   0.00
  * - amount far from everything an agreeing pattern has seen: capped at      0.75
+ * - exact key, account + VAT agree, but the VAT treatment or the supplier
+ *   differs from (or is not yet known to) the pattern: capped at           0.85 (review recommended)
  * - an auto-approval held back by the company's limit or by separation
  *   of duties: capped at                                                    0.85 (review recommended)
  *
@@ -85,6 +92,15 @@ export const SIMILAR_NAME_THRESHOLD = 0.8;
  *   case-insensitively (sameActor);
  * - a proposal of several lines one of whose lines has an account and VAT rate no agreeing
  *   pattern has (the merchant's approvals have not shown that split).
+ *
+ * What the pattern learnt beyond account and VAT rate (checkLearntLinks), on an exact key:
+ * - VAT treatment: the proposal's must be the agreeing pattern's. A pattern that knows none (learnt
+ *   before treatments were, or an accountant's rule without one) counts as `domestic`, the only
+ *   treatment there was: a domestic proposal passes, any other is held until an approval shows it;
+ * - supplier: a supplier invoice's organisation number must be the one the pattern learnt. One the
+ *   pattern does not know yet holds it too — the first invoice in a known merchant's name from an
+ *   unknown organisation is what an invoice fraud looks like. An expense names no supplier and is
+ *   not checked.
  */
 const BANDS = {
   verifiedBase: 0.9,
@@ -197,6 +213,7 @@ function scoreExactMatch(
     );
   }
   score = applyAmountCheck(input, agreeing, score, reasons);
+  score = checkLearntLinks(input, agreeing, score, reasons);
   if (roundScore(score) >= minScoreOf('auto_approve')) {
     score = applyHolds(input, agreeing, policy, score, reasons);
   }
@@ -256,6 +273,46 @@ function applyAmountCheck(input: ScoringInput, agreeing: Pattern[], score: numbe
     `amount ${formatMoney(input.amount)} is far outside ${range} (${rule}, ${plural(stats.count, 'observation')}): never auto-approved`,
   );
   return Math.min(score, BANDS.amountOutlierCap);
+}
+
+/**
+ * The VAT treatment and the supplier the agreeing patterns learnt: when no agreeing pattern has the
+ * proposal's, each difference adds its reason (naming the pattern with the most approvals) and caps
+ * the score in the review-recommended band.
+ */
+function checkLearntLinks(input: ScoringInput, agreeing: Pattern[], score: number, reasons: string[]): number {
+  const problems = [treatmentProblem(input, agreeing), supplierProblem(input, agreeing)].filter(
+    (problem): problem is string => problem !== null,
+  );
+  reasons.push(...problems.map((problem) => `${problem}: a person must approve it`));
+  return problems.length > 0 ? Math.min(score, BANDS.holdCap) : score;
+}
+
+function treatmentProblem(input: ScoringInput, agreeing: Pattern[]): string | null {
+  const treatment = input.vatTreatment;
+  if (treatment === undefined || agreeing.some((pattern) => learntTreatment(pattern) === treatment)) return null;
+  const pattern = [...agreeing].sort(byApprovalsDesc)[0];
+  const approvals = plural(pattern.approvals, 'approval');
+  return pattern.vatTreatment === null
+    ? `VAT treatment ${treatment} has not been shown by the merchant's approvals (its treatment is not known, so domestic is assumed; ${approvals})`
+    : `VAT treatment ${treatment} differs from the merchant's ${pattern.vatTreatment} (${approvals})`;
+}
+
+/** A pattern that knows no treatment was learnt when every booking was domestic. */
+function learntTreatment(pattern: Pattern): VatTreatment {
+  return pattern.vatTreatment ?? 'domestic';
+}
+
+function supplierProblem(input: ScoringInput, agreeing: Pattern[]): string | null {
+  const organizationNumber = input.supplier?.organizationNumber;
+  if (organizationNumber === undefined) return null;
+  if (agreeing.some((pattern) => pattern.supplierOrganizationNumber === organizationNumber)) return null;
+  const known = [...agreeing]
+    .sort(byApprovalsDesc)
+    .find((pattern) => pattern.supplierOrganizationNumber !== null)?.supplierOrganizationNumber;
+  return known === undefined
+    ? `supplier ${organizationNumber} is not known for the merchant: none of its approvals was a supplier invoice`
+    : `supplier ${organizationNumber} differs from the merchant's ${known}`;
 }
 
 /**

@@ -162,6 +162,25 @@ describe('assertBookable', () => {
     expect(check(context, anExpense({ paidWith: 'employee' }))).not.toThrow();
   });
 
+  it("refuses a supplier invoice from a supplier whose own sub-ledger is inactive (Fiken's deactivated contact)", () => {
+    const ledger = (organizationNumber: string, inactive: boolean): ProviderAccount => ({
+      ...account('2400:20005', { ledgerType: 'supplier', inactive }),
+      name: 'Kontorrekvisita AS',
+      supplierOrganizationNumber: organizationNumber,
+    });
+    const deactivated = aContext([account('6540', null), ledger('923609016', true)]);
+
+    expect(refusal(check(deactivated, aSupplierInvoice(), 'corrections.'))).toEqual({
+      code: 'account_rule_violated',
+      message:
+        "supplier 923609016 is deactivated at the provider: its account 2400:20005 (Kontorrekvisita AS) is inactive in the company's chart; reactivate the supplier",
+      fields: ['corrections.supplier.organizationNumber'],
+    });
+    expect(check(aContext([account('6540', null), ledger('923609016', false)]), aSupplierInvoice())).not.toThrow();
+    expect(check(aContext([account('6540', null), ledger('974760673', true)]), aSupplierInvoice())).not.toThrow();
+    expect(check(deactivated, anExpense())).not.toThrow();
+  });
+
   it('refuses a bank or card payment credited to an employee sub-ledger account', () => {
     const context = aContext([account('6540', null)]);
     const details = anExpense({ paidWith: 'bank' });

@@ -78,7 +78,9 @@ type PostingSide =
  * (`department_required`). Each line's account and rate must be in the chart (`unknown_account_code`,
  * `unknown_vat_rate`); a rate paid abroad without deduction is recorded, not checked. The credit
  * account is checked when the chart has it under that code (a Fiken bank account is a sub-ledger
- * the provider resolves). Reasons name the account and the rule: `account 6300 only takes VAT code 1`.
+ * the provider resolves), and a supplier invoice's supplier must not be one whose own sub-ledger
+ * is inactive (assertSupplierActive). Reasons name the account and the rule: `account 6300 only
+ * takes VAT code 1`.
  */
 export function assertBookable(context: CompanyContext, details: ExpenseDetails, options: BookableOptions): void {
   const prefix = options.fieldPrefix ?? '';
@@ -104,6 +106,7 @@ export function assertBookable(context: CompanyContext, details: ExpenseDetails,
     const account = findAccount(context, line.accountCode) as ProviderAccount;
     assertPosting(account, vatCode, { side: 'line' }, details, accountField);
   });
+  assertSupplierActive(context, details, prefix);
   const credit = creditAccountOf(details, options.paymentAccounts);
   const creditAccount = findAccount(context, credit);
   if (creditAccount) {
@@ -112,6 +115,24 @@ export function assertBookable(context: CompanyContext, details: ExpenseDetails,
     const field = `${prefix}${details.kind === 'supplier_invoice' ? 'supplier' : 'paidWith'}`;
     assertPosting(creditAccount, null, { side: 'credit', party }, details, field);
   }
+}
+
+/**
+ * A supplier invoice from a supplier whose own sub-ledger the chart marks inactive (Fiken: a
+ * deactivated contact) is refused: the provider takes no purchase on it, and creating a second
+ * contact beside it would split the supplier's ledger.
+ */
+function assertSupplierActive(context: CompanyContext, details: ExpenseDetails, prefix: string): void {
+  const organizationNumber = details.kind === 'supplier_invoice' ? details.supplier?.organizationNumber : undefined;
+  if (organizationNumber === undefined) return;
+  const ledger = context.accounts.find(
+    (account) => account.supplierOrganizationNumber === organizationNumber && account.rules?.inactive === true,
+  );
+  if (!ledger) return;
+  throw new AccountRuleViolated(
+    `supplier ${organizationNumber} is deactivated at the provider: its account ${ledger.code} (${ledger.name}) is inactive in the company's chart; reactivate the supplier`,
+    `${prefix}supplier.organizationNumber`,
+  );
 }
 
 function assertPosting(

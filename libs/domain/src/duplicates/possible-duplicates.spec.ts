@@ -11,6 +11,7 @@ import {
   POSSIBLE_DUPLICATE_MAX_SCORE,
   type DuplicateProbe,
   type EarlierBooking,
+  normalizeInvoiceNumber,
   withSupplierInvoiceTwins,
 } from './possible-duplicates';
 
@@ -291,6 +292,13 @@ describe('withSupplierInvoiceTwins', () => {
       },
       booking,
     ]);
+  });
+
+  it('tells invoice numbers apart as normalizeInvoiceNumber does: white space and ASCII case do not count', () => {
+    expect(normalizeInvoiceNumber(' f-10 01\t\n')).toBe('F-1001');
+    expect(normalizeInvoiceNumber('ø-1')).toBe('ø-1');
+    expect(withSupplierInvoiceTwins({ ...invoice, invoiceNumber: 'f-10 01' }, [first], [])).toHaveLength(1);
+    expect(withSupplierInvoiceTwins({ ...invoice, invoiceNumber: 'F-1001-2' }, [first], [])).toEqual([]);
   });
 
   it('finds none for another invoice number, supplier, a rejected one, itself, or an expense', () => {

@@ -178,7 +178,16 @@ export function withSupplierInvoiceTwins(
   ];
 }
 
-/** Whether `earlier` is `probe`'s supplier invoice again: same supplier and invoice number, not rejected. */
+/**
+ * An invoice number as invoices are told apart: spaces, tabs and line breaks dropped and ASCII
+ * letters upper-cased, so that `F 1001` and `f1001` are one invoice. Only ASCII, so that
+ * PostgreSQL's `translate` (the index of the supplier-invoice look-up) computes exactly the same.
+ */
+export function normalizeInvoiceNumber(invoiceNumber: string): string {
+  return invoiceNumber.replace(/[ \t\r\n]/g, '').replace(/[a-z]/g, (letter) => letter.toUpperCase());
+}
+
+/** Whether `earlier` is `probe`'s supplier invoice again: same supplier and invoice number (normalised), not rejected. */
 function isSupplierInvoiceTwin(
   probe: Pick<Proposal, 'kind' | 'supplier' | 'invoiceNumber'>,
   earlier: Proposal,
@@ -190,7 +199,8 @@ function isSupplierInvoiceTwin(
     probe.supplier !== null &&
     probe.invoiceNumber !== null &&
     earlier.supplier?.organizationNumber === probe.supplier.organizationNumber &&
-    earlier.invoiceNumber === probe.invoiceNumber
+    earlier.invoiceNumber !== null &&
+    normalizeInvoiceNumber(earlier.invoiceNumber) === normalizeInvoiceNumber(probe.invoiceNumber)
   );
 }
 

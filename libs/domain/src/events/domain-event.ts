@@ -157,6 +157,9 @@ export interface PatternSnapshot {
   readonly merchantName: string;
   readonly accountCode: string;
   readonly vatRate: string;
+  /** Absent in events written before patterns learnt them. */
+  readonly vatTreatment?: string | null;
+  readonly supplierOrganizationNumber?: string | null;
   readonly approvals: number;
   readonly verified: boolean;
   readonly amountStats: {

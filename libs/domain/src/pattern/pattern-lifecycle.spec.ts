@@ -82,6 +82,35 @@ describe('learning patterns from approvals', () => {
     expect(events[0]).toMatchObject({ correlationId: existing.id, sequence: 5 });
   });
 
+  it('learns the VAT treatment and, from a supplier invoice, the supplier organisation number', () => {
+    const supplier = { name: 'Spotify AB', organizationNumber: '923609016', bankAccount: null, kid: null };
+    const invoice = { ...aProposal('APPROVED'), kind: 'supplier_invoice' as const, supplier };
+    const learnt = learnFromApproval(null, invoice, aReviewerOrigin(), newContext());
+
+    expect(learnt.pattern).toMatchObject({ vatTreatment: 'domestic', supplierOrganizationNumber: '923609016' });
+    expect(learnt.events[0].data.pattern).toMatchObject({
+      vatTreatment: 'domestic',
+      supplierOrganizationNumber: '923609016',
+    });
+  });
+
+  it('takes the latest approval’s treatment and supplier; an expense, naming no supplier, keeps the one known', () => {
+    const existing = aPattern({ vatTreatment: null, supplierOrganizationNumber: '923609016' });
+    const reverse = { ...aProposal('APPROVED'), vatTreatment: 'reverse_charge' as const };
+    const other = {
+      ...aProposal('APPROVED'),
+      supplier: { name: 'Spotify AB', organizationNumber: '974760673', bankAccount: null, kid: null },
+    };
+
+    expect(learnFromApproval(existing, reverse, aReviewerOrigin(), newContext()).pattern).toMatchObject({
+      vatTreatment: 'reverse_charge',
+      supplierOrganizationNumber: '923609016',
+    });
+    expect(learnFromApproval(existing, other, aReviewerOrigin(), newContext()).pattern.supplierOrganizationNumber).toBe(
+      '974760673',
+    );
+  });
+
   it('learns the corrected values of an approval with corrections', () => {
     const ctx = newContext();
     const proposal = { ...aProposal('APPROVED'), accountCode: '6300', vatRate: '15' };
@@ -188,6 +217,50 @@ describe('an accountant’s patterns', () => {
         'vatRate',
       ]);
     }
+  });
+
+  it('takes a VAT treatment and a supplier organisation number, or none (not known), and refuses invalid ones', () => {
+    const fields = { merchantName: 'Telenor', accountCode: '6900', vatRate: '25' };
+    const named = createPattern(
+      'acme',
+      { ...fields, vatTreatment: 'domestic', supplierOrganizationNumber: '923 609 016' },
+      aReviewerOrigin(),
+      newContext(),
+    ).pattern;
+
+    expect(named).toMatchObject({ vatTreatment: 'domestic', supplierOrganizationNumber: '923609016' });
+    expect(createPattern('acme', fields, aReviewerOrigin(), newContext()).pattern).toMatchObject({
+      vatTreatment: null,
+      supplierOrganizationNumber: null,
+    });
+    try {
+      createPattern(
+        'acme',
+        { ...fields, vatTreatment: 'abroad', supplierOrganizationNumber: '923609017' },
+        aReviewerOrigin(),
+        newContext(),
+      );
+      throw new Error('expected ValidationFailed');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationFailed);
+      expect((error as ValidationFailed).fieldErrors?.map((e) => e.field)).toEqual([
+        'vatTreatment',
+        'supplierOrganizationNumber',
+      ]);
+    }
+  });
+
+  it('edits the treatment and the supplier (null forgets them); either is an edit of the rule', () => {
+    const pattern = aPattern({ supplierOrganizationNumber: '923609016', confirmedBy: [REVIEWER, 'per@example.no'] });
+    const nora = aReviewerOrigin({ actor: 'nora@example.no' });
+
+    const treated = editPattern(pattern, { vatTreatment: 'reverse_charge' }, nora, newContext()).pattern;
+    const forgotten = editPattern(pattern, { supplierOrganizationNumber: null }, nora, newContext()).pattern;
+    const renamed = editPattern(pattern, { merchantName: 'SPOTIFY' }, nora, newContext()).pattern;
+
+    expect(treated).toMatchObject({ vatTreatment: 'reverse_charge', confirmedBy: ['nora@example.no'] });
+    expect(forgotten).toMatchObject({ supplierOrganizationNumber: null, confirmedBy: ['nora@example.no'] });
+    expect(renamed).toMatchObject({ vatTreatment: 'domestic', supplierOrganizationNumber: '923609016' });
   });
 
   it('edits a pattern, re-deriving its key, and keeps its counts', () => {

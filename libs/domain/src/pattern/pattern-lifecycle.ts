@@ -12,6 +12,8 @@ import { normalizeMerchant } from '../confidence/normalize-merchant';
 import { FieldErrorCollector, invalidField } from '../values/field-errors';
 import { parseAccountCode } from '../values/account-code';
 import { parseVatRate, sameVatRate } from '../values/vat-rate';
+import { isOrganizationNumber } from '../values/norwegian-numbers';
+import { VAT_TREATMENTS, type VatTreatment } from '../bookkeeping/bookkeeping';
 import { Proposal } from '../proposal/proposal';
 import { EMPTY_AMOUNT_STATS, observeAmount } from './amount-stats';
 import type { DerivedSuggestion } from '../history/booking-history';
@@ -28,7 +30,10 @@ export interface PatternChange<E extends PatternEvent = PatternEvent> {
  * VAT) with the approved (corrected) values, or strengthens the existing active one with the same
  * key, account and VAT rate (one more approval, one more amount observation). Either way the
  * pattern counts as verified, the reviewer is one of its confirmers, and a PatternSaved event
- * names the proposal. The key is the merchant's key as normalised today, so that a proposal
+ * names the proposal. The pattern also learns the approved VAT treatment and, from a supplier
+ * invoice, the supplier's organisation number: the latest approval's (corrections included), so a
+ * correction teaches the new value; an expense's approval, which names no supplier, keeps the one
+ * known. The key is the merchant's key as normalised today, so that a proposal
  * stored before a change of normalizeMerchant still teaches the pattern that scores its merchant.
  *
  * `existing` is the caller's PatternStore.findActiveByKey result for learningKeyOf(proposal).
@@ -49,6 +54,8 @@ export function learnFromApproval(
     ? {
         ...existing,
         merchantName: proposal.merchant,
+        vatTreatment: proposal.vatTreatment,
+        supplierOrganizationNumber: proposal.supplier?.organizationNumber ?? existing.supplierOrganizationNumber,
         approvals: existing.approvals + 1,
         amountStats: observeAmount(existing.amountStats, proposal.amount),
         verified: true,
@@ -63,6 +70,8 @@ export function learnFromApproval(
         merchantName: proposal.merchant,
         accountCode: proposal.accountCode,
         vatRate: proposal.vatRate,
+        vatTreatment: proposal.vatTreatment,
+        supplierOrganizationNumber: proposal.supplier?.organizationNumber ?? null,
         approvals: 1,
         amountStats: observeAmount(EMPTY_AMOUNT_STATS, proposal.amount),
         verified: true,
@@ -151,6 +160,10 @@ export interface NewPatternInput {
   merchantName?: unknown;
   accountCode?: unknown;
   vatRate?: unknown;
+  /** One of VAT_TREATMENTS, or null (not known). Left out: null on creation, unchanged on an edit. */
+  vatTreatment?: unknown;
+  /** The supplier's organisation number (9 digits, mod-11), or null. Left out: as vatTreatment. */
+  supplierOrganizationNumber?: unknown;
   /** Defaults to true: an accountant writing a rule vouches for it. */
   verified?: unknown;
 }
@@ -172,6 +185,8 @@ export function createPattern(
     merchantName: values.merchantName,
     accountCode: values.accountCode,
     vatRate: values.vatRate,
+    vatTreatment: values.vatTreatment ?? null,
+    supplierOrganizationNumber: values.supplierOrganizationNumber ?? null,
     approvals: 0,
     amountStats: EMPTY_AMOUNT_STATS,
     verified,
@@ -193,10 +208,11 @@ export function createPattern(
 }
 
 /**
- * An accountant's edit (PUT /patterns/{id}): any of name, account, VAT rate, verified. Counts are
- * kept. The editor becomes the pattern's last changer (their own proposals no longer auto-approve
- * from it) and, when it stays verified, a confirmer; an edit of the rule itself (merchant, account
- * or VAT rate) voids the earlier confirmations, which were of another rule.
+ * An accountant's edit (PUT /patterns/{id}): any of name, account, VAT rate, VAT treatment,
+ * supplier organisation number, verified. Counts are kept. The editor becomes the pattern's last
+ * changer (their own proposals no longer auto-approve from it) and, when it stays verified, a
+ * confirmer; an edit of the rule itself (merchant, account, VAT rate, treatment or supplier) voids
+ * the earlier confirmations, which were of another rule.
  */
 export function editPattern(
   pattern: Pattern,
@@ -211,9 +227,18 @@ export function editPattern(
   const merchantKey = normalizeMerchant(merchantName);
   const accountCode = values.accountCode ?? pattern.accountCode;
   const vatRate = values.vatRate ?? pattern.vatRate;
+  const vatTreatment = values.vatTreatment === undefined ? pattern.vatTreatment : values.vatTreatment;
+  const supplierOrganizationNumber =
+    values.supplierOrganizationNumber === undefined
+      ? pattern.supplierOrganizationNumber
+      : values.supplierOrganizationNumber;
   const verified = values.verified ?? pattern.verified;
   const sameRule =
-    merchantKey === pattern.merchantKey && accountCode === pattern.accountCode && sameVatRate(vatRate, pattern.vatRate);
+    merchantKey === pattern.merchantKey &&
+    accountCode === pattern.accountCode &&
+    sameVatRate(vatRate, pattern.vatRate) &&
+    vatTreatment === pattern.vatTreatment &&
+    supplierOrganizationNumber === pattern.supplierOrganizationNumber;
   const earlier = sameRule && pattern.verified ? pattern.confirmedBy : [];
   const edited: Pattern = {
     ...pattern,
@@ -221,6 +246,8 @@ export function editPattern(
     merchantKey,
     accountCode,
     vatRate,
+    vatTreatment,
+    supplierOrganizationNumber,
     verified,
     lastChangedBy: origin.actor,
     confirmedBy: verified ? withConfirmer(earlier, origin.actor) : [],
@@ -296,6 +323,9 @@ export function suggestPattern(
     merchantName: derived.merchantName,
     accountCode: derived.accountCode,
     vatRate: derived.vatRate,
+    // The books read show accounts and VAT codes, not how a purchase's VAT was treated or whose invoice it was.
+    vatTreatment: null,
+    supplierOrganizationNumber: null,
     approvals: 0,
     amountStats: derived.amountStats,
     verified: false,
@@ -386,6 +416,8 @@ export function snapshotOf(pattern: Pattern): PatternSnapshot {
     merchantName: pattern.merchantName,
     accountCode: pattern.accountCode,
     vatRate: pattern.vatRate,
+    vatTreatment: pattern.vatTreatment,
+    supplierOrganizationNumber: pattern.supplierOrganizationNumber,
     approvals: pattern.approvals,
     verified: pattern.verified,
     amountStats: { ...pattern.amountStats },
@@ -396,6 +428,8 @@ interface PatternFields {
   merchantName: string;
   accountCode: string;
   vatRate: string;
+  vatTreatment?: VatTreatment | null;
+  supplierOrganizationNumber?: string | null;
   verified?: boolean;
 }
 
@@ -415,6 +449,29 @@ function parsePatternFields(input: NewPatternInput, required: boolean): Partial<
     : undefined;
   const accountCode = present(input.accountCode) ? errors.check(() => parseAccountCode(input.accountCode)) : undefined;
   const vatRate = present(input.vatRate) ? errors.check(() => parseVatRate(input.vatRate)) : undefined;
+  const vatTreatment =
+    input.vatTreatment === undefined || input.vatTreatment === null
+      ? input.vatTreatment
+      : errors.check(() => {
+          if (!(VAT_TREATMENTS as readonly unknown[]).includes(input.vatTreatment))
+            invalidField('vatTreatment', `must be one of ${VAT_TREATMENTS.join(', ')}, or null (not known)`);
+          return input.vatTreatment as VatTreatment;
+        });
+  const supplierOrganizationNumber =
+    input.supplierOrganizationNumber === undefined || input.supplierOrganizationNumber === null
+      ? input.supplierOrganizationNumber
+      : errors.check(() => {
+          const text =
+            typeof input.supplierOrganizationNumber === 'string'
+              ? input.supplierOrganizationNumber.replace(/\s/g, '')
+              : null;
+          if (text === null || !isOrganizationNumber(text))
+            invalidField(
+              'supplierOrganizationNumber',
+              'must be a Norwegian organisation number (9 digits with a valid mod-11 check digit), or null',
+            );
+          return text;
+        });
   const verified =
     input.verified === undefined
       ? undefined
@@ -427,6 +484,8 @@ function parsePatternFields(input: NewPatternInput, required: boolean): Partial<
     ...(merchantName !== undefined && { merchantName }),
     ...(accountCode !== undefined && { accountCode }),
     ...(vatRate !== undefined && { vatRate }),
+    ...(vatTreatment !== undefined && { vatTreatment }),
+    ...(supplierOrganizationNumber !== undefined && { supplierOrganizationNumber }),
     ...(verified !== undefined && { verified }),
   };
 }

@@ -1,6 +1,7 @@
 import { sameActor } from '../identity/identity';
 import { AccountCode } from '../values/account-code';
 import { VatRate } from '../values/vat-rate';
+import type { VatTreatment } from '../bookkeeping/bookkeeping';
 import { AmountStats } from './amount-stats';
 
 /**
@@ -20,6 +21,20 @@ export interface Pattern {
   readonly merchantName: string;
   readonly accountCode: AccountCode;
   readonly vatRate: VatRate;
+  /**
+   * The VAT treatment the merchant's approvals showed (the latest approval's, corrections
+   * included). Null: not yet known — a pattern learnt before treatments were learnt, or an
+   * accountant's rule that names none. The ConfidenceEngine reads an unknown treatment as
+   * `domestic`, which every booking had before treatments existed: a proposal with another
+   * treatment is not auto-approved until an approval has shown it.
+   */
+  readonly vatTreatment: VatTreatment | null;
+  /**
+   * The organisation number of the supplier whose invoices the merchant's approvals showed (the
+   * latest supplier invoice approved, corrections included; an expense's approval keeps it). Null:
+   * not yet known. A supplier invoice auto-approves only when its supplier is this one.
+   */
+  readonly supplierOrganizationNumber: string | null;
   /** Review approvals that confirmed this pattern. A pattern an accountant created starts at 0. */
   readonly approvals: number;
   readonly amountStats: AmountStats;

@@ -13,6 +13,11 @@ export interface ProviderAccount {
   readonly vatTypeId?: string;
   /** What the provider requires of a posting on the account; absent: no rule known. */
   readonly rules?: AccountRules;
+  /**
+   * The organisation number of the supplier whose sub-ledger this is, where the provider ties a
+   * supplier to an account of its own (Fiken: a contact's `supplierAccountCode`). Absent otherwise.
+   */
+  readonly supplierOrganizationNumber?: string;
 }
 
 /**

@@ -97,7 +97,8 @@ export abstract class ProposalRepository {
 
   /**
    * The company's supplier invoices that were not rejected, from the supplier with
-   * `organizationNumber` and numbered `invoiceNumber`: oldest submission first (then id).
+   * `organizationNumber` and numbered `invoiceNumber` as normalizeInvoiceNumber compares invoice
+   * numbers (`F 1001` is `f1001`): oldest submission first (then id).
    */
   abstract findSupplierInvoices(
     companyId: string,

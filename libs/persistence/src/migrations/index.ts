@@ -33,6 +33,8 @@ import { PatternCandidatesExactFirst1764245000001 } from './1764245000001-patter
 import { DailyCheckRunCounts1764255000001 } from './1764255000001-daily-check-run-counts';
 import { ProposalsListIndex1764310000001 } from './1764310000001-proposals-list-index';
 import { ProposalReimbursement1764320000001 } from './1764320000001-proposal-reimbursement';
+import { PatternLearntLinks1764330000001 } from './1764330000001-pattern-learnt-links';
+import { SupplierInvoiceNumberNormalised1764330000002 } from './1764330000002-supplier-invoice-number-normalised';
 import { ProviderKindsFromRegistry1764260000001 } from './1764260000001-provider-kinds-from-registry';
 import { ProposalBookkeeping1764270000001 } from './1764270000001-proposal-bookkeeping';
 import { EmployeeDefaultDepartment1764271000001 } from './1764271000001-employee-default-department';
@@ -79,4 +81,6 @@ export const MIGRATIONS = [
   DropRateLimits1764300000001,
   ProposalsListIndex1764310000001,
   ProposalReimbursement1764320000001,
+  PatternLearntLinks1764330000001,
+  SupplierInvoiceNumberNormalised1764330000002,
 ];

@@ -1,6 +1,6 @@
 import { EntitySchema } from 'typeorm';
 
-/** One row of `patterns` (migrations 1763780000003, 1763830000001). */
+/** One row of `patterns` (migrations 1763780000003, 1763830000001, 1764330000001). */
 export interface PatternRow {
   id: string;
   companyId: string;
@@ -8,6 +8,8 @@ export interface PatternRow {
   merchantName: string;
   accountCode: string;
   vatRate: string;
+  vatTreatment: string | null;
+  supplierOrganizationNumber: string | null;
   approvals: number;
   amountCount: number;
   amountMean: number;
@@ -35,6 +37,8 @@ export const PatternEntity = new EntitySchema<PatternRow>({
     merchantName: { type: 'text', name: 'merchant_name' },
     accountCode: { type: 'text', name: 'account_code' },
     vatRate: { type: 'text', name: 'vat_rate' },
+    vatTreatment: { type: 'text', name: 'vat_treatment', nullable: true },
+    supplierOrganizationNumber: { type: 'text', name: 'supplier_organization_number', nullable: true },
     approvals: { type: 'int' },
     amountCount: { type: 'int', name: 'amount_count' },
     amountMean: { type: 'double precision', name: 'amount_mean' },

@@ -8,6 +8,7 @@ import {
   ProposalRepository,
   ProposalStatus,
   RECEIPT_IMAGE_HASH_MAX_DISTANCE,
+  normalizeInvoiceNumber,
   type DuplicateCandidateQuery,
   type ProposalListFilter,
   type ReimbursementFilter,
@@ -15,6 +16,7 @@ import {
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
 import { conflictOnUniqueViolation, execute, insertInto, select, toNumber } from '../shared/sql';
+import { INVOICE_NUMBER_SQL } from '../migrations/1764330000002-supplier-invoice-number-normalised';
 import {
   PROPOSAL_COLUMN_NAMES,
   PROPOSAL_SELECT,
@@ -202,14 +204,15 @@ export class TypeOrmProposalRepository extends ProposalRepository {
     organizationNumber: string,
     invoiceNumber: string,
   ): Promise<Proposal[]> {
-    // proposals_supplier_invoice_idx: the expressions are the index's own.
+    // proposals_supplier_invoice_idx (migration 1764330000002): the expressions are the index's own;
+    // INVOICE_NUMBER_SQL is normalizeInvoiceNumber.
     const rows = await select<ProposalRecord>(
       this.manager,
       `SELECT ${PROPOSAL_SELECT} FROM proposals
         WHERE company_id = $1 AND kind = 'supplier_invoice' AND status <> 'REJECTED'
-          AND (bookkeeping #>> '{supplier,organizationNumber}') = $2 AND (bookkeeping ->> 'invoiceNumber') = $3
+          AND (bookkeeping #>> '{supplier,organizationNumber}') = $2 AND ${INVOICE_NUMBER_SQL} = $3
         ORDER BY submitted_at, id`,
-      [companyId, organizationNumber, invoiceNumber],
+      [companyId, organizationNumber, normalizeInvoiceNumber(invoiceNumber)],
     );
     return rows.map(proposalFromRecord);
   }

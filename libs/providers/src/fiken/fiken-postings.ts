@@ -24,7 +24,9 @@ function accountNumber(code: string): string {
  * carry the standard VAT code Fiken put on them; the lines on 2710 / 2700 are the VAT Fiken
  * generated from the lines' VAT types. The accounts-payable line names the supplier, the invoice
  * number (the purchase's identifier) and the due date; a line on 2910 names the employee (its
- * sub-ledger's name, else the outlay's text). Fiken does not return a purchase's KID (write-only).
+ * sub-ledger's name, else the outlay's text). The KID is left out, not null: Fiken's definition
+ * declares `purchaseResult.kid` writeOnly, so its read never returns what `purchaseRequest.kid`
+ * wrote, and postingDifferences does not compare it.
  */
 export function postingsOfPurchase(
   purchase: Json,
@@ -52,7 +54,7 @@ export function postingsOfPurchase(
       const generated =
         vatCode === null && (number === INPUT_VAT_ACCOUNT || number === REVERSE_CHARGE_OUTPUT_VAT_ACCOUNT);
       let party: PostingParty | null = null;
-      let extra: Pick<Posting, 'invoiceNumber' | 'dueDate' | 'kid'> = {};
+      let extra: Pick<Posting, 'invoiceNumber' | 'dueDate'> = {};
       if (number === ACCOUNTS_PAYABLE_ACCOUNT && supplier) {
         party = {
           kind: 'supplier',
@@ -63,7 +65,6 @@ export function postingsOfPurchase(
         extra = {
           invoiceNumber: asString(purchase.identifier) || null,
           dueDate: asString(purchase.dueDate) || null,
-          kid: null,
         };
       } else if (number === EMPLOYEE_DEBT_ACCOUNT) {
         const name = account.includes(':') ? accountNames.get(account) : outlayName;

@@ -252,6 +252,8 @@ describe('FikenProvider books real books (each case read back from Fiken’s led
       invoiceNumber: 'F-2026-118',
       dueDate: DUE,
     });
+    // purchaseResult.kid is writeOnly in Fiken's definition: the KID is written, never read back.
+    expect(payable).not.toHaveProperty('kid');
     const after = await balances();
     expect((after.get(payable!.accountCode) ?? 0) - (before.get(payable!.accountCode) ?? 0)).toBe(-250_000);
     expect((after.get('1920:10001') ?? 0) - (before.get('1920:10001') ?? 0)).toBe(0);

@@ -87,14 +87,25 @@ export class FikenProvider extends AccountingProvider {
     for await (const bank of this.client.list(c, '/bankAccounts', {}, recorder)) {
       if (bank.inactive === true) inactive.add(asString(bank.accountCode));
     }
-    // A deactivated supplier's sub-ledger (its `supplierAccountCode`) takes no new purchases either.
+    // A deactivated supplier's sub-ledger (its `supplierAccountCode`) takes no new purchases either;
+    // it keeps the supplier's organisation number, so that its invoices are refused at submission.
+    const deactivatedSuppliers = new Map<string, string>();
     for await (const contact of this.client.list(c, '/contacts', { supplier: true, inactive: true }, recorder)) {
-      if (contact.inactive === true && typeof contact.supplierAccountCode === 'string')
+      if (contact.inactive === true && typeof contact.supplierAccountCode === 'string') {
         inactive.add(contact.supplierAccountCode);
+        if (typeof contact.organizationNumber === 'string' && contact.organizationNumber !== '')
+          deactivatedSuppliers.set(contact.supplierAccountCode, contact.organizationNumber);
+      }
     }
     const accounts = listed.map((account) => {
       const code = asString(account.code);
-      return { code, name: asString(account.name), rules: fikenAccountRules(code, inactive.has(code)) };
+      const supplierOrganizationNumber = deactivatedSuppliers.get(code);
+      return {
+        code,
+        name: asString(account.name),
+        rules: fikenAccountRules(code, inactive.has(code)),
+        ...(supplierOrganizationNumber ? { supplierOrganizationNumber } : {}),
+      };
     });
     // Fiken has no departments, VAT type, employee or voucher type endpoints: its fixed purchase VAT types stand in.
     return { accounts, departments: [], vatTypes: fikenVatTypes(), employees: [], voucherTypes: [] };

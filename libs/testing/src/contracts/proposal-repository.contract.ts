@@ -325,6 +325,10 @@ export function describeProposalRepositoryContract(
       expect(found.map((p) => p.id)).toEqual([first.id, second.id]);
       expect(found[1]).toEqual(second);
       expect(await repository.findSupplierInvoices(company, '923609016', 'F-1003')).toEqual([]);
+      expect((await repository.findSupplierInvoices(company, '923609016', ' f-10 01\t')).map((p) => p.id)).toEqual([
+        first.id,
+        second.id,
+      ]);
     });
 
     it('lists approved proposals whose execution is due', async () => {

@@ -8,6 +8,7 @@ import {
   ProposalStatus,
   actorKey,
   nokAmountOf,
+  normalizeInvoiceNumber,
   sameActor,
   sameReceipt,
   type DuplicateCandidateQuery,
@@ -136,7 +137,8 @@ export class InMemoryProposalRepository extends ProposalRepository implements Sn
           p.kind === 'supplier_invoice' &&
           p.status !== 'REJECTED' &&
           p.supplier?.organizationNumber === organizationNumber &&
-          p.invoiceNumber === invoiceNumber,
+          p.invoiceNumber !== null &&
+          normalizeInvoiceNumber(p.invoiceNumber) === normalizeInvoiceNumber(invoiceNumber),
       )
       .sort((a, b) => a.submittedAt.getTime() - b.submittedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map(copy);

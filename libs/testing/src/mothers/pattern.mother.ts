@@ -17,7 +17,7 @@ export interface PatternOptions extends Partial<Omit<Pattern, 'amountStats' | 'm
 }
 
 /**
- * A verified Spotify pattern (6540, 25 %) with 3 approvals of 119.00, learnt from approvals that the
+ * A verified Spotify pattern (6540, 25 %, domestic VAT, no supplier known) with 3 approvals of 119.00, learnt from approvals that the
  * REVIEWER confirmed (written by no one), unless told otherwise. An unverified one has no confirmers.
  */
 export function aPattern(options: PatternOptions = {}): Pattern {
@@ -33,6 +33,8 @@ export function aPattern(options: PatternOptions = {}): Pattern {
     merchantName,
     accountCode: '6540',
     vatRate: '25',
+    vatTreatment: 'domestic',
+    supplierOrganizationNumber: null,
     approvals,
     verified,
     writtenBy: null,
