@@ -127,7 +127,7 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
   function bookingsOf(id: string, provider: 'tripletex' | 'fiken'): number {
     // Fiken's purchases carry the readable form of the reference as their identifier.
     const marker = provider === 'fiken' ? readableReference(id) : id;
-    return hosted.sandbox.control.bookings(provider, 1).filter((booking) => JSON.stringify(booking).includes(marker))
+    return hosted.sandbox.control.for(provider).bookings(1).filter((booking) => JSON.stringify(booking).includes(marker))
       .length;
   }
 

@@ -63,7 +63,8 @@ describe('two executor instances on PostgreSQL', () => {
     const counts = proposals.map((p) => {
       const marker = p.provider === 'fiken' ? readableReference(p.id) : p.id;
       return hosted.sandbox.control
-        .bookings(p.provider, 1)
+        .for(p.provider)
+        .bookings(1)
         .filter((booking) => JSON.stringify(booking).includes(marker)).length;
     });
     expect(counts.filter((n) => n !== 1)).toEqual([]);

@@ -83,14 +83,14 @@ describe('the registered providers on their sandboxes', () => {
       paymentAccount: '1920',
       date: TODAY,
       bookingsAtProvider: async () =>
-        sandbox.control
-          .bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)
+        sandbox.control.for('tripletex')
+          .bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)
           .map((v) => ({ bookingId: String(v.id), hasAttachment: v.attachment !== null })),
     };
   });
 
   describeAccountingProviderContract('Fiken', async () => {
-    const issued = sandbox.control.fiken.issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
+    const issued = sandbox.control.for('fiken').issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
     await tokenStore.save('demo-fiken', 'fiken', {
       accessToken: issued.access_token,
       refreshToken: issued.refresh_token,
@@ -115,8 +115,8 @@ describe('the registered providers on their sandboxes', () => {
       paymentAccount: '1920:10001',
       date: TODAY,
       bookingsAtProvider: async () =>
-        sandbox.control
-          .bookings('fiken', SANDBOX_FIKEN_DEMO_SLUG)
+        sandbox.control.for('fiken')
+          .bookings(SANDBOX_FIKEN_DEMO_SLUG)
           .map((p) => ({ bookingId: String(p.purchaseId), hasAttachment: p.purchaseAttachments.length > 0 })),
     };
   });

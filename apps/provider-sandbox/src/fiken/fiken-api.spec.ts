@@ -171,7 +171,7 @@ describe('Fiken sandbox: purchases', () => {
       paid: true,
       lines: [{ netPrice: 1_080_000, vat: 270_000 }],
     });
-    expect(control.bookings('fiken', SLUG)).toHaveLength(1);
+    expect(control.for('fiken').bookings(SLUG)).toHaveLength(1);
   });
 
   it('books the purchase into the journal and the balances', async () => {
@@ -234,7 +234,7 @@ describe('Fiken sandbox: purchases', () => {
     const response = await post(`/companies/${SLUG}/purchases`, purchase(extra, line));
     expect(response.status).toBe(400);
     expect(response.body.message).toMatch(message);
-    expect(control.bookings('fiken', SLUG)).toHaveLength(0);
+    expect(control.for('fiken').bookings(SLUG)).toHaveLength(0);
   });
 
   it('books a foreign-currency purchase at the NOK amount paid', async () => {
@@ -247,7 +247,7 @@ describe('Fiken sandbox: purchases', () => {
       ),
     );
     expect(created.status).toBe(201);
-    const [booked] = control.bookings('fiken', SLUG) as {
+    const [booked] = control.for('fiken').bookings(SLUG) as {
       journalEntry: { lines: { amount: number; account: string }[] };
     }[];
     expect(booked.journalEntry.lines).toEqual([
