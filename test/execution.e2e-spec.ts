@@ -67,7 +67,8 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     await executor.drain();
     await executor.drain();
 
-    const vouchers = hosted.sandbox.control.for('tripletex')
+    const vouchers = hosted.sandbox.control
+      .for('tripletex')
       .bookings(1)
       .filter((v) => JSON.stringify(v).includes(proposal.id));
     expect(vouchers).toHaveLength(1);
@@ -92,7 +93,8 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
 
     await executor.drain();
 
-    const purchases = hosted.sandbox.control.for('fiken')
+    const purchases = hosted.sandbox.control
+      .for('fiken')
       .bookings(1)
       .filter((p) => p.identifier === readableReference(proposal.id));
     expect(purchases).toHaveLength(1);
@@ -127,7 +129,10 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     expect(await executor.runOnce()).toEqual(['executed']);
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
     expect(
-      hosted.sandbox.control.for('tripletex').bookings(2).filter((v) => JSON.stringify(v).includes(proposal.id)),
+      hosted.sandbox.control
+        .for('tripletex')
+        .bookings(2)
+        .filter((v) => JSON.stringify(v).includes(proposal.id)),
     ).toHaveLength(1);
   });
 
@@ -142,11 +147,13 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
       const proposal = await t.approvedProposal(company, { amount: '212.00' });
       const mine = (): { attachments: number }[] =>
         provider === 'tripletex'
-          ? hosted.sandbox.control.for('tripletex')
+          ? hosted.sandbox.control
+              .for('tripletex')
               .bookings(1)
               .filter((v) => JSON.stringify(v).includes(proposal.id))
               .map((v) => ({ attachments: v.attachment ? 1 : 0 }))
-          : hosted.sandbox.control.for('fiken')
+          : hosted.sandbox.control
+              .for('fiken')
               .bookings(1)
               .filter((p) => p.identifier === readableReference(proposal.id))
               .map((p) => ({ attachments: p.purchaseAttachments.length }));
@@ -214,7 +221,10 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'invalid_transition' });
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
     expect(
-      hosted.sandbox.control.for('fiken').bookings(2).filter((p) => p.identifier === readableReference(proposal.id)),
+      hosted.sandbox.control
+        .for('fiken')
+        .bookings(2)
+        .filter((p) => p.identifier === readableReference(proposal.id)),
     ).toHaveLength(1);
   });
 
@@ -229,7 +239,10 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     expect(reject.status).toBe(200);
     expect(await executor.drain()).toMatchObject({ executed: 0 });
     expect(
-      hosted.sandbox.control.for('tripletex').bookings(1).filter((v) => JSON.stringify(v).includes(proposal.id)),
+      hosted.sandbox.control
+        .for('tripletex')
+        .bookings(1)
+        .filter((v) => JSON.stringify(v).includes(proposal.id)),
     ).toHaveLength(0);
   });
 
@@ -320,7 +333,8 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     t.clock.advance(60_000);
     await executor.drain();
 
-    const vouchers = hosted.sandbox.control.for('tripletex')
+    const vouchers = hosted.sandbox.control
+      .for('tripletex')
       .bookings(1)
       .filter((v) => [first.body.id, second.body.id].some((id: string) => JSON.stringify(v).includes(id)));
     expect(vouchers).toHaveLength(1);

@@ -162,10 +162,7 @@ export class AppModule {
         DailyCheckModule.forRoot(config.dailyCheck, { schedule: service }),
       ],
       controllers: service ? HTTP_CONTROLLERS : [],
-      providers: [
-        ...platform,
-        ...(service ? serviceProviders() : []),
-      ],
+      providers: [...platform, ...(service ? serviceProviders() : [])],
       exports: platform,
     };
   }

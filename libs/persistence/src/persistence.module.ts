@@ -198,7 +198,8 @@ export class PersistenceModule {
         },
         {
           provide: EventChainVerifier,
-          useFactory: (dataSource: DataSource, keys: EventChainKeys) => new EventChainVerifier(dataSource.manager, keys),
+          useFactory: (dataSource: DataSource, keys: EventChainKeys) =>
+            new EventChainVerifier(dataSource.manager, keys),
           inject: [DataSource, EventChainKeys],
         },
         {

@@ -83,7 +83,8 @@ describe('the registered providers on their sandboxes', () => {
       paymentAccount: '1920',
       date: TODAY,
       bookingsAtProvider: async () =>
-        sandbox.control.for('tripletex')
+        sandbox.control
+          .for('tripletex')
           .bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)
           .map((v) => ({ bookingId: String(v.id), hasAttachment: v.attachment !== null })),
     };
@@ -115,7 +116,8 @@ describe('the registered providers on their sandboxes', () => {
       paymentAccount: '1920:10001',
       date: TODAY,
       bookingsAtProvider: async () =>
-        sandbox.control.for('fiken')
+        sandbox.control
+          .for('fiken')
           .bookings(SANDBOX_FIKEN_DEMO_SLUG)
           .map((p) => ({ bookingId: String(p.purchaseId), hasAttachment: p.purchaseAttachments.length > 0 })),
     };
