@@ -67,7 +67,12 @@ export function sandboxUrls(url: string): SandboxUrls {
  * (Tripletex under `/tripletex`, Fiken under `/fiken`), the control endpoints under `/_sandbox` (unless `controlApi` is false). Seeded data is generated lazily and
  * deterministically from the seed; only tokens and bookings made through the API are stored.
  */
-export function createSandbox(input: SandboxOptions = {}): Sandbox {
+export function createSandbox(
+  input: SandboxOptions & {
+    /** The sandboxes served: `SANDBOX_PROVIDERS`, or a test's list with one of its own added. */
+    providers?: readonly SandboxProvider<string, any, SandboxProviderControl>[];
+  } = {},
+): Sandbox {
   const options = resolveOptions(input);
   const faults = new FaultRegistry(options.seed);
   const log = new CallLog(options.callLogSize);
@@ -77,7 +82,7 @@ export function createSandbox(input: SandboxOptions = {}): Sandbox {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(exchangeTap());
-  for (const provider of SANDBOX_PROVIDERS as readonly SandboxProvider<string, any, SandboxProviderControl>[]) {
+  for (const provider of input.providers ?? SANDBOX_PROVIDERS) {
     const state: unknown = provider.createState(options);
     app.use(`/${provider.kind}`, provider.router(state, faults, log));
     controls.set(provider.kind, provider.control(state));
