@@ -354,8 +354,8 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
     if (provider === 'fiken') {
       it('supplier invoice from a supplier deactivated in Fiken: is refused at submission, and nothing is stored', async () => {
         const company = await companyOn(provider);
-        const { slug } = hosted.sandbox.control.fiken.company(0);
-        const { access_token } = hosted.sandbox.control.fiken.issueTokens(0);
+        const { slug } = hosted.sandbox.control.for('fiken').company(0);
+        const { access_token } = hosted.sandbox.control.for('fiken').issueTokens(0);
         const contacts = await fetch(`${hosted.fikenApi}/companies/${slug}/contacts?supplier=true&inactive=true`, {
           headers: { Authorization: `Bearer ${access_token}` },
         }).then((res) => res.json() as Promise<{ name: string; organizationNumber: string }[]>);

@@ -102,7 +102,7 @@ describe('the daily check at 07:00 UTC (docs/api.md §4.6)', () => {
   }
 
   it('runs once per company however many instances start the 07:00 job; a failing company does not stop the others', async () => {
-    const slug = hosted.sandbox.control.fiken.company(5).slug;
+    const slug = hosted.sandbox.control.for('fiken').company(5).slug;
     const outage = hosted.sandbox.control.addFault({
       provider: 'fiken',
       companyId: slug,

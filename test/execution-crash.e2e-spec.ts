@@ -40,14 +40,14 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
   const proposals: { company: string; id: string; provider: 'tripletex' | 'fiken' }[] = [];
 
   beforeAll(async () => {
-    hosted = await hostSandbox({ seed: 5, companies: 2, entriesPerCompany: 20, invoicesPerCompany: 2, latencyMs: 15 });
     // The executor claims every company's due proposals: this suite gets a database of its own.
-    database = await isolatedTestDatabase('crash');
+    [hosted, database] = await Promise.all([
+      hostSandbox({ seed: 5, companies: 2, entriesPerCompany: 20, invoicesPerCompany: 2, latencyMs: 15 }),
+      isolatedTestDatabase('crash'),
+    ]);
     t = await startJobsApp({ hosted, databaseUrl: database.url });
-    tripletexCompany = await t.newCompany('crash-tx');
-    fikenCompany = await t.newCompany('crash-fk');
-    await t.connect(tripletexCompany, 'tripletex', 1);
-    await t.connect(fikenCompany, 'fiken', 1);
+    [tripletexCompany, fikenCompany] = await Promise.all([t.newCompany('crash-tx'), t.newCompany('crash-fk')]);
+    await Promise.all([t.connect(tripletexCompany, 'tripletex', 1), t.connect(fikenCompany, 'fiken', 1)]);
   });
 
   const children = new Set<ChildProcess>();
@@ -89,20 +89,37 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
       DAILY_CHECK_ENABLED: 'false',
       // The executor alone: a sealer killed mid-transaction is not what this test is about.
       EVENT_SEAL_INTERVAL_MS: '0',
+      // Loads its code, then boots when `start` is called (see `spawnExecutor`).
+      EXECUTOR_CHILD_START: 'stdin',
     };
   }
 
-  function spawnExecutor(): { child: ChildProcess; ready: Promise<void>; exited: Promise<void> } {
+  interface Executor {
+    child: ChildProcess;
+    /** Lets the loaded child boot: it reads its configuration, connects and starts its executor. */
+    start(): void;
+    ready: Promise<void>;
+    exited: Promise<void>;
+  }
+
+  /**
+   * A child process that loads the service's code and waits to be started. Loading is most of a
+   * child's start-up and touches nothing shared, so the next round's child loads while the current
+   * one runs; what the test kills is a process that booted from scratch all the same.
+   */
+  function spawnExecutor(): Executor {
     const child = spawn(
       process.execPath,
       ['-r', path.join(__dirname, 'support/swc-register.js'), path.join(__dirname, 'support/executor-child.ts')],
       {
         env: childEnv(),
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       },
     );
     children.add(child);
     child.once('exit', () => children.delete(child));
+    // A child killed before it was started closes its stdin: nothing more to tell it.
+    child.stdin!.on('error', () => undefined);
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const ready = new Promise<void>((resolve, reject) => {
@@ -111,8 +128,10 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
       });
       child.once('exit', (code) => reject(new Error(`executor child exited (${code}) before it was ready: ${stderr}`)));
     });
+    // Awaited when the child is started; a spare that dies unused must not reject unobserved.
+    ready.catch(() => undefined);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    return { child, ready, exited };
+    return { child, start: () => child.stdin!.write('start\n'), ready, exited };
   }
 
   async function seed(count: number): Promise<void> {
@@ -130,8 +149,10 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
   function bookingsOf(id: string, provider: 'tripletex' | 'fiken'): number {
     // Fiken's purchases carry the readable form of the reference as their identifier.
     const marker = provider === 'fiken' ? readableReference(id) : id;
-    return hosted.sandbox.control.bookings(provider, 1).filter((booking) => JSON.stringify(booking).includes(marker))
-      .length;
+    return hosted.sandbox.control
+      .for(provider)
+      .bookings(1)
+      .filter((booking) => JSON.stringify(booking).includes(marker)).length;
   }
 
   it(`books every approved proposal exactly once across ${ITERATIONS} kills and a restart`, async () => {
@@ -143,10 +164,13 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
     };
     // The rounds whose kill came where its point waits (at a create or an attachment), by point.
     const hit: Record<KillPoint, number> = { ...points };
+    // The child of the next round, loading while this one runs.
+    let spare = spawnExecutor();
     for (let iteration = 0; iteration < ITERATIONS; iteration++) {
       await seed(2);
       const point = KILL_POINTS[iteration % KILL_POINTS.length];
-      const { child, ready, exited } = spawnExecutor();
+      const { child, start, ready, exited } = spare;
+      spare = spawnExecutor();
       let hitHere = false;
       const kill = (): void => {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -165,6 +189,7 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
         }
         next();
       });
+      start();
       await ready;
       // Whatever happens at the provider, the process dies within a while.
       const fallback = setTimeout(kill, point === 'anytime' ? Math.floor(Math.random() * 600) : 2_000);
@@ -176,7 +201,8 @@ describe('the executor killed with SIGKILL around the provider call (exactly onc
     }
 
     // Restart once more and let it finish everything (lapsed leases included).
-    const { child, ready, exited } = spawnExecutor();
+    const { child, start, ready, exited } = spare;
+    start();
     await ready;
     const deadline = Date.now() + LEASE_MS * 3 + 30_000;
     let pending = proposals.length;

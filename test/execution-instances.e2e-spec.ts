@@ -63,7 +63,8 @@ describe('two executor instances on PostgreSQL', () => {
     const counts = proposals.map((p) => {
       const marker = p.provider === 'fiken' ? readableReference(p.id) : p.id;
       return hosted.sandbox.control
-        .bookings(p.provider, 1)
+        .for(p.provider)
+        .bookings(1)
         .filter((booking) => JSON.stringify(booking).includes(marker)).length;
     });
     expect(counts.filter((n) => n !== 1)).toEqual([]);
@@ -103,7 +104,10 @@ describe('two executor instances on PostgreSQL', () => {
 
       const booked = [first, twin].filter((p) => {
         const marker = provider === 'fiken' ? readableReference(p.id) : p.id;
-        return hosted.sandbox.control.bookings(provider, 1).some((booking) => JSON.stringify(booking).includes(marker));
+        return hosted.sandbox.control
+          .for(provider)
+          .bookings(1)
+          .some((booking: unknown) => JSON.stringify(booking).includes(marker));
       });
       expect(booked).toHaveLength(1);
       const [winner] = booked;

@@ -68,7 +68,8 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     await executor.drain();
 
     const vouchers = hosted.sandbox.control
-      .bookings('tripletex', 1)
+      .for('tripletex')
+      .bookings(1)
       .filter((v) => JSON.stringify(v).includes(proposal.id));
     expect(vouchers).toHaveLength(1);
     expect(vouchers[0].attachment).toBeTruthy();
@@ -93,7 +94,8 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     await executor.drain();
 
     const purchases = hosted.sandbox.control
-      .bookings('fiken', 1)
+      .for('fiken')
+      .bookings(1)
       .filter((p) => p.identifier === readableReference(proposal.id));
     expect(purchases).toHaveLength(1);
     expect(JSON.stringify(purchases[0])).toContain('1920');
@@ -127,7 +129,10 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     expect(await executor.runOnce()).toEqual(['executed']);
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
     expect(
-      hosted.sandbox.control.bookings('tripletex', 2).filter((v) => JSON.stringify(v).includes(proposal.id)),
+      hosted.sandbox.control
+        .for('tripletex')
+        .bookings(2)
+        .filter((v) => JSON.stringify(v).includes(proposal.id)),
     ).toHaveLength(1);
   });
 
@@ -143,11 +148,13 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
       const mine = (): { attachments: number }[] =>
         provider === 'tripletex'
           ? hosted.sandbox.control
-              .bookings('tripletex', 1)
+              .for('tripletex')
+              .bookings(1)
               .filter((v) => JSON.stringify(v).includes(proposal.id))
               .map((v) => ({ attachments: v.attachment ? 1 : 0 }))
           : hosted.sandbox.control
-              .bookings('fiken', 1)
+              .for('fiken')
+              .bookings(1)
               .filter((p) => p.identifier === readableReference(proposal.id))
               .map((p) => ({ attachments: p.purchaseAttachments.length }));
       hosted.sandbox.control.addFault({ provider, method: 'POST', path: attachPath, errorNext: 1, errorStatus: 503 });
@@ -214,7 +221,10 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'invalid_transition' });
     expect(await statusOf(company, proposal.id)).toBe('EXECUTED');
     expect(
-      hosted.sandbox.control.bookings('fiken', 2).filter((p) => p.identifier === readableReference(proposal.id)),
+      hosted.sandbox.control
+        .for('fiken')
+        .bookings(2)
+        .filter((p) => p.identifier === readableReference(proposal.id)),
     ).toHaveLength(1);
   });
 
@@ -229,7 +239,10 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     expect(reject.status).toBe(200);
     expect(await executor.drain()).toMatchObject({ executed: 0 });
     expect(
-      hosted.sandbox.control.bookings('tripletex', 1).filter((v) => JSON.stringify(v).includes(proposal.id)),
+      hosted.sandbox.control
+        .for('tripletex')
+        .bookings(1)
+        .filter((v) => JSON.stringify(v).includes(proposal.id)),
     ).toHaveLength(0);
   });
 
@@ -321,7 +334,8 @@ describe('executing approved proposals (docs/api.md §4.4)', () => {
     await executor.drain();
 
     const vouchers = hosted.sandbox.control
-      .bookings('tripletex', 1)
+      .for('tripletex')
+      .bookings(1)
       .filter((v) => [first.body.id, second.body.id].some((id: string) => JSON.stringify(v).includes(id)));
     expect(vouchers).toHaveLength(1);
     const statuses = [await statusOf(company, first.body.id), await statusOf(company, second.body.id)];

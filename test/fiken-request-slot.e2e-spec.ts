@@ -60,7 +60,7 @@ describe('Fiken: one request at a time across two instances, bookings before pag
     b = await startJobsApp({ hosted, jobsEnv, env, databaseUrl: database.url, dataDir: a.dataDir, clock: a.clock });
     big = await a.newCompany('fk-large');
     await a.connect(big, 'fiken', 0);
-    bigSlug = hosted.sandbox.control.fiken.company(0).slug;
+    bigSlug = hosted.sandbox.control.for('fiken').company(0).slug;
     for (let i = 1; i <= BOOKING_COMPANIES; i++) {
       const company = await a.newCompany('fk-book');
       await a.connect(company, 'fiken', i);
@@ -114,12 +114,12 @@ describe('Fiken: one request at a time across two instances, bookings before pag
   let unloadedP95: number;
 
   it(`two instances booking ${BOOKING_COMPANIES * BOOKINGS_PER_COMPANY} purchases never have two Fiken requests in flight, and keep the pace`, async () => {
-    const before = hosted.sandbox.control.fiken.traffic();
+    const before = hosted.sandbox.control.for('fiken').traffic();
     const ids = await approveBookings();
     const times = await executeAll(ids);
     unloadedP95 = quantile(times, 0.95);
 
-    const traffic = hosted.sandbox.control.fiken.traffic();
+    const traffic = hosted.sandbox.control.for('fiken').traffic();
     const requests = traffic.requests - before.requests;
     expect(requests).toBeGreaterThanOrEqual(ids.length);
     // The sandbox answers a second request in flight with 429: it never saw one.
@@ -163,7 +163,7 @@ describe('Fiken: one request at a time across two instances, bookings before pag
     expect(summary.succeeded).toBe(1);
     // The check was under way the whole time the bookings ran, and still got requests in.
     expect(checkDoneAt).toBeGreaterThan(bookingsEnd);
-    const traffic = hosted.sandbox.control.fiken.traffic();
+    const traffic = hosted.sandbox.control.for('fiken').traffic();
     expect(traffic.maxInFlight).toBe(1);
     expect(traffic.concurrencyRejections).toBe(0);
     expect(traffic.minTenGapsMs as number).toBeGreaterThanOrEqual(10 * PACE_MS - 250);

@@ -61,11 +61,12 @@ export default async function globalSetup(): Promise<void> {
     `CREATE DATABASE "${template}"`,
   );
   globalThis.__TEST_TEMPLATE__ = { url: admin.toString(), name: template };
-  await migrate(templateUrl.toString());
   if (globalThis.__EMBEDDED_PG__) {
+    await migrate(templateUrl.toString());
     await onServer(admin.toString(), `CREATE DATABASE "${shared}" TEMPLATE "${template}"`);
   } else {
-    await migrate(url);
+    // Two databases, each migrated under its own lock: at once (no test starts before both are).
+    await Promise.all([migrate(templateUrl.toString()), migrate(url)]);
   }
   process.env.DATABASE_URL = url;
   process.env.TEST_TEMPLATE_DATABASE = template;

@@ -151,7 +151,7 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       expect(await connection(company)).toMatchObject({
         provider: 'fiken',
         status: 'connected',
-        externalCompanyId: t.sandbox.fiken.company(0).slug,
+        externalCompanyId: t.sandbox.for('fiken').company(0).slug,
       });
       const context = await t.http.get('/v1/context').set('Authorization', employee(company));
       expect(context.status).toBe(200);
@@ -190,7 +190,7 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
       expect(res.status).toBe(200);
       expect(await connection(company)).toMatchObject({
         provider: 'tripletex',
-        externalCompanyId: String(t.sandbox.tripletex.company(1).companyId),
+        externalCompanyId: String(t.sandbox.for('tripletex').company(1).companyId),
       });
       expect(
         (await t.http.get('/v1/oauth/tripletex/token-form').query({ state }).set('Cookie', started.binding)).status,
@@ -595,7 +595,7 @@ describe('onboarding, context, employees and balance (sandbox mode)', () => {
     it('marks a Fiken connection whose refresh token is revoked and answers 409', async () => {
       const co = await newCompany('bal');
       await connect(co, 'fiken');
-      const slug = t.sandbox.fiken.company(0).slug;
+      const slug = t.sandbox.for('fiken').company(0).slug;
       t.sandbox.addFault({ provider: 'fiken', companyId: slug, expireTokens: true, revokeRefreshTokens: true });
       const res = await balance(co, 'fiken');
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'provider_not_connected' });

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
-import { createSign, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createPrivateKey, createPublicKey, createSign, generateKeyPairSync, type KeyObject } from 'node:crypto';
 
 /** A test stand-in for the gateway: RSA signing keys and the JWKS file the service trusts. */
 export interface TestKey {
@@ -10,15 +12,34 @@ export interface TestKey {
 }
 
 const pool: KeyObject[][] = [];
+const POOL_SIZE = 4;
+
+/**
+ * The `index`th RSA pair of the pool. A 2048-bit key takes about 0.15 s of CPU to generate, and
+ * every suite that starts a service signs with one to four: the pairs are kept under the OS's
+ * temporary directory and read by every later test file and run (a pair any process writes is as
+ * good as another's; each process signs and publishes the one it read).
+ */
+function pair(index: number): KeyObject[] {
+  const file = path.join(os.tmpdir(), `accounting-api-test-gateway-keys-${os.userInfo().uid}`, `rsa-${index}.pem`);
+  try {
+    const privateKey = createPrivateKey(fs.readFileSync(file, 'utf8'));
+    return [privateKey, createPublicKey(privateKey)];
+  } catch {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+    fs.renameSync(temporary, file);
+    return [privateKey, publicKey];
+  }
+}
 
 export function makeKey(kid: string, activatedAt?: Date): TestKey {
-  // Key generation is slow-ish; reuse pairs across keys with different kids within a test file.
+  // Key pairs are reused across keys with different kids: four distinct pairs in a test file.
   const index = pool.length;
-  if (index < 4) {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    pool.push([privateKey, publicKey]);
-  }
-  const [privateKey, publicKey] = pool[index % 4]!;
+  if (index < POOL_SIZE) pool.push(pair(index));
+  const [privateKey, publicKey] = pool[index % POOL_SIZE]!;
   return { kid, privateKey: privateKey!, publicKey: publicKey!, activatedAt };
 }
 

@@ -171,7 +171,7 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
     async connect(company, provider, index = 0) {
       const connections = app.get(ProviderConnectionRepository);
       if (provider === 'tripletex') {
-        const info = control.tripletex.company(index);
+        const info = control.for('tripletex').company(index);
         await connections.connect({
           companyId: company,
           grant: { provider: 'tripletex', secret: { kind: 'token', token: info.employeeToken } },
@@ -180,8 +180,8 @@ export async function startJobsApp(options: JobsAppOptions): Promise<JobsApp> {
           connectedBy: 'admin@demo.no',
         });
       } else {
-        const info = control.fiken.company(index);
-        const issued = control.fiken.issueTokens(index);
+        const info = control.for('fiken').company(index);
+        const issued = control.for('fiken').issueTokens(index);
         await connections.connect({
           companyId: company,
           grant: {

@@ -15,6 +15,10 @@ const swc = require('@swc/core');
 
 require('./module-aliases');
 
+// Node 22.1+ keeps V8's compiled code of the modules it loads (node_modules included) on disk and
+// reuses it in the next child: about a fifth of a child's loading CPU. Older Node has no such cache.
+require('node:module').enableCompileCache?.(path.join(os.tmpdir(), 'acct-node-compile-cache'));
+
 const OPTIONS = {
   sourceMaps: 'inline',
   jsc: {

@@ -4,16 +4,8 @@ import { PassportModule } from '@nestjs/passport';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
-import { Clock, EventChainVerification, IdGenerator } from '@app/domain';
-import {
-  EventChainKeys,
-  EventChainVerifier,
-  EventSealer,
-  PersistenceModule,
-  TypeOrmEventChainVerification,
-} from '@app/persistence';
-import { Kms } from '@app/vault';
-import { DataSource } from 'typeorm';
+import { Clock, IdGenerator } from '@app/domain';
+import { PersistenceModule } from '@app/persistence';
 import { AppConfig } from './config/app-config';
 import { loggerParams } from './platform/logging';
 import { SystemClock } from './platform/system-clock';
@@ -27,12 +19,11 @@ import { CompanyThrottlerGuard } from './http/company-throttler.guard';
 import { rateLimitModule } from './http/rate-limit';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { JsonBodyInterceptor, UndeclaredQueryInterceptor } from './http/request-body';
-import { HttpMetrics } from './metrics/http-metrics';
+import { MetricsModule } from './metrics/metrics.module';
 import { MetricsController } from './metrics/metrics.controller';
 import { HealthController } from './health/health.controller';
 import { WhoamiController } from './whoami/whoami.controller';
-import { ApplicationModule, DailyCheckMetrics } from '@app/application';
-import { PrometheusDailyCheckMetrics } from './daily-check/prometheus-daily-check.metrics';
+import { ApplicationModule } from '@app/application';
 import { ProposalListController } from './proposals/proposal-list.controller';
 import { ProposalsController } from './proposals/proposals.controller';
 import { ReviewController } from './review/review.controller';
@@ -104,22 +95,8 @@ export class AppModule {
       { provide: AppConfig, useValue: config },
       clock ? { provide: Clock, useValue: clock } : { provide: Clock, useClass: SystemClock },
       { provide: IdGenerator, useClass: UuidV7Generator },
-      { provide: HttpMetrics, useValue: new HttpMetrics() },
-      // The daily check's counts and durations, on /metrics.
-      {
-        provide: DailyCheckMetrics,
-        inject: [HttpMetrics],
-        useFactory: (metrics: HttpMetrics) => new PrometheusDailyCheckMetrics(metrics),
-      },
       { provide: Draining, useValue: new Draining() },
       { provide: ConsoleCookies, useValue: new ConsoleCookies(config) },
-      // The chain check of the console's proposal page: it needs the chain keys, wired below.
-      {
-        provide: EventChainVerification,
-        inject: [DataSource, EventChainKeys],
-        useFactory: (dataSource: DataSource, keys: EventChainKeys) =>
-          new TypeOrmEventChainVerification(dataSource.manager, keys),
-      },
     ];
     return {
       module: AppModule,
@@ -134,6 +111,8 @@ export class AppModule {
             : logging,
         ),
         PassportModule,
+        // The Prometheus registry of /metrics, with the daily check's counters on it.
+        MetricsModule,
         // The rate limit's counters: Redis with REDIS_URL (shared by every instance), else in memory.
         rateLimitModule(config),
         PersistenceModule.forRoot({
@@ -163,6 +142,8 @@ export class AppModule {
             refuseUnsafeRole: service && (checkDatabaseRole ?? config.production),
           }),
           companyCacheTtlMs: config.companyCacheTtlMs,
+          // The vault and the event chains' keys are wrapped by KEK_SOURCE's KMS.
+          kms: () => config.kek,
         }),
         // Every use case and query; the executor and the daily check with their EXECUTOR_* / DAILY_CHECK_* options.
         ApplicationModule.forRoot({
@@ -171,7 +152,7 @@ export class AppModule {
           executor: config.executor.options,
           dailyCheck: config.dailyCheck.options,
         }),
-        // Vault, sealed provider connections, sandbox; then onboarding, context, employees, balance (last route).
+        // The sandbox and the providers' return address; then onboarding, context, employees, balance (last route).
         ProviderAccessModule.forRoot(config, role),
         OnboardingModule.forRoot(config),
         // The executor, the checks and the daily 07:00 job (EXECUTOR_*, DAILY_CHECK_*); their loops
@@ -183,28 +164,7 @@ export class AppModule {
         DailyCheckModule.forRoot(config.dailyCheck, { schedule: service }),
       ],
       controllers: service ? HTTP_CONTROLLERS : [],
-      providers: [
-        ...platform,
-        // The hash chain's keys (wrapped by the KMS), the sealer and the verifier; one each per
-        // process: the keys keep the unwrapped versions, the sealer the low-water mark of its scan.
-        {
-          provide: EventChainKeys,
-          inject: [DataSource, Kms],
-          useFactory: (dataSource: DataSource, kms: Kms) => new EventChainKeys(dataSource.manager, kms),
-        },
-        {
-          provide: EventSealer,
-          inject: [DataSource, EventChainKeys],
-          useFactory: (dataSource: DataSource, keys: EventChainKeys) => new EventSealer(dataSource.manager, keys),
-        },
-        {
-          provide: EventChainVerifier,
-          inject: [DataSource, EventChainKeys],
-          useFactory: (dataSource: DataSource, keys: EventChainKeys) =>
-            new EventChainVerifier(dataSource.manager, keys),
-        },
-        ...(service ? serviceProviders() : []),
-      ],
+      providers: [...platform, ...(service ? serviceProviders() : [])],
       exports: platform,
     };
   }

@@ -16,7 +16,11 @@ export {
   fikenCompanySlug,
   tripletexEmployeeToken,
 } from './constants';
-export type { Booking, FikenCompanyInfo, SandboxControl, TripletexCompanyInfo } from './control/control';
+export type { SandboxControl } from './control/control';
+export type { SandboxProviderControl } from './sandbox-provider';
+export type { SandboxControlOf, SandboxKind } from './sandbox-providers';
+export type { TripletexCompanyInfo, TripletexControl } from './tripletex/tripletex.control';
+export type { FikenCompanyInfo, FikenControl } from './fiken/fiken.control';
 export type { CallFilter, CallRecord } from './control/call-log';
 export type { ActiveFault, FaultSpec, ProviderName } from './faults/fault-spec';
 export type { IssuedTokens } from './fiken/fiken-state';

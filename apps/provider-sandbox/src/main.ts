@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     `  Tripletex consent  ${running.tripletexConsent}?redirect_uri=…&state=…`,
     `  Fiken API          ${running.fikenApi}   (demo company ${SANDBOX_FIKEN_DEMO_SLUG})`,
     `  Fiken OAuth        ${running.fikenOAuth}/{authorize,token,revoke}   (client ${SANDBOX_FIKEN_CLIENT_ID} / ${SANDBOX_FIKEN_CLIENT_SECRET})`,
-    `  Control            ${running.control}/{faults,reset,calls,call-counts,bookings/:provider/:company}`,
+    `  Control            ${running.control}/{faults,reset,calls,call-counts,bookings/:provider/:company,:provider/companies,:provider/tokens}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   const shutdown = (): void => {

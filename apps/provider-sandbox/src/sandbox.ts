@@ -10,19 +10,10 @@ import { CallLog } from './control/call-log';
 import { createControl, type SandboxControl } from './control/control';
 import { controlRouter } from './control/control.router';
 import { FaultRegistry } from './faults/fault-registry';
-import { fikenSandbox } from './fiken/fiken.sandbox';
-import type { FikenState } from './fiken/fiken-state';
 import { exchangeTap } from './inspect/exchange-tap';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options';
-import type { SandboxProvider } from './sandbox-provider';
-import { tripletexSandbox } from './tripletex/tripletex.sandbox';
-import type { TripletexState } from './tripletex/tripletex-state';
-
-/**
- * The providers' sandboxes, each declared by its own folder (`<kind>/<kind>.sandbox.ts`): adding
- * one is its folder and a line here.
- */
-export const SANDBOX_PROVIDERS: readonly SandboxProvider<any>[] = [tripletexSandbox, fikenSandbox];
+import type { SandboxProvider, SandboxProviderControl } from './sandbox-provider';
+import { SANDBOX_PROVIDERS } from './sandbox-providers';
 
 /**
  * The environment that points a service at the sandboxes served at `url` (`http://host:port`):
@@ -76,26 +67,29 @@ export function sandboxUrls(url: string): SandboxUrls {
  * (Tripletex under `/tripletex`, Fiken under `/fiken`), the control endpoints under `/_sandbox` (unless `controlApi` is false). Seeded data is generated lazily and
  * deterministically from the seed; only tokens and bookings made through the API are stored.
  */
-export function createSandbox(input: SandboxOptions = {}): Sandbox {
+export function createSandbox(
+  input: SandboxOptions & {
+    /** The sandboxes served: `SANDBOX_PROVIDERS`, or a test's list with one of its own added. */
+    providers?: readonly SandboxProvider<string, any, SandboxProviderControl>[];
+  } = {},
+): Sandbox {
   const options = resolveOptions(input);
   const faults = new FaultRegistry(options.seed);
   const log = new CallLog(options.callLogSize);
-  const states = new Map(SANDBOX_PROVIDERS.map((provider) => [provider.kind, provider.createState(options)]));
+  const controls = new Map<string, SandboxProviderControl>();
 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(exchangeTap());
-  for (const provider of SANDBOX_PROVIDERS) {
-    app.use(`/${provider.kind}`, provider.router(states.get(provider.kind), faults, log));
+  for (const provider of input.providers ?? SANDBOX_PROVIDERS) {
+    const state: unknown = provider.createState(options);
+    app.use(`/${provider.kind}`, provider.router(state, faults, log));
+    controls.set(provider.kind, provider.control(state));
   }
-  // The control API is the tests' handle on the two sandboxes' own data (their companies, bookings, tokens).
-  const control = createControl(
-    states.get(tripletexSandbox.kind) as TripletexState,
-    states.get(fikenSandbox.kind) as FikenState,
-    faults,
-    log,
-  );
+  // The control API: faults and counters across the sandboxes, and each one's own data (its
+  // companies, bookings, tokens) through its provider's control.
+  const control = createControl(controls, faults, log);
   if (input.controlApi !== false) {
     app.use('/_sandbox', controlRouter(control));
     app.get('/', (req, res) => {

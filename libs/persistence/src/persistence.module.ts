@@ -21,10 +21,14 @@ import {
   ConsoleSessionStore,
   CompanyContextStore,
   EmployeeMappingRepository,
+  EventChainVerification,
+  ProviderConnectionRepository,
+  ProviderTokenStore,
+  TokenVault,
 } from '@app/domain';
 import { OutboxRepository } from '@app/notifications';
 import { SharedRequestSlots } from '@app/providers';
-import { WrappedDekRepository } from '@app/vault';
+import { Kms, VaultModule, WrappedDekRepository, type KmsSettings } from '@app/vault';
 import {
   DailyCheckRuns,
   ExecutionQueue,
@@ -54,6 +58,11 @@ import { TypeOrmCompanyContextStore } from './context/typeorm-company-context.st
 import { TypeOrmEmployeeMappingRepository } from './employees/typeorm-employee-mapping.repository';
 import { TypeOrmConsoleSessionStore } from './console/typeorm-console-session.store';
 import { PostgresSharedRequestSlots } from './request-slots/postgres-shared-request-slots';
+import { EventChainKeys } from './event-store/event-chain-keys';
+import { EventSealer } from './event-store/event-sealer';
+import { EventChainVerifier, TypeOrmEventChainVerification } from './event-store/event-chain-verifier';
+import { TypeOrmProviderConnectionRepository } from './provider-connection/typeorm-provider-connection.repository';
+import { TypeOrmProviderTokenStore } from './provider-connection/typeorm-provider-token-store';
 
 /** A port bound to its TypeORM adapter over the data source's (non-transactional) manager. */
 function overManager<T>(
@@ -93,8 +102,13 @@ class DatabaseLifecycle implements OnApplicationShutdown {
  * transaction). Writes that must commit together go through `UnitOfWork.run`, which hands out
  * transaction-bound instances; its outbox notifier takes the Clock and IdGenerator the application
  * provides (required). Company settings and context, read by every proposal, go through a
- * per-process cache of `companyCacheTtlMs`. The event sealer needs the KMS for the chain key: the
- * application wires it (EventChainKeys).
+ * per-process cache of `companyCacheTtlMs`.
+ *
+ * The vault (`VaultModule`: `TokenVault` and `Kms`, over the wrapped DEKs stored here) is built
+ * with the KMS settings given (`kms`, KEK_SOURCE) and exported with the rest, because the adapters
+ * that seal with it live here too: the providers' connections and token store (`TokenVault`) and
+ * the event chains' keys, sealer and verifiers (`Kms`). One of each per process: the keys keep
+ * the unwrapped versions, the sealer the low-water mark of its scan.
  */
 @Global()
 @Module({})
@@ -106,10 +120,13 @@ export class PersistenceModule {
     companyCacheTtlMs?: number;
     /** Longest wait of a booking's request for a provider's shared request slot, ms (default 30 000). */
     requestSlotWaitMs?: number;
+    /** The KMS that wraps the companies' DEKs and the chains' keys (KEK_SOURCE). */
+    kms: () => KmsSettings | Promise<KmsSettings>;
   }): DynamicModule {
     const cacheTtlMs = options.companyCacheTtlMs ?? 0;
     return {
       module: PersistenceModule,
+      imports: [VaultModule.register({ imports: [], useFactory: options.kms })],
       providers: [
         {
           provide: Database,
@@ -173,6 +190,42 @@ export class PersistenceModule {
           useFactory: (dataSource: DataSource) => new TypeOrmDailyCheckRuns(dataSource),
           inject: [DataSource],
         },
+        // The sealed provider credentials, through the vault.
+        {
+          provide: ProviderConnectionRepository,
+          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock, ids: IdGenerator) =>
+            new TypeOrmProviderConnectionRepository(dataSource, vault, clock, ids),
+          inject: [DataSource, TokenVault, Clock, IdGenerator],
+        },
+        {
+          provide: ProviderTokenStore,
+          useFactory: (dataSource: DataSource, vault: TokenVault, clock: Clock, ids: IdGenerator) =>
+            new TypeOrmProviderTokenStore(dataSource, vault, clock, ids),
+          inject: [DataSource, TokenVault, Clock, IdGenerator],
+        },
+        // The hash chains: their keys (wrapped by the KMS), the sealer and the verifiers.
+        {
+          provide: EventChainKeys,
+          useFactory: (dataSource: DataSource, kms: Kms) => new EventChainKeys(dataSource.manager, kms),
+          inject: [DataSource, Kms],
+        },
+        {
+          provide: EventSealer,
+          useFactory: (dataSource: DataSource, keys: EventChainKeys) => new EventSealer(dataSource.manager, keys),
+          inject: [DataSource, EventChainKeys],
+        },
+        {
+          provide: EventChainVerifier,
+          useFactory: (dataSource: DataSource, keys: EventChainKeys) =>
+            new EventChainVerifier(dataSource.manager, keys),
+          inject: [DataSource, EventChainKeys],
+        },
+        {
+          provide: EventChainVerification,
+          useFactory: (dataSource: DataSource, keys: EventChainKeys) =>
+            new TypeOrmEventChainVerification(dataSource.manager, keys),
+          inject: [DataSource, EventChainKeys],
+        },
       ],
       exports: [
         Database,
@@ -196,6 +249,13 @@ export class PersistenceModule {
         DailyCheckRuns,
         ConsoleSessionStore,
         SharedRequestSlots,
+        ProviderConnectionRepository,
+        ProviderTokenStore,
+        EventChainKeys,
+        EventSealer,
+        EventChainVerifier,
+        EventChainVerification,
+        VaultModule,
       ],
     };
   }

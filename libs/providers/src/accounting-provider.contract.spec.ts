@@ -86,13 +86,14 @@ describe('the registered providers on their sandboxes', () => {
       date: TODAY,
       bookingsAtProvider: async () =>
         sandbox.control
-          .bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)
+          .for('tripletex')
+          .bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)
           .map((v) => ({ bookingId: String(v.id), hasAttachment: v.attachment !== null })),
     };
   });
 
   describeAccountingProviderContract('Fiken', async () => {
-    const issued = sandbox.control.fiken.issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
+    const issued = sandbox.control.for('fiken').issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
     await tokenStore.save('demo-fiken', 'fiken', {
       accessToken: issued.access_token,
       refreshToken: issued.refresh_token,
@@ -118,7 +119,8 @@ describe('the registered providers on their sandboxes', () => {
       date: TODAY,
       bookingsAtProvider: async () =>
         sandbox.control
-          .bookings('fiken', SANDBOX_FIKEN_DEMO_SLUG)
+          .for('fiken')
+          .bookings(SANDBOX_FIKEN_DEMO_SLUG)
           .map((p) => ({ bookingId: String(p.purchaseId), hasAttachment: p.purchaseAttachments.length > 0 })),
     };
   });

@@ -134,7 +134,7 @@ describe('the registered grant exchange against the sandboxes', () => {
   it("opens a Tripletex session in Oslo's first hour, when the UTC date is still the day before", async () => {
     sandbox.control.reset();
     clock.set('2026-11-25T23:30:00.000Z');
-    const company = sandbox.control.tripletex.company(0);
+    const company = sandbox.control.for('tripletex').company(0);
     const redeemed = await sandboxExchange().redeem('tripletex', {
       code: company.employeeToken,
       redirectUri: 'https://accounting.example/v1/oauth/tripletex/callback',
@@ -146,8 +146,8 @@ describe('the registered grant exchange against the sandboxes', () => {
   it('refuses a Tripletex employee token without the Advanced Voucher right, naming the right', async () => {
     sandbox.control.reset();
     clock.set('2026-11-28T10:00:00.000Z');
-    const company = sandbox.control.tripletex.company(1);
-    sandbox.control.tripletex.withholdEntitlement(1, 'AUTH_ADVANCED_VOUCHER');
+    const company = sandbox.control.for('tripletex').company(1);
+    sandbox.control.for('tripletex').withholdEntitlement(1, 'AUTH_ADVANCED_VOUCHER');
     const proof = {
       code: company.employeeToken,
       redirectUri: 'https://accounting.example/v1/oauth/tripletex/callback',
@@ -174,11 +174,11 @@ describe('the registered grant exchange against the sandboxes', () => {
       exchange,
       now: () => clock.now(),
       consentFiken: async (index, redirectUri, state) => {
-        const { slug, name } = sandbox.control.fiken.company(index);
+        const { slug, name } = sandbox.control.for('fiken').company(index);
         return { code: await approveAtFiken(slug, redirectUri, state), company: { id: slug, name } };
       },
       tripletexEmployee: (index) => {
-        const company = sandbox.control.tripletex.company(index);
+        const company = sandbox.control.for('tripletex').company(index);
         return { employeeToken: company.employeeToken, company: { id: String(company.companyId), name: null } };
       },
       outage: (provider) => {

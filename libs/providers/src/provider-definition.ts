@@ -55,5 +55,11 @@ export interface ProviderDefinition<Settings = never> {
   readonly tokenForm?: { readonly label: string; readonly instructions: string };
   /** Its environment variables and how its settings are built from them. */
   readonly config: ProviderConfig<Settings>;
+  /**
+   * How many of its companies the daily check runs at once unless `DAILY_CHECK_CONCURRENCY_<KIND>`
+   * says otherwise; unsaid, 16. A provider that answers slowly per company but takes many at once
+   * wants more; one with large pages fewer, to keep memory flat.
+   */
+  readonly dailyCheckConcurrency?: number;
   create(settings: Settings, dependencies: ProviderDependencies): ProviderParts;
 }

@@ -148,6 +148,11 @@ describe('configuration', () => {
       const { concurrency } = DailyCheckSettings.read(env, { jobsByDefault: false }).options;
       expect(concurrency).toMatchObject({ fiken: 2, tripletex: 7 });
     });
+
+    it('give each registered kind its definition’s daily-check concurrency when none is configured', () => {
+      const { concurrency } = DailyCheckSettings.read(parseEnv({}).env, { jobsByDefault: false }).options;
+      expect(concurrency).toEqual({ tripletex: 16, fiken: 200, none: 2 });
+    });
   });
 
   it('seals events every second by default, not at all with EVENT_SEAL_INTERVAL_MS=0 or under jest, and refuses a bad interval', () => {

@@ -1,5 +1,5 @@
 import { DailyCheckOptions } from '@app/application';
-import { PROVIDER_KINDS } from '@app/providers';
+import { PROVIDERS } from '@app/providers';
 import { dailyCheckConcurrencyVariable, type Env } from '../config/env.schema';
 
 /** The daily job's configuration: DAILY_CHECK_ENABLED and DailyCheckOptions' keys. */
@@ -17,9 +17,12 @@ export class DailyCheckSettings {
       new DailyCheckOptions({
         lookbackDays: e.DAILY_CHECK_LOOKBACK_DAYS,
         itemsPerMessage: e.DAILY_CHECK_ITEMS_PER_MESSAGE,
-        providers: PROVIDER_KINDS,
+        // A lane for every registered provider: its DAILY_CHECK_CONCURRENCY_<KIND>, else its definition's figure.
         concurrency: Object.fromEntries(
-          PROVIDER_KINDS.map((kind) => [kind, e.variables[dailyCheckConcurrencyVariable(kind)] as number | undefined]),
+          PROVIDERS.map(({ kind, dailyCheckConcurrency }) => [
+            kind,
+            (e.variables[dailyCheckConcurrencyVariable(kind)] as number | undefined) ?? dailyCheckConcurrency,
+          ]),
         ),
         serial: e.DAILY_CHECK_SERIAL ?? false,
         leaseMs: e.DAILY_CHECK_LEASE_MS,

@@ -38,7 +38,7 @@ export class DemoConnections {
     await this.companies.create({ id: DEMO_TRIPLETEX_COMPANY, name: 'Demo AS' });
     await this.companies.create({ id: DEMO_FIKEN_COMPANY, name: 'Demo Fiken AS' });
 
-    const tripletex = control.tripletex.company(0);
+    const tripletex = control.for('tripletex').company(0);
     let record = await this.connections.find(DEMO_TRIPLETEX_COMPANY);
     if (record?.provider !== 'tripletex' || record.status !== 'connected') {
       record = await this.connections.connect({
@@ -52,8 +52,8 @@ export class DemoConnections {
     }
     await this.ensureContext(record);
 
-    const issued = control.fiken.issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
-    const fiken = control.fiken.company(0);
+    const issued = control.for('fiken').issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
+    const fiken = control.for('fiken').company(0);
     const fikenRecord = await this.connections.connect({
       companyId: DEMO_FIKEN_COMPANY,
       grant: {

@@ -1,9 +1,8 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { FaultSpec, ProviderName } from '../faults/fault-spec';
 import type { CallFilter } from './call-log';
+import type { SandboxProviderControl } from '../sandbox-provider';
 import type { SandboxControl } from './control';
-
-const PROVIDERS = ['tripletex', 'fiken', 'all'];
 
 function isRate(value: unknown): boolean {
   return typeof value === 'number' && value >= 0 && value <= 1;
@@ -19,8 +18,9 @@ function isTrigger(value: unknown): boolean {
 }
 
 /** Checks a fault body from HTTP; returns a problem description or undefined. */
-function faultProblem(body: Record<string, unknown>): string | undefined {
-  if (!PROVIDERS.includes(body.provider as string)) return "provider must be 'tripletex', 'fiken' or 'all'";
+function faultProblem(body: Record<string, unknown>, kinds: readonly string[]): string | undefined {
+  if (!kinds.includes(body.provider as string) && body.provider !== 'all')
+    return `provider must be ${kinds.map((kind) => `'${kind}'`).join(', ')} or 'all'`;
   if (body.companyId !== undefined && typeof body.companyId !== 'string') return 'companyId must be a string';
   if (body.latencyMs !== undefined && (typeof body.latencyMs !== 'number' || body.latencyMs < 0))
     return 'latencyMs must be ≥ 0';
@@ -39,6 +39,13 @@ function faultProblem(body: Record<string, unknown>): string | undefined {
 export function controlRouter(control: SandboxControl): Router {
   const router = express.Router();
   router.use(express.json());
+  const kinds = control.kinds();
+  /** The control of the provider named by the path, or a 404 naming the kinds there are. */
+  const providerOf = (kind: string, res: Response): SandboxProviderControl | undefined => {
+    if (kinds.includes(kind)) return control.for(kind);
+    res.status(404).json({ message: `provider must be one of ${kinds.join(', ')}` });
+    return undefined;
+  };
 
   router.get('/faults', (_req, res) => {
     res.json(control.faults());
@@ -46,7 +53,7 @@ export function controlRouter(control: SandboxControl): Router {
 
   router.post('/faults', (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const problem = faultProblem(body);
+    const problem = faultProblem(body, kinds);
     if (problem) {
       res.status(400).json({ message: problem });
       return;
@@ -65,7 +72,7 @@ export function controlRouter(control: SandboxControl): Router {
 
   router.post('/expire-tokens', (req, res) => {
     const body = (req.body ?? {}) as { provider?: string; companyId?: string };
-    const provider = (PROVIDERS.includes(body.provider ?? '') ? body.provider : 'all') as ProviderName | 'all';
+    const provider: ProviderName | 'all' = kinds.includes(body.provider ?? '') ? body.provider! : 'all';
     res.json({ expired: control.expireTokens(provider, body.companyId) });
   });
 
@@ -77,7 +84,7 @@ export function controlRouter(control: SandboxControl): Router {
   router.get('/calls', (req, res) => {
     const q = req.query as Record<string, string | undefined>;
     const filter: CallFilter = {
-      provider: q.provider === 'tripletex' || q.provider === 'fiken' ? q.provider : undefined,
+      provider: kinds.includes(q.provider ?? '') ? q.provider : undefined,
       method: q.method,
       path: q.path,
       company: q.company,
@@ -91,34 +98,40 @@ export function controlRouter(control: SandboxControl): Router {
   });
 
   router.get('/bookings/:provider/:company', (req, res) => {
-    const provider = req.params.provider;
-    if (provider !== 'tripletex' && provider !== 'fiken') {
-      res.status(404).json({ message: 'provider must be tripletex or fiken' });
-      return;
-    }
+    const provider = providerOf(req.params.provider, res);
+    if (!provider) return;
     try {
-      res.json(control.bookings(provider, req.params.company));
+      res.json(provider.bookings(req.params.company));
     } catch (error) {
       res.status(404).json({ message: (error as Error).message });
     }
   });
 
-  router.get('/tripletex/companies', (_req, res) => {
-    res.json(control.tripletex.companies());
+  router.get('/:provider/companies', (req, res) => {
+    const provider = providerOf(req.params.provider, res);
+    if (provider) res.json(provider.companies());
   });
 
-  router.get('/fiken/companies', (_req, res) => {
-    res.json(control.fiken.companies());
+  router.get('/:provider/traffic', (req, res) => {
+    const provider = providerOf(req.params.provider, res);
+    if (!provider) return;
+    if (!provider.traffic) {
+      res.status(404).json({ message: `the ${req.params.provider} sandbox keeps no traffic report` });
+      return;
+    }
+    res.json(provider.traffic());
   });
 
-  router.get('/fiken/traffic', (_req, res) => {
-    res.json(control.fiken.traffic());
-  });
-
-  router.post('/fiken/tokens', (req, res) => {
+  router.post('/:provider/tokens', (req, res) => {
+    const provider = providerOf(req.params.provider, res);
+    if (!provider) return;
+    if (!provider.issueTokens) {
+      res.status(404).json({ message: `the ${req.params.provider} sandbox issues no tokens this way` });
+      return;
+    }
     const company = (req.body as { company?: string | number } | undefined)?.company ?? 0;
     try {
-      res.status(201).json(control.fiken.issueTokens(company));
+      res.status(201).json(provider.issueTokens(company));
     } catch (error) {
       res.status(404).json({ message: (error as Error).message });
     }

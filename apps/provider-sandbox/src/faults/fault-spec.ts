@@ -1,6 +1,7 @@
 /** What a test can ask the sandbox to do wrong. */
 
-export type ProviderName = 'tripletex' | 'fiken';
+/** A sandbox provider's kind (`tripletex`, `fiken`): one listed in `SANDBOX_PROVIDERS`. */
+export type ProviderName = string;
 
 export interface RateOrCount {
   /** Probability in [0, 1] that a matching call is hit. */
@@ -10,7 +11,7 @@ export interface RateOrCount {
 }
 
 export interface FaultSpec {
-  /** Which sandbox; `all` for both. */
+  /** Which sandbox; `all` for every one. */
   provider: ProviderName | 'all';
   /**
    * Narrow to one company: Tripletex company id (as a string) or employee token; Fiken company slug.

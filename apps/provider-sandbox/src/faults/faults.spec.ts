@@ -98,9 +98,9 @@ describe('Sandbox faults', () => {
     const { app, auth, control } = await tripletexSetup();
     control.addFault({ provider: 'tripletex', method: 'POST', path: '/ledger/voucher', dropConnections: { next: 1 } });
     await expect(bookTripletex(app, auth)).rejects.toThrow(/socket hang up|ECONNRESET/);
-    expect(control.bookings('tripletex', 0)).toHaveLength(0);
+    expect(control.for('tripletex').bookings(0)).toHaveLength(0);
     expect((await bookTripletex(app, auth)).status).toBe(201);
-    expect(control.bookings('tripletex', 0)).toHaveLength(1);
+    expect(control.for('tripletex').bookings(0)).toHaveLength(1);
   });
 
   it('drops the connection after handling: the booking exists but the answer is lost', async () => {
@@ -112,7 +112,7 @@ describe('Sandbox faults', () => {
       dropConnections: { next: 1, afterHandling: true },
     });
     await expect(bookTripletex(app, auth)).rejects.toThrow(/socket hang up|ECONNRESET/);
-    expect(control.bookings('tripletex', 0)).toHaveLength(1);
+    expect(control.for('tripletex').bookings(0)).toHaveLength(1);
     const found = await request(app)
       .get('/tripletex/v2/ledger/voucher/>externalVoucherNumber')
       .query({ externalVoucherNumber: 'p-9' })
@@ -153,7 +153,7 @@ describe('Sandbox faults', () => {
         lines: [{ description: 'x', netPrice: 400, vat: 100, account: '6800', vatType: 'HIGH' }],
       });
     await expect(attempt).rejects.toThrow(/socket hang up|ECONNRESET/);
-    expect(control.bookings('fiken', SANDBOX_FIKEN_DEMO_SLUG)).toHaveLength(1);
+    expect(control.for('fiken').bookings(SANDBOX_FIKEN_DEMO_SLUG)).toHaveLength(1);
   });
 
   it('expires tokens on demand: Tripletex sessions and Fiken access tokens give 401, Fiken refresh still works', async () => {
@@ -206,7 +206,7 @@ describe('Sandbox faults', () => {
     const other = await tripletexSession(app, tripletexEmployeeToken(1));
     control.addFault({
       provider: 'tripletex',
-      companyId: String(control.tripletex.company(1).companyId),
+      companyId: String(control.for('tripletex').company(1).companyId),
       errorRate: 1,
     });
     const call = (auth: string) => request(app).get('/tripletex/v2/department').set('Authorization', auth);
@@ -228,7 +228,7 @@ describe('Sandbox control', () => {
     expect(control.calls({ provider: 'tripletex', path: '/ledger/voucher' })).toHaveLength(2);
     expect(control.calls({ provider: 'tripletex', path: '/ledger/voucher' })[0]).toMatchObject({
       status: 200,
-      company: String(control.tripletex.company(0).companyId),
+      company: String(control.for('tripletex').company(0).companyId),
     });
   });
 
@@ -265,6 +265,24 @@ describe('Sandbox control', () => {
       });
     const bookings = await request(app).get(`/_sandbox/bookings/fiken/${SANDBOX_FIKEN_DEMO_SLUG}`);
     expect(bookings.body).toHaveLength(1);
+  });
+
+  it('dispatches the per-provider control routes by kind, and names the kinds for an unknown one', async () => {
+    const { app, control } = testSandbox();
+    expect(control.kinds()).toEqual(['tripletex', 'fiken']);
+    const tripletex = await request(app).get('/_sandbox/tripletex/companies');
+    expect(tripletex.body[1]).toEqual(control.for('tripletex').company(1));
+    const fiken = await request(app).get('/_sandbox/fiken/companies');
+    expect(fiken.body[0]).toMatchObject({ index: 0, slug: SANDBOX_FIKEN_DEMO_SLUG });
+    const token = await request(app).post('/_sandbox/tripletex/tokens').send({ company: 1 });
+    expect(token.status).toBe(201);
+    expect(token.body).toEqual({ employeeToken: control.for('tripletex').employeeToken(1) });
+    const moon = await request(app).get('/_sandbox/moon/companies');
+    expect(moon.status).toBe(404);
+    expect(moon.body.message).toBe('provider must be one of tripletex, fiken');
+    expect((await request(app).get('/_sandbox/bookings/moon/0')).status).toBe(404);
+    expect((await request(app).get('/_sandbox/bookings/fiken/no-such-company')).status).toBe(404);
+    expect(() => control.for('moon')).toThrow('No sandbox provider moon');
   });
 
   it('serves and closes a real HTTP server', async () => {

@@ -171,7 +171,7 @@ describe('Fiken sandbox: purchases', () => {
       paid: true,
       lines: [{ netPrice: 1_080_000, vat: 270_000 }],
     });
-    expect(control.bookings('fiken', SLUG)).toHaveLength(1);
+    expect(control.for('fiken').bookings(SLUG)).toHaveLength(1);
   });
 
   it('books the purchase into the journal and the balances', async () => {
@@ -234,7 +234,7 @@ describe('Fiken sandbox: purchases', () => {
     const response = await post(`/companies/${SLUG}/purchases`, purchase(extra, line));
     expect(response.status).toBe(400);
     expect(response.body.message).toMatch(message);
-    expect(control.bookings('fiken', SLUG)).toHaveLength(0);
+    expect(control.for('fiken').bookings(SLUG)).toHaveLength(0);
   });
 
   it('books a foreign-currency purchase at the NOK amount paid', async () => {
@@ -247,7 +247,7 @@ describe('Fiken sandbox: purchases', () => {
       ),
     );
     expect(created.status).toBe(201);
-    const [booked] = control.bookings('fiken', SLUG) as {
+    const [booked] = control.for('fiken').bookings(SLUG) as {
       journalEntry: { lines: { amount: number; account: string }[] };
     }[];
     expect(booked.journalEntry.lines).toEqual([
@@ -358,17 +358,17 @@ describe('Fiken sandbox: one request at a time', () => {
 
   it('reports what the rule saw: requests let in, the most in flight at once, the gaps between starts', async () => {
     const { get, control } = await setup({ latencyMs: { fiken: 100 } });
-    expect(control.fiken.traffic()).toMatchObject({ requests: 0, maxInFlight: 0, minStartGapMs: null });
+    expect(control.for('fiken').traffic()).toMatchObject({ requests: 0, maxInFlight: 0, minStartGapMs: null });
     await Promise.all([get(`/companies/${SLUG}/accounts`), get(`/companies/${SLUG}/accounts`)]);
     for (let i = 0; i < 10; i++) await get(`/companies/${SLUG}/accounts`);
-    const traffic = control.fiken.traffic();
+    const traffic = control.for('fiken').traffic();
     expect(traffic).toMatchObject({ requests: 11, maxInFlight: 2, concurrencyRejections: 1 });
     // One request after the other, each answered after the latency: starts at least that far apart.
     expect(traffic.minStartGapMs).toBeGreaterThanOrEqual(95);
     expect(traffic.minTenGapsMs).toBeGreaterThanOrEqual(950);
     expect((traffic.lastStartMs as number) - (traffic.firstStartMs as number)).toBeGreaterThanOrEqual(950);
     control.reset();
-    expect(control.fiken.traffic()).toMatchObject({ requests: 0, maxInFlight: 0, minTenGapsMs: null });
+    expect(control.for('fiken').traffic()).toMatchObject({ requests: 0, maxInFlight: 0, minTenGapsMs: null });
   });
 
   it('counts one application across companies: a second company waits or gets 429 too', async () => {

@@ -22,7 +22,7 @@ async function setup() {
     ((await get('/accountBalances', { date: DATE, pageSize: 100 })).body as { code: string; balance: number }[]).find(
       (r) => r.code === code,
     )?.balance ?? 0;
-  const bookings = () => sandbox.control.bookings('fiken', SLUG);
+  const bookings = () => sandbox.control.for('fiken').bookings(SLUG);
   return { get, post, balance, bookings };
 }
 

@@ -17,7 +17,7 @@ function opaqueToken(): string {
   return `${randomBytes(32).toString('base64')}`;
 }
 
-/** What the Fiken sandbox's one-request rule saw (`SandboxControl.fiken.traffic`). */
+/** What the Fiken sandbox's one-request rule saw (`SandboxControl.for('fiken').traffic`). */
 export interface FikenTraffic {
   requests: number;
   maxInFlight: number;

@@ -123,7 +123,7 @@ describe('Tripletex sandbox: sessions and authentication', () => {
     const response = await request(app).get('/tripletex/v2/token/session/>whoAmI').set('Authorization', auth);
     expect(response.status).toBe(200);
     expect(response.body.value).toMatchObject({
-      companyId: control.tripletex.company(1).companyId,
+      companyId: control.for('tripletex').company(1).companyId,
       employeeId: expect.any(Number),
     });
   });

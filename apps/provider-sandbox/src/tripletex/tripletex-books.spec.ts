@@ -127,7 +127,7 @@ describe("Tripletex sandbox: account rules refuse a posting with Tripletex's 422
     expect(response.body.validationMessages).toEqual(
       expect.arrayContaining([expect.objectContaining({ field, message: expect.stringMatching(message) })]),
     );
-    expect(control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
+    expect(control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
   });
 
   it('asks for the supplier on 2400 and the employee on 2910, and takes them when named', async () => {

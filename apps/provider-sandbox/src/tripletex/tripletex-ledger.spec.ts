@@ -222,7 +222,7 @@ describe('Tripletex sandbox: vouchers', () => {
       attachment: null,
       number: expect.any(Number),
     });
-    expect(control.bookings('tripletex', 0)).toHaveLength(1);
+    expect(control.for('tripletex').bookings(0)).toHaveLength(1);
   });
 
   it('refuses an unbalanced voucher with 422', async () => {
@@ -233,7 +233,7 @@ describe('Tripletex sandbox: vouchers', () => {
     const response = await post(body);
     expect(response.status).toBe(422);
     expect(response.body.validationMessages[0].message).toMatch(/ikke i balanse/);
-    expect(control.bookings('tripletex', 0)).toHaveLength(0);
+    expect(control.for('tripletex').bookings(0)).toHaveLength(0);
   });
 
   it('refuses row 0 with 422 code 18000 and a validation message', async () => {

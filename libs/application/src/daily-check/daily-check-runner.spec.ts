@@ -69,7 +69,7 @@ async function aWorld() {
     checks,
     new NoDailyCheckMetrics(),
     adapters.clock,
-    new DailyCheckOptions({ serial: true }),
+    new DailyCheckOptions({ serial: true, concurrency: { tripletex: 16 } }),
   );
   return { ...adapters, runner, calls };
 }

@@ -1,21 +1,13 @@
 import { DailyCheckOptions } from './daily-check.options';
 
 describe('DailyCheckOptions', () => {
-  it('gives Tripletex, Fiken and companies without a provider their lanes by default', () => {
-    expect(new DailyCheckOptions().concurrency).toEqual({ tripletex: 16, fiken: 200, none: 2 });
+  it('gives companies without a provider their lane, and no provider one unless named', () => {
+    expect(new DailyCheckOptions().concurrency).toEqual({ none: 2 });
   });
 
-  it('gives every registered provider a lane, the configured figure or the default', () => {
-    const options = new DailyCheckOptions({
-      providers: ['tripletex', 'fiken', 'kassebok'],
-      concurrency: { fiken: 50 },
-    });
+  it('gives every provider named a lane, its figure or the default', () => {
+    const options = new DailyCheckOptions({ concurrency: { tripletex: 16, fiken: 50, kassebok: undefined } });
     expect(options.concurrency).toEqual({ tripletex: 16, fiken: 50, kassebok: 16, none: 2 });
-  });
-
-  it('keeps the defaults of figures the configuration leaves unset', () => {
-    const options = new DailyCheckOptions({ concurrency: { tripletex: undefined, fiken: undefined } });
-    expect(options.concurrency).toEqual({ tripletex: 16, fiken: 200, none: 2 });
   });
 
   it('refuses a concurrency below one', () => {

@@ -7,13 +7,12 @@ export class DailyCheckOptions {
   /** Items of each check carried in the invoices-channel message (the counts are always complete). */
   readonly itemsPerMessage: number;
   /**
-   * Companies checked at once, per provider. Fiken serves one request at a time per company and
-   * slows clients above ~4 requests/s, so a Fiken company's check is mostly waiting: many run at
-   * once. Tripletex answers fast but with large pages: fewer at once keep memory flat.
+   * Companies checked at once, per provider kind (and `none`, the companies without a provider):
+   * a lane for every kind named, the runner claiming each kind's companies separately. The app
+   * names every registered provider, with its configured figure or its definition's default
+   * (`ProviderDefinition.dailyCheckConcurrency`); a kind named without a figure gets 16.
    */
   readonly concurrency: Readonly<Record<ProviderKind | 'none', number>>;
-  // Every registered provider gets a lane (the runner claims each kind's companies separately); one
-  // without a configured figure gets DEFAULT_CONCURRENCY.
   /**
    * One company at a time, whatever `concurrency` says (DAILY_CHECK_SERIAL: for a database or
    * provider account that should see one company's check at a time).
@@ -31,18 +30,15 @@ export class DailyCheckOptions {
   constructor(
     options: Partial<Omit<DailyCheckOptions, 'concurrency'>> & {
       concurrency?: Partial<Record<ProviderKind | 'none', number>>;
-      /** The registered provider kinds (`ProviderCatalog.kinds()`); Tripletex and Fiken by default. */
-      providers?: readonly ProviderKind[];
     } = {},
   ) {
     this.lookbackDays = whole(options.lookbackDays ?? 30, 'lookbackDays', 1);
     this.itemsPerMessage = whole(options.itemsPerMessage ?? 50, 'itemsPerMessage', 0);
     const configured: Partial<Record<string, number>> = options.concurrency ?? {};
-    const kinds = new Set([...(options.providers ?? ['tripletex', 'fiken']), ...Object.keys(configured)]);
-    kinds.delete('none');
+    const kinds = Object.keys(configured).filter((kind) => kind !== 'none');
     this.concurrency = Object.fromEntries([
-      ...[...kinds].map((kind) => {
-        const figure = configured[kind] ?? KNOWN_CONCURRENCY[kind] ?? DEFAULT_CONCURRENCY;
+      ...kinds.map((kind) => {
+        const figure = configured[kind] ?? DEFAULT_CONCURRENCY;
         return [kind, whole(figure, `concurrency.${kind}`, 1)];
       }),
       ['none', whole(options.concurrency?.none ?? 2, 'concurrency.none', 1)],
@@ -55,8 +51,7 @@ export class DailyCheckOptions {
   }
 }
 
-/** Companies checked at once by default (see `concurrency`), and for any other provider. */
-const KNOWN_CONCURRENCY: Partial<Record<ProviderKind, number>> = { tripletex: 16, fiken: 200 };
+/** Companies of a provider checked at once when nothing says otherwise (see `concurrency`). */
 const DEFAULT_CONCURRENCY = 16;
 
 function whole(value: number, name: string, min: number): number {

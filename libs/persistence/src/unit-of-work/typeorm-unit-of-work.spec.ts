@@ -7,11 +7,15 @@ import {
   CompanyRepository,
   CompanySettingsStore,
   ConcurrencyConflict,
+  EventChainVerification,
   EventStore,
   IdGenerator,
   OutboundMessage,
   PatternStore,
   ProposalRepository,
+  ProviderConnectionRepository,
+  ProviderTokenStore,
+  TokenVault,
 } from '@app/domain';
 import { OutboxNotifier, OutboxRepository } from '@app/notifications';
 import {
@@ -37,7 +41,7 @@ import { TypeOrmProposalRepository } from '../proposal/typeorm-proposal.reposito
 import { TypeOrmReceiptStore } from '../receipts/typeorm-receipt.store';
 import { TypeOrmSubmissionStore } from '../proposal/typeorm-submission.store';
 import { createCompany, openTestDatabase } from '../testing/test-database';
-import { testEventChainKeys } from '../testing/test-keyring';
+import { testEventChainKeys, testKekSource } from '../testing/test-keyring';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
 let database: Database;
@@ -206,6 +210,7 @@ describe('PersistenceModule', () => {
         TimeAndIds,
         PersistenceModule.forRoot({
           useFactory: () => ({ url: process.env.DATABASE_URL, dataDir: '/nonexistent', role: 'client', poolSize: 2 }),
+          kms: () => ({ kind: 'local', keyringPath: testKekSource().slice('local:'.length) }),
         }),
       ],
     }).compile();
@@ -220,6 +225,13 @@ describe('PersistenceModule', () => {
         [UnitOfWork, 'TypeOrmUnitOfWork'],
         [OutboxRepository, 'TypeOrmOutboxRepository'],
         [WrappedDekRepository, 'TypeOrmWrappedDekRepository'],
+        // The adapters that seal with the vault, which the module builds with the KMS it is given.
+        [TokenVault, 'EnvelopeTokenVault'],
+        [ProviderConnectionRepository, 'TypeOrmProviderConnectionRepository'],
+        [ProviderTokenStore, 'TypeOrmProviderTokenStore'],
+        [EventChainVerification, 'TypeOrmEventChainVerification'],
+        [EventSealer, 'EventSealer'],
+        [EventChainVerifier, 'EventChainVerifier'],
       ];
       for (const [port, adapter] of ports) {
         expect((moduleRef.get(port) as object).constructor.name).toBe(adapter);

@@ -64,7 +64,7 @@ describe('FikenProvider books real books (each case read back from Fiken’s led
       tokenUrl: `${running.fikenOAuth}/token`,
       companySlug: SANDBOX_FIKEN_DEMO_SLUG,
     };
-    const issued = sandbox.control.fiken.issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
+    const issued = sandbox.control.for('fiken').issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
     await store.save(COMPANY, 'fiken', {
       accessToken: issued.access_token,
       refreshToken: issued.refresh_token,
@@ -85,7 +85,7 @@ describe('FikenProvider books real books (each case read back from Fiken’s led
     );
   });
 
-  const purchases = () => sandbox.control.bookings('fiken', SANDBOX_FIKEN_DEMO_SLUG);
+  const purchases = () => sandbox.control.for('fiken').bookings(SANDBOX_FIKEN_DEMO_SLUG);
 
   function booking(overrides: Partial<ExpenseBooking> = {}): ExpenseBooking {
     return aBooking({

@@ -23,6 +23,9 @@ export const fiken: ProviderDefinition<FikenSettings> = {
   kind: 'fiken',
   displayName: 'Fiken',
   onboarding: 'oauth',
+  // Fiken serves one request at a time per company and slows clients above ~4 requests/s: a
+  // company's check is mostly waiting, so many run at once.
+  dailyCheckConcurrency: 200,
   config: {
     variables: {
       /** The application's OAuth client (the secret is secret). */

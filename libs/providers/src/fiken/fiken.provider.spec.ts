@@ -83,7 +83,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
   });
 
   async function connect(): Promise<void> {
-    const issued = sandbox.control.fiken.issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
+    const issued = sandbox.control.for('fiken').issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
     await store.save(COMPANY, 'fiken', {
       accessToken: issued.access_token,
       refreshToken: issued.refresh_token,
@@ -126,7 +126,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
       .toFormat(format)
       .toBuffer()
       .then((bytes) => new Uint8Array(bytes));
-  const purchases = () => sandbox.control.bookings('fiken', SANDBOX_FIKEN_DEMO_SLUG);
+  const purchases = () => sandbox.control.for('fiken').bookings(SANDBOX_FIKEN_DEMO_SLUG);
 
   function booking(overrides: Partial<ExpenseBooking> = {}): ExpenseBooking {
     return aBooking({
@@ -266,7 +266,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
 
     it('keeps one request in flight per application across companies, so concurrent operations never meet a 429', async () => {
       const second: FikenConnection = { ...conn, companyId: 'second-fiken', companySlug: fikenCompanySlug(1) };
-      const issued = sandbox.control.fiken.issueTokens(fikenCompanySlug(1));
+      const issued = sandbox.control.for('fiken').issueTokens(fikenCompanySlug(1));
       await store.save('second-fiken', 'fiken', {
         accessToken: issued.access_token,
         refreshToken: issued.refresh_token,
@@ -538,7 +538,7 @@ describe('FikenProvider against the Fiken sandbox', () => {
     });
 
     it('finds a purchase booked with the bare reference as its identifier, as earlier versions did', async () => {
-      const issued = sandbox.control.fiken.issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
+      const issued = sandbox.control.for('fiken').issueTokens(SANDBOX_FIKEN_DEMO_SLUG);
       const created = await fetch(`${running.fikenApi}/companies/${SANDBOX_FIKEN_DEMO_SLUG}/purchases`, {
         method: 'POST',
         headers: { authorization: `Bearer ${issued.access_token}`, 'content-type': 'application/json' },

@@ -344,7 +344,7 @@ describe('TripletexProvider books what an accountant would sign (sandbox ledger 
       expect(log.calls.map((c) => `${c.method} ${c.path} ${c.status}`)).toEqual(
         expect.arrayContaining(['GET /supplier 200', 'POST /supplier 201', 'POST /ledger/voucher 201']),
       );
-      const [voucher] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      const [voucher] = sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(voucher.vendorInvoiceNumber).toBe('F-2026-1187');
 
       // The next invoice from the same organisation number finds the supplier instead of creating another.
@@ -410,7 +410,7 @@ describe('TripletexProvider books what an accountant would sign (sandbox ledger 
           lines: [line('7320', '25', '1', 50_000)],
         }),
       );
-      const [voucher] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      const [voucher] = sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(String(voucher.id)).toBe(bookingId);
       expect(voucher.postings.find((p) => p.row === 1)?.departmentId).toBe(Number(department.id));
     });
@@ -419,7 +419,7 @@ describe('TripletexProvider books what an accountant would sign (sandbox ledger 
   describe("the chart's rules, as Tripletex enforces them", () => {
     const refused = async (expense: ExpenseBooking) => {
       const error = await tx.bookExpense(conn, expense).catch((e: unknown) => e);
-      expect(sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
+      expect(sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
       return error;
     };
 

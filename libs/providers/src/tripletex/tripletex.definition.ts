@@ -24,6 +24,8 @@ export const tripletex: ProviderDefinition<TripletexSettings> = {
   kind: 'tripletex',
   displayName: 'Tripletex',
   onboarding: 'token',
+  // Tripletex answers fast but with large pages: a few companies at once keep memory flat.
+  dailyCheckConcurrency: 16,
   tokenForm: {
     label: 'Employee token',
     instructions:

@@ -402,7 +402,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         },
       );
       expect(result).toEqual({ bookingId: expect.any(String), hasAttachment: true });
-      const [voucher] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      const [voucher] = sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(String(voucher.id)).toBe(result.bookingId);
       expect(voucher.externalVoucherNumber).toBe(booking().reference);
       expect(voucher.attachment).not.toBeNull();
@@ -420,7 +420,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       const tx = provider();
       await tx.bookExpense(conn, booking({ description: null }));
       await tx.bookExpense(conn, booking({ reference: 'second', description: 'Skrivepapir' }));
-      const [first, second] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      const [first, second] = sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(first.postings[0].description).toBe('Clas Ohlson');
       expect(second.postings[0].description).toBe('Clas Ohlson: Skrivepapir');
     });
@@ -428,7 +428,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     it('keeps the (ref …) marker first and the text within 255 characters, however long merchant and description', async () => {
       const long = booking({ merchant: 'Clas Ohlson '.repeat(20).trim(), description: 'papir og penner '.repeat(60) });
       await provider().bookExpense(conn, long);
-      const [voucher] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      const [voucher] = sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(voucher.description.startsWith(`(ref ${long.reference}) Clas Ohlson`)).toBe(true);
       expect(Array.from(voucher.description).length).toBeLessThanOrEqual(255);
       expect(voucher.externalVoucherNumber).toBe(long.reference);
@@ -437,7 +437,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
     it('books an expense in another currency at the NOK amount paid, with the currency amount beside it', async () => {
       const tx = provider();
       const result = await tx.bookExpense(conn, booking({ currency: 'EUR', grossAmount: 12_500, amountNok: 146_250 }));
-      const [voucher] = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      const [voucher] = sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(String(voucher.id)).toBe(result.bookingId);
       const entered = voucher.postings.filter((p) => !p.systemGenerated);
       expect(entered.map((p) => [p.amountGross, p.amountGrossCurrency])).toEqual([
@@ -483,7 +483,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'provider_error', transient: false });
       expect((error as ProviderError).bookingId).toBeUndefined();
-      expect(sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
+      expect(sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
     });
 
     it('finds a booking again by our reference, and nothing for another reference', async () => {
@@ -503,7 +503,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         code: 'unknown_account_code',
         transient: false,
       });
-      expect(sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
+      expect(sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
     });
 
     it('refuses a rate with no VAT type with unknown_vat_rate', async () => {
@@ -521,7 +521,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       });
       const log = new ApiCallLog();
       const result = await provider().bookExpense(conn, booking(), { recorder: log });
-      const bookings = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      const bookings = sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(bookings).toHaveLength(1);
       expect(String(bookings[0].id)).toBe(result.bookingId);
       expect(log.calls.find((c) => c.method === 'POST')).toEqual({
@@ -541,7 +541,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       // The first lookup's two searches (by external number, then by date) miss the new voucher.
       sandbox.control.addFault({ provider: 'tripletex', path: '/ledger/voucher', hideResults: { next: 2 } });
       const result = await provider().bookExpense(conn, booking());
-      const bookings = sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
+      const bookings = sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN);
       expect(bookings).toHaveLength(1);
       expect(String(bookings[0].id)).toBe(result.bookingId);
     });
@@ -556,10 +556,10 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       const tx = provider();
       const error = await tx.bookExpense(conn, booking()).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'provider_unavailable', transient: true });
-      expect(sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
+      expect(sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(0);
       await expect(tx.findBookingByReference(conn, booking().reference, TODAY)).resolves.toBeNull();
       await tx.bookExpense(conn, booking());
-      expect(sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(1);
+      expect(sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(1);
     });
 
     it('reports a failed receipt upload with the booking id, and attaches it later', async () => {
@@ -586,7 +586,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         bookingId,
         hasAttachment: true,
       });
-      expect(sandbox.control.bookings('tripletex', SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(1);
+      expect(sandbox.control.for('tripletex').bookings(SANDBOX_TRIPLETEX_EMPLOYEE_TOKEN)).toHaveLength(1);
     });
   });
 
