@@ -380,6 +380,40 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
       });
     }
 
+    if (provider === 'tripletex') {
+      it('supplier invoice from a supplier inactive in Tripletex: is refused at submission, and nothing is stored', async () => {
+        const company = await companyOn(provider);
+        const [{ snapshot }] = (await t.query('SELECT snapshot FROM company_context WHERE company_id = $1', [
+          company,
+        ])) as { snapshot: { inactiveSuppliers: { name: string; organizationNumber: string }[] } }[];
+        const [inactive] = snapshot.inactiveSuppliers;
+        expect(inactive).toBeDefined();
+
+        const body = {
+          ...SUPPLIER_INVOICE,
+          merchant: inactive.name,
+          supplier: { name: inactive.name, organizationNumber: inactive.organizationNumber },
+          invoiceNumber: 'I-1',
+        };
+        const res = await t.http.post('/v1/proposals').set('Authorization', auth(company, EMPLOYEE)).send(body);
+
+        expect(res.status).toBe(422);
+        expect(res.body.type).toContain('account_rule_violated');
+        expect(res.body.detail).toContain(
+          `supplier ${inactive.organizationNumber} (${inactive.name}) is inactive at the provider`,
+        );
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['supplier.organizationNumber']);
+        expect(await t.query('SELECT id FROM proposals WHERE company_id = $1', [company])).toEqual([]);
+
+        // An active supplier's invoice is taken as before.
+        const active = await t.http
+          .post('/v1/proposals')
+          .set('Authorization', auth(company, EMPLOYEE))
+          .send({ ...SUPPLIER_INVOICE, invoiceNumber: 'I-2' });
+        expect(active.status).toBe(201);
+      });
+    }
+
     it('supplier invoice twice: books it once, and holds the second naming the first', async () => {
       const company = await companyOn(provider);
       const first = await t.http

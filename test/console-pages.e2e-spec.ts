@@ -42,8 +42,37 @@ describe('web console: patterns and checks', () => {
       .post(`/console/patterns/${created.body.id}/edit`)
       .set('Cookie', cookie)
       .type('form')
-      .send({ _csrf: csrfOf(found.text), accountCode: '6550', vatRate: '25', verified: 'on' });
+      .send({
+        _csrf: csrfOf(found.text),
+        accountCode: '6550',
+        vatRate: '25',
+        vatTreatment: 'reverse_charge',
+        supplierOrganizationNumber: '923 609 016',
+        verified: 'on',
+      });
     expect(edited.status).toBe(303);
+    const shown = await t.http.get('/console/patterns').query({ merchant }).set('Cookie', cookie);
+    expect(shown.text).toContain('<span data-vat-treatment="reverse_charge">Reverse charge</span>');
+    expect(shown.text).toContain('data-supplier="923609016"');
+    const badOrg = await t.http
+      .post(`/console/patterns/${created.body.id}/edit`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ _csrf: csrfOf(found.text), accountCode: '6550', vatRate: '25', supplierOrganizationNumber: '923609017' });
+    expect(badOrg.status).toBe(400);
+    expect(badOrg.text).toContain('supplierOrganizationNumber');
+    const forgotten = await t.http
+      .post(`/console/patterns/${created.body.id}/edit`)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({
+        _csrf: csrfOf(found.text),
+        accountCode: '6550',
+        vatRate: '25',
+        vatTreatment: '',
+        supplierOrganizationNumber: '',
+      });
+    expect(forgotten.status).toBe(303);
     const retired = await t.http
       .post(`/console/patterns/${created.body.id}/retire`)
       .set('Cookie', cookie)
@@ -55,13 +84,18 @@ describe('web console: patterns and checks', () => {
     expect(events.body.items.map((e: { type: string }) => e.type)).toEqual([
       'PatternSaved',
       'PatternSaved',
+      'PatternSaved',
       'PatternRetired',
     ]);
     expect(events.body.items[1]).toMatchObject({
       actor: PEOPLE.accountant.sub,
       channel: 'web',
-      data: { pattern: { accountCode: '6550' } },
+      data: {
+        pattern: { accountCode: '6550', vatTreatment: 'reverse_charge', supplierOrganizationNumber: '923609016' },
+      },
     });
+    // Empty fields: the pattern forgets them (not known again).
+    expect(events.body.items[2].data.pattern).toMatchObject({ vatTreatment: null, supplierOrganizationNumber: null });
   });
 
   it('keeps patterns from managers, as /v1/patterns does', async () => {

@@ -192,6 +192,11 @@ describe('reimbursements (e2e, PostgreSQL, both providers)', () => {
         { employee: OLA.sub, count: 1, amountNok: '412.50' },
       ]);
       expect(open.body.items.map((i: { proposalId: string }) => i.proposalId)).not.toContain(pending);
+      const reimbursementOf = async (id: string) =>
+        (await t.http.get(`/v1/proposals/${id}`).set('Authorization', auth(company, ACCOUNTANT))).body.reimbursement;
+      expect(proposal.body.reimbursement).toEqual({ status: 'open' });
+      expect(await reimbursementOf(bank)).toBeNull();
+      expect(await reimbursementOf(pending)).toBeNull();
 
       const paid = await markPaid(company, ACCOUNTANT, food, { paidOn: TODAY, reference: 'Nettbank 4471' });
       expect(paid.status).toBe(200);
@@ -201,6 +206,17 @@ describe('reimbursements (e2e, PostgreSQL, both providers)', () => {
         markedBy: ACCOUNTANT.sub,
         markedAt: t.clock.now().toISOString(),
       });
+
+      expect(await reimbursementOf(food)).toEqual({
+        status: 'paid',
+        paidOn: TODAY,
+        reference: 'Nettbank 4471',
+        paidBy: ACCOUNTANT.sub,
+        paidAt: t.clock.now().toISOString(),
+      });
+      expect(await reimbursementOf(taxi)).toEqual({ status: 'open' });
+      const ownView = await t.http.get(`/v1/proposals/${food}`).set('Authorization', auth(company, NORA));
+      expect(ownView.body.reimbursement).toMatchObject({ status: 'paid', paidOn: TODAY });
 
       const stillOpen = await list(company, ACCOUNTANT, '?status=open');
       expect(stillOpen.body.items.map((i: { proposalId: string }) => i.proposalId)).toEqual([taxi]);
@@ -321,6 +337,9 @@ describe('reimbursements (e2e, PostgreSQL, both providers)', () => {
     const page = await t.http.get('/console/reimbursements').set('Cookie', cookie);
     expect(page.status).toBe(200);
     expect(page.text).toContain(`data-proposal="${owed}"`);
+    const owedPage = await t.http.get(`/console/proposals/${owed}`).set('Cookie', cookie);
+    expect(owedPage.status).toBe(200);
+    expect(owedPage.text).toContain('data-reimbursement="open"');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
     const withoutCsrf = await t.http
       .post(`/console/reimbursements/${owed}/paid`)
@@ -341,6 +360,9 @@ describe('reimbursements (e2e, PostgreSQL, both providers)', () => {
     const paid = await t.http.get('/console/reimbursements?status=paid').set('Cookie', cookie);
     expect(paid.text).toContain(`data-proposal="${owed}"`);
     expect(paid.text).toContain('Nettbank 12');
+    const paidPage = await t.http.get(`/console/proposals/${owed}`).set('Cookie', cookie);
+    expect(paidPage.text).toMatch(/data-reimbursement="paid">\s*Paid back on [^<]+\(Nettbank 12\), marked by\s+/);
+    expect(paidPage.text).toContain(ACCOUNTANT.sub);
     const events = await t.http
       .get('/v1/events?type=ReimbursementPaid')
       .set('Authorization', auth(company, ACCOUNTANT));

@@ -778,6 +778,34 @@ export interface components {
             /** @example 608853177 */
             bookingId: string;
         };
+        ProposalReimbursementDto: {
+            /**
+             * @description open until an accountant marks it paid back
+             * @enum {string}
+             */
+            status: "open" | "paid";
+            /**
+             * Format: date
+             * @description paid only: the day it was paid back
+             * @example 2026-11-27
+             */
+            paidOn?: string;
+            /**
+             * @description paid only: the payout's reference, null when none was given
+             * @example Nettbank 2026-11-27
+             */
+            reference?: string | null;
+            /**
+             * @description paid only: who marked it paid back
+             * @example kari@example.no
+             */
+            paidBy?: string;
+            /**
+             * Format: date-time
+             * @description paid only: when it was marked paid back
+             */
+            paidAt?: string;
+        };
         PostingPartyDto: {
             /** @enum {string} */
             kind: "supplier" | "employee";
@@ -959,6 +987,8 @@ export interface components {
             rejectedBy: string | null;
             rejectionReason: string | null;
             booking: components["schemas"]["BookingDto"] | null;
+            /** @description an executed employee outlay (kind expense, paidWith employee): whether the employee was paid back; null for anything else */
+            reimbursement: components["schemas"]["ProposalReimbursementDto"] | null;
             /** @description the last permanent execution failure */
             lastExecutionError: string | null;
             /**

@@ -100,6 +100,7 @@ export function aCompanyContext(companyId = TEST_COMPANY): CompanyContext {
     ],
     employees: [],
     voucherTypes: [],
+    inactiveSuppliers: [],
     fetchedAt: new Date('2026-11-01T00:00:00.000Z'),
   };
 }

@@ -23,6 +23,11 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
+/** A field the form may leave out (kept as it is) or empty (not known: null). */
+function optional(value: unknown): string | null | undefined {
+  return value === undefined ? undefined : text(value) || null;
+}
+
 /**
  * Suggestions shown at once. A "confirm all shown" form carries one id each, well inside the
  * console form parser's parameter limit.
@@ -32,7 +37,7 @@ const SUGGESTIONS_PER_PAGE = 20;
 /**
  * The merchant patterns (accountants): the suggestions the company's booking history makes, to
  * confirm or to read again from the provider, then every pattern, to search by merchant, edit
- * (account, VAT, whether it is confirmed) and retire. Everything goes through the handlers of
+ * (account, VAT rate and treatment, the supplier's organisation number, whether it is confirmed) and retire. Everything goes through the handlers of
  * /v1/patterns and /v1/patterns/suggestions, so each change is a PatternSaved or PatternRetired
  * event with the person as actor on the channel `web`, under the same permission (`rules`,
  * accountant) as those routes.
@@ -120,6 +125,8 @@ export class PatternsConsoleController {
       changes: {
         accountCode: text(form.accountCode),
         vatRate: text(form.vatRate),
+        vatTreatment: optional(form.vatTreatment),
+        supplierOrganizationNumber: optional(form.supplierOrganizationNumber),
         verified: form.verified === 'on',
       },
     });

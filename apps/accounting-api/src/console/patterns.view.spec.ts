@@ -48,6 +48,27 @@ describe('renderPatternsPage', () => {
     expect(page).toContain('cursor=next-1');
   });
 
+  it('shows the learnt VAT treatment in words and the supplier, and lets both be edited', () => {
+    const reverse = aPattern({ vatTreatment: 'reverse_charge', supplierOrganizationNumber: '923609016' });
+    const unknown = aPattern({ vatTreatment: null, merchantName: 'Figma' });
+    const page = render({ patterns: { items: [reverse, unknown], nextCursor: null } });
+    const item = (id: string) =>
+      page.slice(page.indexOf(`data-pattern="${id}"`), page.indexOf('</li>', page.indexOf(`data-pattern="${id}"`)));
+
+    const first = item(reverse.id);
+    expect(first).toContain('<span data-vat-treatment="reverse_charge">Reverse charge</span>');
+    expect(first).toContain('data-supplier="923609016"');
+    expect(first).toMatch(/<option value="reverse_charge" selected>\s*Reverse charge\s*<\/option>/);
+    expect(first).toMatch(/<option value="domestic" >\s*Domestic, deductible\s*<\/option>/);
+    expect(first).toMatch(/name="supplierOrganizationNumber"\s+value="923609016"/);
+
+    const second = item(unknown.id);
+    expect(second).toContain('treatment not known yet (read as domestic, deductible)');
+    expect(second).toMatch(/<option value="" selected>Not known yet<\/option>/);
+    expect(second).not.toContain('data-supplier=');
+    expect(second).not.toMatch(/<option value="(domestic|foreign_no_deduction|reverse_charge)" selected>/);
+  });
+
   it('offers to confirm every suggestion shown when there are several', () => {
     const suggestions = [aPattern({ verified: false }), aPattern({ verified: false, merchantName: 'Elkjøp' })];
     const page = render({ suggestions: { items: suggestions, nextCursor: null, import: null } });

@@ -1,8 +1,8 @@
 import type { SuggestionsPage } from '@app/application';
-import type { CompanyContext, HistoryImport, Page, Pattern } from '@app/domain';
+import { VAT_TREATMENTS, type CompanyContext, type HistoryImport, type Page, type Pattern } from '@app/domain';
 import { accountLabel } from './console-chart';
 import { formatAmount, formatDate, formatRate, timeOf } from './console-format';
-import { providerLabel } from './console-labels';
+import { labelOf, providerLabel } from './console-labels';
 import { consolePage, csrfField, type ConsoleViewer } from './console-page';
 import { consoleText } from './console-text';
 import { html, type Html } from './html';
@@ -185,6 +185,13 @@ function suggestionItem(viewer: ConsoleViewer, p: Pattern, context: CompanyConte
   </li>`;
 }
 
+/** The learnt VAT treatment in words; a pattern that has not learnt one is read as domestic. */
+function treatmentWords(p: Pattern): string {
+  return p.vatTreatment === null
+    ? `treatment not known yet (read as ${labelOf('vatTreatment', 'domestic').toLowerCase()})`
+    : labelOf('vatTreatment', p.vatTreatment);
+}
+
 function patternItem(viewer: ConsoleViewer, p: Pattern) {
   const l = viewer.locale;
   const origin = p.writtenBy
@@ -194,7 +201,17 @@ function patternItem(viewer: ConsoleViewer, p: Pattern) {
       : html`learnt from approvals`;
   return html`<li class="item" data-pattern="${p.id}">
     <article aria-labelledby="pattern-${p.id}">
-      <h3 id="pattern-${p.id}">${p.merchantName}<span>${p.accountCode} · ${formatRate(l, p.vatRate)}</span></h3>
+      <h3 id="pattern-${p.id}">
+        ${p.merchantName}<span
+          >${p.accountCode} · ${formatRate(l, p.vatRate)} ·
+          <span data-vat-treatment="${p.vatTreatment ?? ''}">${treatmentWords(p)}</span>${
+            p.supplierOrganizationNumber
+              ? html` · supplier
+                  <span data-supplier="${p.supplierOrganizationNumber}">org. no. ${p.supplierOrganizationNumber}</span>`
+              : ''
+          }</span
+        >
+      </h3>
       <p class="meta">
         ${p.approvals} approval${p.approvals === 1 ? '' : 's'} ·
         ${p.verified ? 'confirmed' : 'not confirmed'}${
@@ -208,6 +225,26 @@ function patternItem(viewer: ConsoleViewer, p: Pattern) {
         <input id="acc-${p.id}" name="accountCode" value="${p.accountCode}" inputmode="numeric" required size="6" />
         <label for="vat-${p.id}">VAT %</label>
         <input id="vat-${p.id}" name="vatRate" value="${p.vatRate}" inputmode="decimal" required size="5" />
+        <label for="treat-${p.id}">VAT treatment</label>
+        <select id="treat-${p.id}" name="vatTreatment">
+          <option value="" ${p.vatTreatment === null ? html`selected` : ''}>Not known yet</option>
+          ${VAT_TREATMENTS.map(
+            (t) =>
+              html`<option value="${t}" ${p.vatTreatment === t ? html`selected` : ''}>
+                ${labelOf('vatTreatment', t)}
+              </option>`,
+          )}
+        </select>
+        <label for="org-${p.id}">Supplier org. no.</label>
+        <input
+          id="org-${p.id}"
+          name="supplierOrganizationNumber"
+          value="${p.supplierOrganizationNumber ?? ''}"
+          inputmode="numeric"
+          size="11"
+          aria-describedby="org-hint-${p.id}"
+        />
+        <span class="hint" id="org-hint-${p.id}">empty: any supplier</span>
         <label for="ver-${p.id}"
           ><input id="ver-${p.id}" type="checkbox" name="verified" ${p.verified ? html`checked` : ''} />
           Confirmed</label

@@ -161,6 +161,35 @@ describe('the postings on the review pages', () => {
     expect(page).toContain('data-account="2710"');
   });
 
+  it('says whether a booked employee outlay was paid back, and nothing for other proposals', () => {
+    const outlay = aProposalHistory('EXECUTED', {
+      details: { merchant: 'Meny', amount: 34_555, accountCode: '5915', vatRate: '15', paidWith: 'employee' },
+    }).proposal;
+    const pageOf = (proposal: typeof outlay) =>
+      renderProposalPage({ viewer: viewerAs('manager'), chain: { proposal, events: [], verification } }).value;
+
+    const open = pageOf(outlay);
+    expect(open).toContain('<dt>Reimbursement</dt>');
+    expect(open).toMatch(/data-reimbursement="open">Not yet paid back to \S+@/);
+
+    const paid = pageOf({
+      ...outlay,
+      reimbursement: {
+        paidOn: '2026-11-27',
+        reference: 'Nettbank <4471>',
+        markedBy: 'kari@example.no',
+        markedAt: new Date('2026-11-27T12:00:00Z'),
+      },
+    });
+    expect(paid).toContain('data-reimbursement="paid"');
+    expect(paid).toContain('(Nettbank &lt;4471&gt;), marked by');
+    expect(paid).toContain('kari@example.no');
+
+    const waiting = aProposalHistory('APPROVED', { details: { paidWith: 'employee' } }).proposal;
+    expect(pageOf(waiting)).not.toContain('data-reimbursement');
+    expect(pageOf(card)).not.toContain('data-reimbursement');
+  });
+
   it('says why no postings can be planned', () => {
     const page = renderProposalPage({
       viewer: viewerAs('manager'),

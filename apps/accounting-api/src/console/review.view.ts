@@ -1,6 +1,7 @@
 import type { ProposalChainView, ProposalPostings, ReviewQueueView } from '@app/application';
 import {
   EVENT_TYPE_TABLE,
+  isBookedOutlay,
   routeFor,
   type CompanyContext,
   type Posting,
@@ -263,6 +264,21 @@ function vatChoice(id: string, current: string, context: CompanyContext | null, 
 }
 
 /** What was bought and how it was paid: kind, payment, VAT treatment, lines, supplier and due date. */
+/** A booked employee outlay: whether the employee was paid back (and when, by whom), else nothing. */
+function reimbursementFact(p: Proposal, l: ConsoleViewer['locale']): Html | '' {
+  if (!isBookedOutlay(p)) return '';
+  const paid = p.reimbursement;
+  return html`<dt>Reimbursement</dt>
+    ${
+      paid
+        ? html`<dd data-reimbursement="paid">
+            Paid back on ${formatDate(l, paid.paidOn)}${paid.reference ? html` (${paid.reference})` : ''}, marked by
+            ${paid.markedBy} ${timeOf(l, paid.markedAt)}
+          </dd>`
+        : html`<dd data-reimbursement="open">Not yet paid back to ${p.submittedBy}</dd>`
+    }`;
+}
+
 function bookkeepingFacts(p: Proposal, l: ConsoleViewer['locale']): Html {
   const lines = p.lines.map(
     (line) =>
@@ -280,6 +296,7 @@ function bookkeepingFacts(p: Proposal, l: ConsoleViewer['locale']): Html {
             <dd data-paid-with="${p.paidWith}">${LABELS.paidWith[p.paidWith]}</dd>`
         : ''
     }
+    ${reimbursementFact(p, l)}
     <dt>VAT treatment</dt>
     <dd data-vat-treatment="${p.vatTreatment}">${LABELS.vatTreatment[p.vatTreatment]}</dd>
     <dt>Lines</dt>

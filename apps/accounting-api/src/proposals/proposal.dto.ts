@@ -330,6 +330,25 @@ export class BookingDto {
   @ApiProperty({ example: '608853177' }) bookingId!: string;
 }
 
+/** Whether an executed employee outlay was paid back to the employee (GET /reimbursements, §4.9). */
+export class ProposalReimbursementDto {
+  @ApiProperty({ enum: ['open', 'paid'], description: 'open until an accountant marks it paid back' })
+  status!: 'open' | 'paid';
+  @ApiPropertyOptional({ format: 'date', example: '2026-11-27', description: 'paid only: the day it was paid back' })
+  paidOn?: string;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Nettbank 2026-11-27',
+    description: "paid only: the payout's reference, null when none was given",
+  })
+  reference?: string | null;
+  @ApiPropertyOptional({ example: 'kari@example.no', description: 'paid only: who marked it paid back' })
+  paidBy?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'paid only: when it was marked paid back' })
+  paidAt?: string;
+}
+
 /** A proposal (the response of POST /proposals, GET /proposals/{id} and the review operations). */
 export class ProposalDto {
   @ApiProperty({ format: 'uuid' }) id!: string;
@@ -384,6 +403,13 @@ export class ProposalDto {
   @ApiProperty({ nullable: true, type: String }) rejectedBy!: string | null;
   @ApiProperty({ nullable: true, type: String }) rejectionReason!: string | null;
   @ApiProperty({ type: BookingDto, nullable: true }) booking!: BookingDto | null;
+  @ApiProperty({
+    type: ProposalReimbursementDto,
+    nullable: true,
+    description:
+      'an executed employee outlay (kind expense, paidWith employee): whether the employee was paid back; null for anything else',
+  })
+  reimbursement!: ProposalReimbursementDto | null;
   @ApiProperty({ nullable: true, type: String, description: 'the last permanent execution failure' })
   lastExecutionError!: string | null;
   @ApiProperty({ enum: PAID_WITH, nullable: true, description: 'null for a supplier invoice' })

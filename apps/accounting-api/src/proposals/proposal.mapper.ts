@@ -1,8 +1,8 @@
 import type { ProposalView } from '@app/application';
 import type { ProposalPostings } from '@app/application';
-import { correctionsJson, postingData, proposalContent } from '@app/domain';
+import { correctionsJson, isBookedOutlay, postingData, proposalContent, type Proposal } from '@app/domain';
 import { eventJson } from '../events/event.mapper';
-import type { ProposalDto } from './proposal.dto';
+import type { ProposalDto, ProposalReimbursementDto } from './proposal.dto';
 
 /** A proposal and its events as the contract shows them (§4.1): money as decimal strings, instants RFC 3339. */
 export function proposalJson({ proposal, events, postings }: ProposalView): ProposalDto {
@@ -24,6 +24,7 @@ export function proposalJson({ proposal, events, postings }: ProposalView): Prop
     rejectedBy: proposal.rejectedBy,
     rejectionReason: proposal.rejectionReason,
     booking: proposal.booking ? { ...proposal.booking } : null,
+    reimbursement: reimbursementJson(proposal),
     lastExecutionError: proposal.lastExecutionError,
     ...(postings && postingsJson(postings)),
     events: events.map(eventJson),
@@ -46,5 +47,22 @@ function postingsJson({ planned, problem, readBack }: ProposalPostings): Partial
       postingDifferences: [...readBack.differences],
       postingsReadBackError: readBack.error,
     }),
+  };
+}
+
+/**
+ * An executed employee outlay's pay-back: open until marked paid (ReimbursementPaid), then when,
+ * by whom and with which reference; null for a proposal that is no such outlay or not yet booked.
+ */
+export function reimbursementJson(proposal: Proposal): ProposalReimbursementDto | null {
+  if (!isBookedOutlay(proposal)) return null;
+  const paid = proposal.reimbursement;
+  if (!paid) return { status: 'open' };
+  return {
+    status: 'paid',
+    paidOn: paid.paidOn,
+    reference: paid.reference,
+    paidBy: paid.markedBy,
+    paidAt: paid.markedAt.toISOString(),
   };
 }

@@ -204,6 +204,19 @@ describe('Tripletex sandbox: suppliers', () => {
     ]);
   });
 
+  it('keeps its last supplier marked inactive, and filters by isInactive', async () => {
+    const { get } = await setup();
+    const all = (await get('/supplier', { fields: 'id,name,isInactive' })).body.values as {
+      id: number;
+      name: string;
+      isInactive: boolean;
+    }[];
+    const inactive = (await get('/supplier', { isInactive: 'true', fields: 'id,name,isInactive' })).body.values;
+    expect(inactive).toEqual([{ id: all[all.length - 1].id, name: 'IKEA AS', isInactive: true }]);
+    const active = (await get('/supplier', { isInactive: 'false', fields: 'id' })).body.values;
+    expect(active).toHaveLength(all.length - 1);
+  });
+
   it('refuses a supplier without a name or with a malformed organisation number', async () => {
     const { post } = await setup();
     const response = await post('/supplier', { organizationNumber: '12345' });

@@ -90,6 +90,8 @@ export class TripletexCompany {
       organizationNumber: s.organizationNumber,
       email: s.email,
       number: 20_001 + s.index,
+      // The last supplier is no longer used: Tripletex keeps it, marked inactive.
+      ...(s.index === parties.suppliers.length - 1 ? { inactive: true } : {}),
     }));
     this.customers = parties.customers.map((c) => ({
       id: base + 400 + c.index,

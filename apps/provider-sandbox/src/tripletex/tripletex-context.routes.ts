@@ -40,8 +40,11 @@ export function registerContextRoutes(router: Router, state: TripletexState): vo
   router.get('/supplier', (req, res) => {
     const { company, serializer } = callOf(res);
     const organizationNumber = queryString(req, 'organizationNumber');
+    const isInactive = queryString(req, 'isInactive');
     const suppliers = company.suppliers.filter(
-      (s) => organizationNumber === undefined || s.organizationNumber === organizationNumber,
+      (s) =>
+        (organizationNumber === undefined || s.organizationNumber === organizationNumber) &&
+        (isInactive === undefined || String(s.inactive === true) === isInactive),
     );
     sendList(
       req,

@@ -30,6 +30,8 @@ export interface TxParty {
   number: number;
   /** Norwegian bank account numbers (BBAN) of a supplier. */
   bankAccounts?: string[];
+  /** Marked inactive (`isInactive`): kept, with its history, but no longer in use. */
+  inactive?: boolean;
 }
 
 export interface TxEmployee {

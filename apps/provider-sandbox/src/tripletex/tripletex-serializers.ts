@@ -175,7 +175,7 @@ export class TripletexSerializer {
             bankAccountPresentation: (party.bankAccounts ?? []).map((bban) => ({ bban, iban: null, bic: null })),
           }
         : {}),
-      isInactive: false,
+      isInactive: party.inactive === true,
       currency: this.currencyRef(),
     };
   }

@@ -53,6 +53,7 @@ export class CompanyContextService {
       vatTypes: fetched.vatTypes,
       employees: fetched.employees,
       voucherTypes: fetched.voucherTypes,
+      inactiveSuppliers: fetched.inactiveSuppliers,
       fetchedAt: this.clock.now(),
     };
     await this.store.save(context);

@@ -38,6 +38,7 @@ function aContext(accounts: ProviderAccount[]): CompanyContext {
     ],
     employees: [],
     voucherTypes: [],
+    inactiveSuppliers: [],
     fetchedAt: new Date('2026-11-01T00:00:00Z'),
   };
 }
@@ -179,6 +180,21 @@ describe('assertBookable', () => {
     expect(check(aContext([account('6540', null), ledger('923609016', false)]), aSupplierInvoice())).not.toThrow();
     expect(check(aContext([account('6540', null), ledger('974760673', true)]), aSupplierInvoice())).not.toThrow();
     expect(check(deactivated, anExpense())).not.toThrow();
+  });
+
+  it("refuses a supplier invoice from a supplier the provider marked inactive (Tripletex's isInactive)", () => {
+    const inactive = (organizationNumber: string): CompanyContext => ({
+      ...aContext([account('6540', null)]),
+      inactiveSuppliers: [{ id: '10300', name: 'Gamle Kontor AS', organizationNumber }],
+    });
+
+    expect(refusal(check(inactive('923609016'), aSupplierInvoice(), 'corrections.'))).toEqual({
+      code: 'account_rule_violated',
+      message: 'supplier 923609016 (Gamle Kontor AS) is inactive at the provider; reactivate the supplier',
+      fields: ['corrections.supplier.organizationNumber'],
+    });
+    expect(check(inactive('974760673'), aSupplierInvoice())).not.toThrow();
+    expect(check(inactive('923609016'), anExpense())).not.toThrow();
   });
 
   it('refuses a bank or card payment credited to an employee sub-ledger account', () => {

@@ -118,13 +118,22 @@ export function assertBookable(context: CompanyContext, details: ExpenseDetails,
 }
 
 /**
- * A supplier invoice from a supplier whose own sub-ledger the chart marks inactive (Fiken: a
- * deactivated contact) is refused: the provider takes no purchase on it, and creating a second
- * contact beside it would split the supplier's ledger.
+ * A supplier invoice from a supplier the provider has marked inactive is refused: Tripletex's
+ * inactive supplier (`isInactive`, in the context's inactiveSuppliers), or a supplier whose own
+ * sub-ledger the chart marks inactive (Fiken: a deactivated contact). The provider takes no
+ * purchase on a deactivated contact, and booking on a closed supplier — or creating a second one
+ * beside it — would split the supplier's ledger.
  */
 function assertSupplierActive(context: CompanyContext, details: ExpenseDetails, prefix: string): void {
   const organizationNumber = details.kind === 'supplier_invoice' ? details.supplier?.organizationNumber : undefined;
   if (organizationNumber === undefined) return;
+  const inactive = context.inactiveSuppliers.find((supplier) => supplier.organizationNumber === organizationNumber);
+  if (inactive) {
+    throw new AccountRuleViolated(
+      `supplier ${organizationNumber} (${inactive.name}) is inactive at the provider; reactivate the supplier`,
+      `${prefix}supplier.organizationNumber`,
+    );
+  }
   const ledger = context.accounts.find(
     (account) => account.supplierOrganizationNumber === organizationNumber && account.rules?.inactive === true,
   );

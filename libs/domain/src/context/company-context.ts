@@ -3,6 +3,7 @@ import type {
   ProviderAccount,
   ProviderDepartment,
   ProviderEmployee,
+  ProviderInactiveSupplier,
   ProviderVatType,
   ProviderVoucherType,
 } from '../ports/accounting-provider.port';
@@ -22,6 +23,11 @@ export interface CompanyContext {
   readonly employees: readonly ProviderEmployee[];
   /** The company's voucher types (Tripletex's; empty for Fiken and for a context cached before they were read). */
   readonly voucherTypes: readonly ProviderVoucherType[];
+  /**
+   * Suppliers the provider marked inactive (Tripletex's; empty for Fiken, whose deactivated contacts
+   * are inactive sub-ledgers in `accounts`, and for a context cached before they were read).
+   */
+  readonly inactiveSuppliers: readonly ProviderInactiveSupplier[];
   readonly fetchedAt: Date;
 }
 

@@ -67,6 +67,16 @@ export interface ProviderVoucherType {
   readonly name: string;
 }
 
+/**
+ * A supplier the provider has marked inactive (Tripletex `isInactive`), found by organisation
+ * number. Fiken's deactivated contacts show instead as their inactive sub-ledgers in the chart.
+ */
+export interface ProviderInactiveSupplier {
+  readonly id: string;
+  readonly name: string;
+  readonly organizationNumber: string;
+}
+
 /** The company's chart as the provider holds it (the service caches it as "context"). */
 export interface ProviderContext {
   readonly accounts: ProviderAccount[];
@@ -75,6 +85,8 @@ export interface ProviderContext {
   readonly employees: ProviderEmployee[];
   /** The company's voucher types; empty where the provider has none. */
   readonly voucherTypes: ProviderVoucherType[];
+  /** The suppliers marked inactive that have an organisation number; empty where the chart says it instead. */
+  readonly inactiveSuppliers: ProviderInactiveSupplier[];
 }
 
 export interface AccountBalance {

@@ -90,3 +90,11 @@ export interface Proposal extends ExpenseDetails {
   /** Set when an executed employee outlay is marked paid back (absent before, and on old rows). */
   readonly reimbursement?: Reimbursement | null;
 }
+
+/**
+ * Whether the proposal is a booked employee outlay (an executed expense paid with the employee's own
+ * money): the company owes the employee until it is marked paid back (GET /reimbursements).
+ */
+export function isBookedOutlay(proposal: Proposal): boolean {
+  return proposal.status === 'EXECUTED' && proposal.kind === 'expense' && proposal.paidWith === 'employee';
+}

@@ -118,6 +118,7 @@ describe('the cached company stores', () => {
       vatTypes: [],
       employees: [],
       voucherTypes: [],
+      inactiveSuppliers: [],
       fetchedAt: new Date('2026-11-01T00:00:00Z'),
     };
     await contexts.save(context);

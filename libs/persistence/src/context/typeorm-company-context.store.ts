@@ -7,6 +7,7 @@ import {
   type ProviderAccount,
   type ProviderDepartment,
   type ProviderEmployee,
+  type ProviderInactiveSupplier,
   type ProviderVatType,
   type ProviderVoucherType,
 } from '@app/domain';
@@ -17,6 +18,7 @@ interface Snapshot {
   vatTypes?: ProviderVatType[];
   employees?: ProviderEmployee[];
   voucherTypes?: ProviderVoucherType[];
+  inactiveSuppliers?: ProviderInactiveSupplier[];
 }
 
 interface ContextSqlRow {
@@ -48,6 +50,7 @@ export class TypeOrmCompanyContextStore extends CompanyContextStore {
       vatTypes: row.snapshot.vatTypes ?? [],
       employees: row.snapshot.employees ?? [],
       voucherTypes: row.snapshot.voucherTypes ?? [],
+      inactiveSuppliers: row.snapshot.inactiveSuppliers ?? [],
       fetchedAt: new Date(row.fetched_at),
     };
   }
@@ -59,6 +62,7 @@ export class TypeOrmCompanyContextStore extends CompanyContextStore {
       vatTypes: [...context.vatTypes],
       employees: [...context.employees],
       voucherTypes: [...context.voucherTypes],
+      inactiveSuppliers: [...context.inactiveSuppliers],
     };
     await this.manager.query(
       `INSERT INTO company_context (company_id, provider, snapshot, fetched_at) VALUES ($1, $2, $3::jsonb, $4)

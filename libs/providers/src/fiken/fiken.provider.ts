@@ -108,7 +108,14 @@ export class FikenProvider extends AccountingProvider {
       };
     });
     // Fiken has no departments, VAT type, employee or voucher type endpoints: its fixed purchase VAT types stand in.
-    return { accounts, departments: [], vatTypes: fikenVatTypes(), employees: [], voucherTypes: [] };
+    return {
+      accounts,
+      departments: [],
+      vatTypes: fikenVatTypes(),
+      employees: [],
+      voucherTypes: [],
+      inactiveSuppliers: [],
+    };
   }
 
   /**

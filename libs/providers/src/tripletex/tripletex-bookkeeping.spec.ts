@@ -160,6 +160,37 @@ describe('TripletexProvider books what an accountant would sign (sandbox ledger 
       );
     });
 
+    it('refuses for good a supplier invoice from a supplier inactive in Tripletex', async () => {
+      const [inactive] = context.inactiveSuppliers;
+      expect(inactive).toBeDefined();
+      const attempt = tx.bookExpense(
+        conn,
+        booking({
+          kind: 'supplier_invoice',
+          paidWith: null,
+          merchant: inactive.name,
+          grossAmount: 50_000,
+          paymentAccount: '2400',
+          supplier: {
+            name: inactive.name,
+            organizationNumber: inactive.organizationNumber,
+            bankAccount: null,
+            kid: null,
+          },
+          invoiceNumber: 'F-78',
+          dueDate: '2026-12-11',
+          lines: [line('6540', '25', '1', 50_000)],
+        }),
+      );
+      await expect(attempt).rejects.toMatchObject({
+        reason: 'rejected',
+        transient: false,
+        message: expect.stringContaining(
+          `supplier ${inactive.organizationNumber} (${inactive.name}) is inactive in Tripletex`,
+        ),
+      });
+    });
+
     it('files a supplier invoice as "Leverandørfaktura" and an employee\'s outlay as "Ansattutlegg", read back', async () => {
       const log = new ApiCallLog();
       const invoice = await tx.bookExpense(

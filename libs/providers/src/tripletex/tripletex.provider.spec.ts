@@ -125,7 +125,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
   }
 
   describe('reading', () => {
-    it("fetches the company's context: accounts, departments, VAT types with rates, employees, voucher types", async () => {
+    it("fetches the company's context: accounts, departments, VAT types with rates, employees, voucher types, inactive suppliers", async () => {
       const log = new ApiCallLog();
       const context = await provider().fetchContext(conn, { recorder: log });
       expect(context.accounts.map((a) => a.code)).toEqual(
@@ -153,8 +153,13 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         'GET /ledger/vatType 200',
         'GET /employee 200',
         'GET /ledger/voucherType 200',
+        'GET /supplier 200',
       ]);
       expect(context.voucherTypes).toContainEqual({ id: expect.any(String), name: 'Leverandørfaktura' });
+      // The sandbox keeps one inactive supplier (its last); only inactive ones are recorded.
+      expect(context.inactiveSuppliers).toEqual([
+        { id: expect.any(String), name: 'IKEA AS', organizationNumber: expect.stringMatching(/^\d{9}$/) },
+      ]);
     });
 
     it('records calls without query strings or secrets', async () => {

@@ -133,7 +133,20 @@ export class TripletexProvider extends AccountingProvider {
     for await (const voucherType of this.client.list(c, '/ledger/voucherType', { fields: 'id,name' }, recorder)) {
       voucherTypes.push({ id: asString(voucherType.id), name: asString(voucherType.name) });
     }
-    return { accounts, departments, vatTypes, employees, voucherTypes };
+    // Inactive suppliers stay findable by organisation number; a supplier invoice from one is refused
+    // at submission (assertBookable) rather than booked on a supplier the company closed.
+    const inactiveSuppliers = [];
+    for await (const supplier of this.client.list(
+      c,
+      '/supplier',
+      { isInactive: true, fields: 'id,name,organizationNumber,isInactive' },
+      recorder,
+    )) {
+      const organizationNumber = asOptionalString(supplier.organizationNumber);
+      if (supplier.isInactive !== true || !organizationNumber) continue;
+      inactiveSuppliers.push({ id: asString(supplier.id), name: asString(supplier.name), organizationNumber });
+    }
+    return { accounts, departments, vatTypes, employees, voucherTypes, inactiveSuppliers };
   }
 
   async balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]> {
@@ -483,7 +496,11 @@ export class TripletexProvider extends AccountingProvider {
     return {};
   }
 
-  /** The supplier with the organisation number (`GET /supplier?organizationNumber=`), created when there is none. */
+  /**
+   * The supplier with the organisation number (`GET /supplier?organizationNumber=`), created when
+   * there is none. An inactive one (marked after the context was fetched) is refused for good rather
+   * than booked on or created again beside it: the accountant reactivates it in Tripletex.
+   */
   private async supplierId(
     c: TripletexConnection,
     supplier: BookingSupplier,
@@ -492,10 +509,18 @@ export class TripletexProvider extends AccountingProvider {
     for await (const found of this.client.list(
       c,
       '/supplier',
-      { organizationNumber: supplier.organizationNumber, fields: 'id,name,organizationNumber' },
+      { organizationNumber: supplier.organizationNumber, fields: 'id,name,organizationNumber,isInactive' },
       recorder,
     )) {
-      if (asString(found.organizationNumber) === supplier.organizationNumber) return found.id;
+      if (asString(found.organizationNumber) !== supplier.organizationNumber) continue;
+      if (found.isInactive === true) {
+        throw new ProviderError(
+          'tripletex',
+          'rejected',
+          `supplier ${supplier.organizationNumber} (${asString(found.name)}) is inactive in Tripletex: reactivate the supplier`,
+        );
+      }
+      return found.id;
     }
     const response = await this.client.request(
       c,

@@ -42,6 +42,7 @@ export function describeCompanyContextStoreContract(
         { id: '8145247', name: 'Ansattutlegg' },
         { id: '8145237', name: 'Leverandørfaktura' },
       ],
+      inactiveSuppliers: [{ id: '108001', name: 'Gamle Leverandør AS', organizationNumber: '923609016' }],
       fetchedAt: new Date('2026-11-20T08:00:00.123Z'),
     });
 
@@ -77,6 +78,7 @@ export function describeCompanyContextStoreContract(
         vatTypes: [{ id: 'HIGH', code: 'HIGH', name: 'Høy sats', ratePercent: '25' }],
         employees: [],
         voucherTypes: [],
+        inactiveSuppliers: [],
         fetchedAt: new Date('2026-11-21T08:00:00.000Z'),
       };
 

@@ -44,6 +44,7 @@ export class KassebokProvider extends AccountingProvider {
       vatTypes: KASSEBOK_VAT_RATES.map((rate) => ({ id: rate, code: rate, name: `${rate} %`, ratePercent: rate })),
       employees: [],
       voucherTypes: [],
+      inactiveSuppliers: [],
     };
   }
 
