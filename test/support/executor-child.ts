@@ -4,9 +4,10 @@ import { AppModule } from '../../apps/accounting-api/src/app.module';
 import { loadConfig } from '../../apps/accounting-api/src/config/app-config';
 
 /**
- * The executor alone in a process of its own, for the crash tests: the whole service's wiring
- * (AppModule) without HTTP, configured from the environment the test hands it (test database,
- * hosted sandbox, EXECUTOR_*). Prints `ready` once its worker runs; the test kills it with SIGKILL.
+ * The background work alone in a process of its own, for the crash tests: the whole service's
+ * wiring (AppModule) without HTTP, configured from the environment the test hands it (test
+ * database, hosted sandbox, EXECUTOR_*, OUTBOX_*). Prints `ready` once its workers run; the test
+ * kills it with SIGKILL.
  */
 async function main(): Promise<void> {
   const app = await NestFactory.createApplicationContext(
