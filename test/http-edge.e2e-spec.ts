@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { getStorageToken, ThrottlerStorageService } from '@nestjs/throttler';
-import { BoundedRedisThrottlerStorage } from '../apps/accounting-api/src/http/rate-limit';
+import { getStorageToken } from '@nestjs/throttler';
+import { BoundedRedisThrottlerStorage, MemoryThrottlerStorage } from '../apps/accounting-api/src/http/rate-limit';
 import { startTestApp, type TestApp } from './support/test-app';
 import { ProbeController } from './support/probe.controller';
 import { REDIS_TEST_URL, redisAnswers } from './support/redis';
@@ -219,7 +219,7 @@ describe('the rate limit of two instances without REDIS_URL', () => {
 
   it('is counted in memory, per instance: no database round trip, and each instance allows the limit', async () => {
     const { first, second } = instances;
-    expect(first.app.get(getStorageToken())).toBeInstanceOf(ThrottlerStorageService);
+    expect(first.app.get(getStorageToken())).toBeInstanceOf(MemoryThrottlerStorage);
     const token = first.token({ sub: 'ola@demo.no' });
     const whoami = (app: TestApp) => app.http.get('/v1/whoami').set('Authorization', `Bearer ${token}`);
     for (let i = 0; i < 3; i++) expect((await whoami(first)).status).toBe(200);

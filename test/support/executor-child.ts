@@ -18,9 +18,10 @@ function startSignal(): Promise<void> {
 }
 
 /**
- * The executor alone in a process of its own, for the crash tests: the whole service's wiring
- * (AppModule) without HTTP, configured from the environment the test hands it (test database,
- * hosted sandbox, EXECUTOR_*). Prints `ready` once its worker runs; the test kills it with SIGKILL.
+ * The background work alone in a process of its own, for the crash tests: the whole service's
+ * wiring (AppModule) without HTTP, configured from the environment the test hands it (test
+ * database, hosted sandbox, EXECUTOR_*, OUTBOX_*). Prints `ready` once its workers run; the test
+ * kills it with SIGKILL.
  * With EXECUTOR_CHILD_START=stdin it loads its code, then waits for a line on stdin before it
  * reads its configuration and boots: a test can load the next child while the current one runs.
  */

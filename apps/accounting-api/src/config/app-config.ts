@@ -22,6 +22,8 @@ export class AppConfig {
    */
   developmentChannel!: boolean;
   outboxPollMs!: number;
+  /** How long the dispatcher's claim of a notification lasts unless renewed (OUTBOX_LEASE_MS); renewed every third of it while it delivers. */
+  outboxLeaseMs!: number;
   /** Master key from which each company's webhook signing secret is derived; undefined → DATA_DIR/webhook-signing-key. */
   webhookSigningKey?: string;
   /** HTTP port. */
@@ -210,6 +212,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   config.outboxDispatch = env.OUTBOX_DISPATCH_ENABLED ?? !underJest;
   config.developmentChannel = !config.production && (env.DEVELOPMENT_CHANNEL ?? !underJest);
   config.outboxPollMs = env.OUTBOX_POLL_MS ?? 1_000;
+  config.outboxLeaseMs = env.OUTBOX_LEASE_MS ?? 15_000;
   return config;
 }
 

@@ -171,6 +171,7 @@ const envSchema = z.object({
   OUTBOX_DISPATCH_ENABLED: flag(),
   DEVELOPMENT_CHANNEL: flag(),
   OUTBOX_POLL_MS: int(1),
+  OUTBOX_LEASE_MS: int(1),
 });
 
 /** How many companies of `kind` the daily check runs at once (daily-check.settings.ts): DAILY_CHECK_CONCURRENCY_FIKEN. */

@@ -57,7 +57,11 @@ export class OutboxDeliveryModule {
         NotificationsModule.register({
           imports: [channels],
           autoStart: dispatch && config.outboxDispatch,
-          dispatcher: { pollIntervalMs: config.outboxPollMs, developmentChannel: config.developmentChannel },
+          dispatcher: {
+            pollIntervalMs: config.outboxPollMs,
+            leaseMs: config.outboxLeaseMs,
+            developmentChannel: config.developmentChannel,
+          },
           // Development may deliver to local receivers; production only to public addresses.
           allowInternalTargets: !config.production,
         }),

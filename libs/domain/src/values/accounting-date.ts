@@ -34,14 +34,20 @@ export function addDays(date: AccountingDate, days: number): AccountingDate {
   return at.toISOString().slice(0, 10);
 }
 
+/**
+ * Built once: constructing an Intl.DateTimeFormat costs far more than formatting with it (it was
+ * 3 % of the service's CPU on the keyed submission, built on every request).
+ */
+const OSLO_DAY = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/Oslo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
 /** The date it is in Norway (Europe/Oslo) at `now`, where the company keeps its books. */
 export function osloDate(now: Date): AccountingDate {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/Oslo',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(now);
+  const parts = OSLO_DAY.formatToParts(now);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }

@@ -351,6 +351,34 @@ describe('OutboxDispatcher', () => {
     expect(repository.find('a')?.attempts).toBe(2);
   });
 
+  it('renews its claims while a slow receiver answers: no other dispatcher takes them over, and it is delivered once', async () => {
+    let release = (): void => undefined;
+    receiver.queue({ type: 'respond', status: 200, after: new Promise<void>((resolve) => (release = resolve)) });
+    await enqueue(aNewOutboxMessage({ id: 'slow', target: 'user_thread' }));
+    const renewals = new ManualTimer();
+    const slow = dispatcher({ leaseMs: 15_000, renewalTimer: renewals }, 10_000);
+    const other = dispatcher({ leaseMs: 15_000 });
+
+    const pass = slow.runOnce();
+    await waitFor(() => receiver.requests.length === 1);
+    expect(renewals.delays()).toEqual([5_000]);
+    // A minute of a receiver that has not answered yet, four leases long: renewed every third of one.
+    for (let i = 0; i < 12; i++) {
+      clock.advance(5_000);
+      renewals.fireNext();
+      await waitFor(() => renewals.count === 1);
+      expect(await other.runOnce()).toMatchObject({ claimed: 0 });
+    }
+    release();
+
+    expect(await pass).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(renewals.count).toBe(0);
+    clock.advance(60_000);
+    expect(await other.runOnce()).toMatchObject({ claimed: 0 });
+    expect(receiver.requests).toHaveLength(1);
+    expect(repository.find('slow')).toMatchObject({ attempts: 1 });
+  });
+
   it('delivers again, with the same delivery id, when it crashed between sending and recording', async () => {
     await enqueue(
       aNewOutboxMessage({ id: 'a', target: 'user_thread', kind: 'proposal_rejected', payload: aRejectedPayload() }),

@@ -13,7 +13,7 @@ import {
   type CompanyChannelDirectory,
   type CompanyChannels,
 } from '../ports/company-channel-directory.port';
-import type { Delivery, OutboxRepository } from '../ports/outbox.repository.port';
+import type { Delivery, HeldClaim, OutboxRepository } from '../ports/outbox.repository.port';
 import { renderSlackMessage } from '../rendering/slack-message.renderer';
 import { renderWebhookEnvelope } from '../rendering/webhook-envelope.renderer';
 import {
@@ -42,13 +42,16 @@ export interface OutboxDispatcherOptions {
   /** Wait between passes when the last one was not full. Default 1 s. */
   pollIntervalMs?: number;
   /**
-   * How long a claim lasts; a dispatcher that dies mid-pass leaves its rows to come back after it.
-   * Must exceed a pass's duration (about one send timeout). Default 2 min.
+   * How long a claim lasts unless renewed: a dispatcher that dies mid-pass leaves its rows to come
+   * back after it. While a pass runs, the claims it still holds are renewed every third of it, so a
+   * slow receiver does not lose its claim mid-send. Default 15 s.
    */
   leaseMs?: number;
   backoff?: Partial<BackoffPolicy>;
   deadLetter?: Partial<DeadLetterPolicy>;
   timer?: Timer;
+  /** The timer of lease renewals while a pass runs (apart from the polling `timer`). Default the system's. */
+  renewalTimer?: Timer;
   /** [0, 1), for the jitter. Default Math.random. */
   random?: () => number;
   logger?: NotificationLogger;
@@ -121,6 +124,7 @@ export class OutboxDispatcher {
   private readonly deadLetter: DeadLetterPolicy;
   private readonly clock: TimeSource;
   private readonly timer: Timer;
+  private readonly renewalTimer: Timer;
   private readonly random: () => number;
   private readonly logger: NotificationLogger;
   private readonly developmentChannel: boolean;
@@ -135,11 +139,12 @@ export class OutboxDispatcher {
   ) {
     this.batchSize = options.batchSize ?? 20;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
-    this.leaseMs = options.leaseMs ?? 120_000;
+    this.leaseMs = options.leaseMs ?? 15_000;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.deadLetter = { ...DEFAULT_DEAD_LETTER, ...options.deadLetter };
     this.clock = deps.clock;
     this.timer = options.timer ?? systemTimer;
+    this.renewalTimer = options.renewalTimer ?? systemTimer;
     this.random = options.random ?? Math.random;
     this.logger = options.logger ?? silentLogger;
     this.developmentChannel = options.developmentChannel ?? false;
@@ -190,14 +195,64 @@ export class OutboxDispatcher {
       return lookup;
     };
 
-    const outcomes = await Promise.all(claimed.map((message) => this.process(message, channelsOf)));
-    const sent: Sent[] = [];
-    for (const outcome of outcomes) {
-      if (typeof outcome === 'string') summary[outcome] += 1;
-      else sent.push(outcome);
+    // The claims still held: renewed until their outcome is recorded (a delivery at the pass's end).
+    const held = new Map<string, HeldClaim>(claimed.map((m) => [m.id, { id: m.id, attempt: m.attempts }]));
+    const stopRenewing = this.keepRenewing(held);
+    try {
+      const outcomes = await Promise.all(
+        claimed.map(async (message) => {
+          const outcome = await this.process(message, channelsOf);
+          if (typeof outcome === 'string') held.delete(message.id);
+          return outcome;
+        }),
+      );
+      const sent: Sent[] = [];
+      for (const outcome of outcomes) {
+        if (typeof outcome === 'string') summary[outcome] += 1;
+        else sent.push(outcome);
+      }
+      await this.recordDeliveries(sent, summary);
+    } finally {
+      stopRenewing();
     }
-    await this.recordDeliveries(sent, summary);
     return summary;
+  }
+
+  /**
+   * Renews the leases of `held` every third of the lease until the returned function is called.
+   * Renewals never overlap: the next is set once the last has answered.
+   */
+  private keepRenewing(held: ReadonlyMap<string, HeldClaim>): () => void {
+    const every = Math.max(1, Math.floor(this.leaseMs / 3));
+    let stopped = false;
+    let handle: unknown = undefined;
+    const tick = (): void => {
+      handle = undefined;
+      void this.renew([...held.values()]).finally(() => {
+        if (!stopped) handle = this.renewalTimer.set(tick, every);
+      });
+    };
+    handle = this.renewalTimer.set(tick, every);
+    return () => {
+      stopped = true;
+      if (handle !== undefined) this.renewalTimer.clear(handle);
+    };
+  }
+
+  /** Extends the leases of claims still held; a failure is logged (the leases then lapse unless a later renewal lands). */
+  private async renew(claims: HeldClaim[]): Promise<void> {
+    if (claims.length === 0) return;
+    try {
+      const renewed = await this.deps.repository.renew(claims, new Date(this.clock.now().getTime() + this.leaseMs));
+      if (renewed < claims.length) {
+        this.logger.warn('notification leases taken over before they were renewed', {
+          held: claims.length,
+          renewed,
+        });
+      }
+    } catch (error) {
+      this.logger.warn('renewing notification leases failed', { held: claims.length, error: describeError(error) });
+    }
   }
 
   /**

@@ -42,6 +42,17 @@ import type { NewOutboxMessage, OutboxMessage } from '../message/outbox-message'
  *                    LIMIT $limit FOR UPDATE SKIP LOCKED)
  *   RETURNING o.*
  *   ```
+ * - `renew(claims, leaseUntil)` extends the leases of claims still held to `leaseUntil`: a held
+ *   claim is a pending row whose `attempts` is still the claim's attempt. A dispatcher renews its
+ *   rows while it delivers them, so the lease can be short (a killed instance's rows come back
+ *   within seconds) while a slow receiver keeps its claim however long the send takes. A claim taken
+ *   over (its lease ran out and another dispatcher claimed the row) is not renewed. Returns how
+ *   many were still held; one statement.
+ *   ```sql
+ *   UPDATE notification_outbox o SET next_attempt_at = $leaseUntil
+ *     FROM unnest($ids::text[], $attempts::int[]) AS held (id, attempts)
+ *    WHERE o.id = held.id AND o.attempts = held.attempts AND o.delivered_at IS NULL AND o.dead_at IS NULL
+ *   ```
  * - `markDelivered(deliveries)` sets each row's `delivered_at = at` where it is still null, all in
  *   one statement (idempotent; a delivery by a worker whose lease ran out is still a delivery).
  *   Clears nothing else. A dispatcher records a whole pass's deliveries at once.
@@ -56,6 +67,12 @@ import type { NewOutboxMessage, OutboxMessage } from '../message/outbox-message'
  * - No method ever deletes a row. Delivered rows may be purged by a retention job outside this
  *   port; pending and dead rows never are.
  */
+/** A claim a dispatcher holds: the row and the attempt its claim counted (the fence). */
+export interface HeldClaim {
+  readonly id: string;
+  readonly attempt: number;
+}
+
 /** A message delivered at `at`, for `markDelivered`. */
 export interface Delivery {
   readonly id: string;
@@ -66,6 +83,8 @@ export abstract class OutboxRepository {
   abstract enqueue(messages: readonly NewOutboxMessage[]): Promise<void>;
 
   abstract claimDue(now: Date, limit: number, leaseUntil: Date): Promise<OutboxMessage[]>;
+
+  abstract renew(claims: readonly HeldClaim[], leaseUntil: Date): Promise<number>;
 
   abstract markDelivered(deliveries: readonly Delivery[]): Promise<void>;
 

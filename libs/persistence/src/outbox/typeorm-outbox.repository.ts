@@ -1,5 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import { OutboxRepository, type Delivery, type NewOutboxMessage, type OutboxMessage } from '@app/notifications';
+import {
+  OutboxRepository,
+  type Delivery,
+  type HeldClaim,
+  type NewOutboxMessage,
+  type OutboxMessage,
+} from '@app/notifications';
 import { execute, insertInto, select } from '../shared/sql';
 
 interface OutboxRecord {
@@ -104,6 +110,18 @@ export class TypeOrmOutboxRepository extends OutboxRepository {
           a.createdAt.getTime() - b.createdAt.getTime() ||
           (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
       );
+  }
+
+  override async renew(claims: readonly HeldClaim[], leaseUntil: Date): Promise<number> {
+    if (claims.length === 0) return 0;
+    const { affected } = await execute(
+      this.manager,
+      `UPDATE notification_outbox o SET next_attempt_at = $1
+         FROM unnest($2::text[], $3::int[]) AS held (id, attempts)
+        WHERE o.id = held.id AND o.attempts = held.attempts AND o.delivered_at IS NULL AND o.dead_at IS NULL`,
+      [leaseUntil, claims.map((c) => c.id), claims.map((c) => c.attempt)],
+    );
+    return affected;
   }
 
   override async markDelivered(deliveries: readonly Delivery[]): Promise<void> {

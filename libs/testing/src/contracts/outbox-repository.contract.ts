@@ -121,6 +121,27 @@ export function describeOutboxRepositoryContract(
       expect(await repo.claimDue(at(50_000), 10, at(200_000))).toEqual([]);
     });
 
+    it('renews a held claim so it is not claimed again when its first lease ends; a claim taken over is not renewed', async () => {
+      await repo.enqueue([
+        aNewOutboxMessage({ id: 'x', createdAt: T0 }),
+        aNewOutboxMessage({ id: 'y', createdAt: T0 }),
+      ]);
+      const held = await repo.claimDue(T0, 10, at(15_000));
+      const claims = held.map((m) => ({ id: m.id, attempt: m.attempts }));
+
+      expect(await repo.renew(claims, at(30_000))).toBe(2);
+      expect(await repo.claimDue(at(15_000), 10, at(60_000))).toEqual([]);
+      // Delivered meanwhile: no longer held, so not renewed.
+      await repo.markDelivered([{ id: 'y', at: at(20_000) }]);
+      const [takenOver] = await repo.claimDue(at(30_000), 10, at(45_000));
+      expect(takenOver).toMatchObject({ id: 'x', attempts: 2 });
+
+      // The first dispatcher's renewal comes too late: the new holder's lease stands, and ends when it says.
+      expect(await repo.renew(claims, at(90_000))).toBe(0);
+      expect(await repo.claimDue(at(45_000), 10, at(60_000))).toHaveLength(1);
+      expect(await repo.renew([], at(90_000))).toBe(0);
+    });
+
     it('keeps a dead row out of claims, lists it for operators and can requeue it with fresh attempts', async () => {
       await repo.enqueue([
         aNewOutboxMessage({ id: 'x', createdAt: T0 }),

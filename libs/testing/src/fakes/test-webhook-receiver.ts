@@ -19,7 +19,8 @@ export interface ReceivedRequest {
 
 /** How the receiver answers the next request. */
 export type ReceiverBehaviour =
-  | { type: 'respond'; status: number; body?: string; headers?: Record<string, string> }
+  /** Answers; with `after`, only once it resolves (a slow receiver). */
+  | { type: 'respond'; status: number; body?: string; headers?: Record<string, string>; after?: Promise<void> }
   /** Never answers (the sender must time out). */
   | { type: 'hang' }
   /** Resets the TCP connection after reading the request. */
@@ -114,6 +115,7 @@ export class TestWebhookReceiver {
     this.requests.push(received);
     switch (behaviour.type) {
       case 'respond':
+        if (behaviour.after) await behaviour.after;
         res.writeHead(behaviour.status, { 'content-type': 'text/plain', ...behaviour.headers });
         res.end(behaviour.body ?? '');
         return;

@@ -1,4 +1,10 @@
-import { OutboxRepository, type Delivery, type NewOutboxMessage, type OutboxMessage } from '@app/notifications';
+import {
+  OutboxRepository,
+  type Delivery,
+  type HeldClaim,
+  type NewOutboxMessage,
+  type OutboxMessage,
+} from '@app/notifications';
 
 function copy(message: OutboxMessage): OutboxMessage {
   return structuredClone(message);
@@ -52,6 +58,17 @@ export class InMemoryOutboxRepository extends OutboxRepository {
       row.nextAttemptAt = new Date(leaseUntil);
     }
     return due.map(copy);
+  }
+
+  override async renew(claims: readonly HeldClaim[], leaseUntil: Date): Promise<number> {
+    let held = 0;
+    for (const { id, attempt } of claims) {
+      const row = this.fenced(id, attempt);
+      if (!row) continue;
+      row.nextAttemptAt = new Date(leaseUntil);
+      held++;
+    }
+    return held;
   }
 
   override async markDelivered(deliveries: readonly Delivery[]): Promise<void> {
