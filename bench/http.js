@@ -31,6 +31,9 @@ const {
   psql,
   psqlValue,
   SUBMISSION,
+  VENDORS,
+  vendorName,
+  purchaseLadder,
 } = require('./lib');
 
 const PATTERNS = Number(process.env.BENCH_PATTERNS ?? 10000);
@@ -57,38 +60,8 @@ function median(results, key = 'requestsPerSecond') {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-const DAY_MS = 24 * 3600 * 1000;
-let purchases = 0;
-
-/** Merchants the submissions rotate over, each with a verified pattern of its own (seedVendors). */
-const VENDORS = Number(process.env.BENCH_VENDORS ?? 200);
-const AMOUNT_STEPS = 64;
-const SYLLABLES = ['ba', 'de', 'fi', 'go', 'hu', 'ka', 'le', 'mi', 'no', 'pu'];
-const SYLLABLES_2 = ['ra', 'se', 'ti', 'vo', 'sku', 'bre', 'sta', 'kje', 'tro', 'fle', 'gu', 'ny', 'mo', 'pe', 'da'];
-
-/** The k-th vendor's name: letters only (digits would be read as a store number), unique for k < 1 500. */
-function vendorName(k) {
-  const first = SYLLABLES[k % 10] + SYLLABLES_2[Math.floor(k / 10) % 15] + SYLLABLES[Math.floor(k / 150) % 10];
-  return `${first[0].toUpperCase()}${first.slice(1)} Handel AS`;
-}
-
-/**
- * The n-th submission's own purchase: one no other submission of the run can be taken for. The same
- * merchant, a NOK amount within 0.5 % and a date within 3 days is a possible duplicate, held for
- * review and never auto-approved (docs/trust.md), so a fixed body would leave the auto-approve path
- * from its second request on. The submissions rotate over VENDORS merchants; each merchant's
- * amounts climb a ladder of AMOUNT_STEPS rungs 1.1 % apart (100.00 to about 200), and when the
- * ladder is used up the dates move a week back.
- */
-function nextPurchase() {
-  const n = purchases++;
-  const vendor = n % VENDORS;
-  const rung = Math.floor(n / VENDORS) % AMOUNT_STEPS;
-  const week = Math.floor(n / (VENDORS * AMOUNT_STEPS));
-  const amount = (Math.round(10000 * 1.011 ** rung) / 100).toFixed(2);
-  const date = new Date(Date.UTC(2026, 10, 20) - week * 7 * DAY_MS).toISOString().slice(0, 10);
-  return { merchant: vendorName(vendor), amount, date, vendor };
-}
+/** Each submission's own purchase (bench/lib.js purchaseLadder): 100.00 to about 200 NOK. */
+const nextPurchase = purchaseLadder(100);
 
 /** The request body of a purchase: the benchmark's expense with the purchase's merchant, amount and date. */
 function bodyOfPurchase(submission, { merchant, amount, date }) {

@@ -359,7 +359,44 @@ const SUBMISSION = Object.freeze({
   thread: { channel: 'slack', threadId: 'C01/1700000000.000100' },
 });
 
+/** Merchants the benchmarks' submissions rotate over, each given a verified pattern (BENCH_VENDORS). */
+const VENDORS = Number(process.env.BENCH_VENDORS ?? 200);
+const AMOUNT_STEPS = 64;
+const DAY_MS = 24 * 3600 * 1000;
+const SYLLABLES = ['ba', 'de', 'fi', 'go', 'hu', 'ka', 'le', 'mi', 'no', 'pu'];
+const SYLLABLES_2 = ['ra', 'se', 'ti', 'vo', 'sku', 'bre', 'sta', 'kje', 'tro', 'fle', 'gu', 'ny', 'mo', 'pe', 'da'];
+
+/** The k-th vendor's name: letters only (digits would be read as a store number), unique for k < 1 500. */
+function vendorName(k) {
+  const first = SYLLABLES[k % 10] + SYLLABLES_2[Math.floor(k / 10) % 15] + SYLLABLES[Math.floor(k / 150) % 10];
+  return `${first[0].toUpperCase()}${first.slice(1)} Handel AS`;
+}
+
+/**
+ * A ladder of purchases none of which another of the same ladder can be taken for. The same
+ * merchant, a NOK amount within 0.5 % and a date within 3 days is a possible duplicate, held for
+ * review and never auto-approved (docs/trust.md), so a fixed body would leave the auto-approve
+ * path from its second request on. The purchases rotate over VENDORS merchants; each merchant's
+ * amounts climb AMOUNT_STEPS rungs 1.1 % apart from `baseNok`, and when the rungs are used up the
+ * dates move a week back. Returns the next purchase on each call: `{ merchant, amount, date, vendor }`.
+ */
+function purchaseLadder(baseNok) {
+  let n = 0;
+  return () => {
+    const i = n++;
+    const vendor = i % VENDORS;
+    const rung = Math.floor(i / VENDORS) % AMOUNT_STEPS;
+    const week = Math.floor(i / (VENDORS * AMOUNT_STEPS));
+    const amount = (Math.round(baseNok * 100 * 1.011 ** rung) / 100).toFixed(2);
+    const date = new Date(Date.UTC(2026, 10, 20) - week * 7 * DAY_MS).toISOString().slice(0, 10);
+    return { merchant: vendorName(vendor), amount, date, vendor };
+  };
+}
+
 module.exports = {
+  VENDORS,
+  vendorName,
+  purchaseLadder,
   SUBMISSION,
   startService,
   run,

@@ -21,51 +21,38 @@
 const fs = require('node:fs');
 const http = require('node:http');
 const { randomUUID } = require('node:crypto');
-const { startService, run, startReceiver, summarize, writeResults, psqlValue, SUBMISSION } = require('./lib');
+const {
+  startService,
+  run,
+  startReceiver,
+  summarize,
+  writeResults,
+  psqlValue,
+  SUBMISSION,
+  VENDORS,
+  vendorName,
+  purchaseLadder,
+} = require('./lib');
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 30);
 const FIXED_RPS = process.env.BENCH_SOAK_RPS ? Number(process.env.BENCH_SOAK_RPS) : undefined;
 const MAX_SECONDS = Number(process.env.BENCH_SOAK_MAX_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const VENDORS = 200;
-const AMOUNT_STEPS = 64;
-const DAY_MS = 24 * 3600 * 1000;
-const SYLLABLES = ['ba', 'de', 'fi', 'go', 'hu', 'ka', 'le', 'mi', 'no', 'pu'];
-const SYLLABLES_2 = ['ra', 'se', 'ti', 'vo', 'sku', 'bre', 'sta', 'kje', 'tro', 'fle', 'gu', 'ny', 'mo', 'pe', 'da'];
-
-/** The k-th merchant's name, letters only, unique for k < 1 500 (as bench/http.js). */
-function vendorName(k) {
-  const first = SYLLABLES[k % 10] + SYLLABLES_2[Math.floor(k / 10) % 15] + SYLLABLES[Math.floor(k / 150) % 10];
-  return `${first[0].toUpperCase()}${first.slice(1)} Handel AS`;
-}
-
-/**
- * The n-th purchase of a ladder: no other of the same ladder is a possible duplicate of it (the
- * same merchant, a NOK amount within 0.5 % and a date within 3 days): VENDORS merchants, each
- * climbing AMOUNT_STEPS amounts 1.1 % apart from `base` NOK, then a week back (as bench/http.js).
- */
-function ladder(base) {
-  let n = 0;
+/** The benchmarks' expense with the next purchase of a ladder (bench/lib.js purchaseLadder). */
+function submissionsOf(ladder) {
   return () => {
-    const i = n++;
-    const rung = Math.floor(i / VENDORS) % AMOUNT_STEPS;
-    const week = Math.floor(i / (VENDORS * AMOUNT_STEPS));
-    return {
-      ...SUBMISSION,
-      merchant: vendorName(i % VENDORS),
-      amount: (Math.round(base * 100 * 1.011 ** rung) / 100).toFixed(2),
-      date: new Date(Date.UTC(2026, 10, 20) - week * 7 * DAY_MS).toISOString().slice(0, 10),
-    };
+    const { merchant, amount, date } = ladder();
+    return { ...SUBMISSION, merchant, amount, date };
   };
 }
 
 /** Auto-approve purchases: 100 to about 200 NOK, from merchants with verified patterns. */
-const nextPurchase = ladder(100);
+const nextPurchase = submissionsOf(purchaseLadder(100));
 /**
  * Purchases held for review: above the company's auto-approve limit (10 000 NOK by default), so
  * an accountant must approve them whatever the pattern says. Never a duplicate of the others.
  */
-const reviewPurchase = ladder(12_000);
+const reviewPurchase = submissionsOf(purchaseLadder(12_000));
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
