@@ -126,28 +126,72 @@ export function exitGracefullyOn(app: NestExpressApplication, config: AppConfig)
       process.exit(1);
     }
     stopping = true;
-    Promise.all([
-      drainHttp(app.getHttpServer() as Server, app.get(Draining), config.shutdownGraceMs),
-      executorOf(app)?.stop(),
-    ])
-      .then(async ([http]) => {
-        await app.close();
-        app
-          .get(Logger)
-          .log(
-            `shut down on ${signal} in ${http.ms} ms: ${http.inFlight} request(s) in flight finished` +
-              (http.cut > 0 ? `, ${http.cut} cut at the grace of ${config.shutdownGraceMs} ms` : ''),
-          );
-        await flushStdout();
-        process.exit(0);
-      })
-      .catch((error: unknown) => {
-        process.stderr.write(`shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
-        process.exit(1);
-      });
+    void shutDown(app, config, signal);
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/** Beyond the grace, how long the executor's pass in progress and the database may take to close. */
+const CLOSE_MARGIN_MS = 5_000;
+
+/**
+ * How long a shutdown may take in all: the grace for requests in flight, then an executor pass
+ * in progress (a provider call, at most PROVIDER_TIMEOUT_MS) and a margin for the background
+ * loops and the database pools to close.
+ */
+export function shutdownDeadlineMs(config: AppConfig): number {
+  return config.shutdownGraceMs + config.providerTimeoutMs + CLOSE_MARGIN_MS;
+}
+
+/**
+ * One shutdown: drains HTTP and stops the executor, then closes the application (background loops,
+ * database), logs one line and exits 0. Whatever hangs — a pool whose connections never close, a
+ * loop that never returns — the process still ends: at `shutdownDeadlineMs` it logs one line naming
+ * the steps that had not finished and exits 1.
+ */
+export async function shutDown(
+  app: NestExpressApplication,
+  config: AppConfig,
+  signal: NodeJS.Signals,
+  exit: (code: number) => Promise<void> | void = exitAfterFlush,
+): Promise<void> {
+  const unfinished = new Set(['the HTTP drain', "the executor's stop", 'closing the application (workers, database)']);
+  const step = <T>(name: string, work: Promise<T> | T): Promise<T> =>
+    Promise.resolve(work).finally(() => unfinished.delete(name));
+  const deadlineMs = shutdownDeadlineMs(config);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), deadlineMs)));
+  const work = (async () => {
+    const [http] = await Promise.all([
+      step('the HTTP drain', drainHttp(app.getHttpServer() as Server, app.get(Draining), config.shutdownGraceMs)),
+      step("the executor's stop", executorOf(app)?.stop()),
+    ]);
+    await step('closing the application (workers, database)', app.close());
+    return http;
+  })();
+  try {
+    const outcome = await Promise.race([work, deadline]);
+    if (outcome === 'deadline') {
+      process.stderr.write(
+        `shutdown on ${signal} did not finish within ${deadlineMs} ms; unfinished: ${[...unfinished].join(', ')}; exiting 1\n`,
+      );
+      await exit(1);
+      return;
+    }
+    app
+      .get(Logger)
+      .log(
+        `shut down on ${signal} in ${outcome.ms} ms: ${outcome.inFlight} request(s) in flight finished` +
+          (outcome.cut > 0 ? `, ${outcome.cut} cut at the grace of ${config.shutdownGraceMs} ms` : ''),
+      );
+    await exit(0);
+  } catch (error: unknown) {
+    process.stderr.write(`shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    await exit(1);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The executor's loop, when this process runs one. */
@@ -159,7 +203,8 @@ function executorOf(app: NestExpressApplication): ExecutorWorker | undefined {
   }
 }
 
-/** Resolves once what was written to stdout so far has been handed to the OS. */
-function flushStdout(): Promise<void> {
-  return new Promise((resolve) => process.stdout.write('', () => resolve()));
+/** Exits once what was written to stdout so far (the shutdown line) has been handed to the OS. */
+async function exitAfterFlush(code: number): Promise<void> {
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code);
 }

@@ -44,23 +44,26 @@ export class GatewayJwtStrategy extends PassportStrategy(Strategy, GATEWAY_JWT) 
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       algorithms: ['RS256'],
       ignoreExpiration: true,
-      secretOrKeyProvider: (_request: unknown, rawJwt: string, done: (err: unknown, key?: string) => void) => {
-        const decoded = jwt.decode(rawJwt, { complete: true });
-        if (!decoded || typeof decoded === 'string' || decoded.header.alg !== 'RS256') {
-          done(new Error('the token is not an RS256 JWT'));
-          return;
-        }
-        // RFC 7515 §4.1.11: a header naming extensions as critical must be refused unless every one
-        // is understood; this service understands none (and an empty list is itself invalid).
-        if ('crit' in decoded.header) {
-          done(new Error('the token header names critical extensions this service does not understand'));
-          return;
-        }
-        keys.keyFor(decoded.header.kid).then(
-          // jsonwebtoken 9 verifies with a KeyObject directly; the typings only list string | Buffer.
-          (key: KeyObject) => done(null, key as unknown as string),
-          (error: unknown) => done(error),
-        );
+      // The token is decoded once, by jsonwebtoken's verify: the provider hands it a key lookup
+      // that verify calls with the header it has decoded (rather than decoding the token here first).
+      secretOrKeyProvider: (_request: unknown, _rawJwt: string, done: (err: unknown, key?: string) => void) => {
+        done(null, ((header: jwt.JwtHeader, callback: jwt.SigningKeyCallback) => {
+          if (header.alg !== 'RS256') {
+            callback(new Error('the token is not an RS256 JWT'));
+            return;
+          }
+          // RFC 7515 §4.1.11: a header naming extensions as critical must be refused unless every
+          // one is understood; this service understands none (and an empty list is itself invalid).
+          if ('crit' in header) {
+            callback(new Error('the token header names critical extensions this service does not understand'));
+            return;
+          }
+          keys.keyFor(header.kid).then(
+            // jsonwebtoken 9 verifies with a KeyObject directly; the typings only list string | Buffer.
+            (key: KeyObject) => callback(null, key as unknown as string),
+            (error: unknown) => callback(error as Error),
+          );
+        }) as unknown as string); // passport-jwt passes the key on to jwt.verify, which accepts a lookup
       },
     });
   }

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
-import { Injectable, Logger } from '@nestjs/common';
+import * as path from 'node:path';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '@app/domain';
 import type { KeyObject } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
@@ -12,17 +13,26 @@ class KeyNotAccepted extends Error {}
 /** How long an unknown kid waits before it may trigger another fetch of a remote JWKS. */
 const UNKNOWN_KID_REFETCH_MS = 5_000;
 
+/** At most this long may pass before a changed JWKS file is seen, should its change notice be lost. */
+export const JWKS_FILE_CHECK_MS = 1_000;
+
 /**
  * The gateway's public keys, from the JWKS named by GATEWAY_JWKS (a file or an http(s) URL, https in
- * production, fetched without following redirects) or the dev key set. A file is re-read as soon as it changes (checked on every lookup: one stat call);
- * a URL is re-fetched every JWKS_REFRESH_SECONDS and, rate-limited, when a token names an unknown
+ * production, fetched without following redirects) or the dev key set. A file is watched (fs.watch on
+ * its directory, so a rename over it is seen) and re-read on the lookup after it changes; should a
+ * change notice be lost (network file systems), a lookup still stats the file when more than
+ * JWKS_FILE_CHECK_MS has passed since the last stat — never on every request. A URL is re-fetched every JWKS_REFRESH_SECONDS and, rate-limited, when a token names an unknown
  * kid. A key removed from the document is refused from the next lookup on.
  */
 @Injectable()
-export class GatewayKeyStore {
+export class GatewayKeyStore implements OnModuleDestroy {
   private readonly logger = new Logger(GatewayKeyStore.name);
   private keys: GatewayKey[] = [];
   private fileStamp = '';
+  /** When the file was last stat'ed (performance.now()); -Infinity: at the next lookup. */
+  private fileCheckedAt = -Infinity;
+  private watcher?: fs.FSWatcher;
+  private watching = false;
   private fetchedAt = 0;
   /** When a remote JWKS is next due (sooner after a failed fetch). */
   private nextFetchAt = 0;
@@ -82,10 +92,33 @@ export class GatewayKeyStore {
       await this.inflight;
       return;
     }
+    this.watchFile();
+    if (performance.now() - this.fileCheckedAt < JWKS_FILE_CHECK_MS) return;
     this.readFileIfChanged();
   }
 
+  onModuleDestroy(): void {
+    this.watcher?.close();
+  }
+
+  /** Marks the file for a stat at the next lookup whenever its directory reports a change to it. */
+  private watchFile(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const name = path.basename(this.source);
+    try {
+      this.watcher = fs.watch(path.dirname(this.source), { persistent: false }, (_event, changed) => {
+        if (changed === null || changed === name) this.fileCheckedAt = -Infinity;
+      });
+      // Without notices (the directory gone, a watch limit reached) the periodic stat still applies.
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch {
+      this.watcher = undefined;
+    }
+  }
+
   private readFileIfChanged(): void {
+    this.fileCheckedAt = performance.now();
     let stamp: string;
     try {
       const stat = fs.statSync(this.source);
@@ -103,6 +136,7 @@ export class GatewayKeyStore {
       this.fileStamp = stamp;
     } catch (error) {
       // A half-written file: keep the last good keys and look again on the next lookup.
+      this.fileCheckedAt = -Infinity;
       this.logger.warn(`gateway JWKS ${this.source} is not valid JSON yet: ${(error as Error).message}`);
     }
   }

@@ -68,9 +68,15 @@ export function loggerParams(config: AppConfig): Params {
       // Never log bodies, query strings or paths: bodies may hold receipts, query strings codes, and
       // paths an employee's user id. The completion line names the route template instead
       // (`/v1/config/employees/:userId`, or `unmatched`), known only once routing has run.
+      // The serializers get the raw objects (wrapSerializers: false) and copy two fields each:
+      // pino-http's wrappers would first build a full copy of each request and response (every
+      // header, the URL, the addresses) per request, only for it to be thrown away here. The access
+      // line keeps the request id, method, status, route and response time.
+      wrapSerializers: false,
       serializers: {
         err: serializeError,
         req: (req: { id?: string; method?: string }) => ({ id: req.id, method: req.method }),
+        res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       },
       customSuccessObject: (request, _response, fields: object) => ({
         ...fields,
