@@ -1,6 +1,14 @@
 import { ProposalExecutor } from '@app/application';
 import { EmployeeMappingRepository } from '@app/domain';
-import { ACCOUNTANT, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+import {
+  ACCOUNTANT,
+  SANDBOX_COMPANY_CARD,
+  hostSandbox,
+  readyForBookings,
+  startJobsApp,
+  type HostedSandbox,
+  type JobsApp,
+} from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 
 /**
@@ -38,7 +46,7 @@ interface RefusedCase {
   readonly detail?: string;
 }
 
-/** The company card's account, which each provider's sandbox seeds its own way (COMPANY_CARD). */
+/** The company card's account, which each provider's sandbox seeds its own way (SANDBOX_COMPANY_CARD). */
 const CARD = 'company card';
 /** The VAT postings the provider generates from a line's VAT code, which it may label with another code or none. */
 const GENERATED = new Set(['2710', '2700']);
@@ -238,14 +246,6 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
 
   const EMPLOYEE = { sub: 'nora@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] };
 
-  const ADMIN = {
-    sub: 'anne@demo.no',
-    role: 'admin',
-    permissions: ['solve', 'query', 'facts', 'monitor', 'rules', 'config'],
-  };
-  /** The sandboxes' company card: Tripletex's account 1930, Fiken's credit-card bank account. */
-  const COMPANY_CARD = { tripletex: '1930', fiken: '1920:10002' } as const;
-
   /**
    * A company connected to the provider's first sandbox company, with its chart fetched (the rules
    * the submission checks), its company card set, and the employee mapped to the provider's first
@@ -256,17 +256,8 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
     paymentAccounts: Record<string, string> = {},
   ): Promise<string> {
     const company = await t.newCompany(provider.slice(0, 2));
-    await t.connect(company, provider, 0);
-    const context = await t.http.post('/v1/config/context/refresh').set('Authorization', auth(company, ADMIN));
-    expect(context.status).toBe(200);
-    const settings = await t.http
-      .put('/v1/config/company')
-      .set('Authorization', auth(company, ADMIN))
-      .send({
-        paymentAccounts: { bank: '1920', company_card: COMPANY_CARD[provider], employee: '2910', ...paymentAccounts },
-      });
-    expect(settings.status).toBe(200);
-    const providerEmployeeId: string | null = context.body.employees?.[0]?.id ?? null;
+    const employees = await readyForBookings(t, company, provider, paymentAccounts);
+    const providerEmployeeId: string | null = employees[0]?.id ?? null;
     if (provider === 'tripletex') expect(providerEmployeeId).not.toBeNull();
     await t.app.get(EmployeeMappingRepository).save(
       company,
@@ -286,7 +277,7 @@ describe('the books each case makes, on both providers (docs/bookkeeping.md)', (
   /** The case's planned rows on `provider`. */
   const plannedOn = (c: BookedCase, provider: (typeof PROVIDERS)[number]): Row[] =>
     c.postings.map(([account, amount, vatCode]) => [
-      account === CARD ? COMPANY_CARD[provider] : account,
+      account === CARD ? SANDBOX_COMPANY_CARD[provider] : account,
       amount,
       vatCode,
     ]);

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ProposalExecutor } from '@app/application';
 import { EventSealer } from '@app/persistence';
-import { ACCOUNTANT, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+import { ACCOUNTANT, ADMIN, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 import type { Claims } from './support/gateway-keys';
 
@@ -31,11 +31,6 @@ const path_ = (name: string) => path.join(SHOTS, name);
 
 const EMPLOYEE: Claims = { sub: 'ola@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] };
 const MANAGER: Claims = { sub: 'mona@demo.no', role: 'manager', permissions: ['solve', 'query', 'facts', 'monitor'] };
-const ADMIN: Claims = {
-  sub: 'anne@demo.no',
-  role: 'admin',
-  permissions: ['solve', 'query', 'facts', 'monitor', 'rules', 'config'],
-};
 
 /** axe-core's browser bundle, evaluated in each page (through the DevTools protocol, so the CSP does not block it). */
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

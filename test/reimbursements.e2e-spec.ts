@@ -1,6 +1,14 @@
 import { ProposalExecutor } from '@app/application';
 import { EmployeeMappingRepository } from '@app/domain';
-import { ACCOUNTANT, MANAGER, hostSandbox, startJobsApp, type HostedSandbox, type JobsApp } from './support/jobs-app';
+import {
+  ACCOUNTANT,
+  MANAGER,
+  hostSandbox,
+  readyForBookings,
+  startJobsApp,
+  type HostedSandbox,
+  type JobsApp,
+} from './support/jobs-app';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 import { signInWithLink } from './support/console-sign-in';
 
@@ -35,13 +43,6 @@ describe('reimbursements (e2e, PostgreSQL, both providers)', () => {
 
   const NORA = { sub: 'nora@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] };
   const OLA = { sub: 'ola@demo.no', role: 'employee', permissions: ['solve', 'query', 'facts'] };
-  const ADMIN = {
-    sub: 'anne@demo.no',
-    role: 'admin',
-    permissions: ['solve', 'query', 'facts', 'monitor', 'rules', 'config'],
-  };
-  const COMPANY_CARD = { tripletex: '1930', fiken: '1920:10002' } as const;
-
   const auth = (company: string, claims: Record<string, unknown>) => `Bearer ${t.token(company, claims)}`;
 
   /**
@@ -52,16 +53,9 @@ describe('reimbursements (e2e, PostgreSQL, both providers)', () => {
     provider: (typeof PROVIDERS)[number],
   ): Promise<{ company: string; noraId: string | null; olaId: string | null }> {
     const company = await t.newCompany(`re${provider.slice(0, 2)}`);
-    await t.connect(company, provider, 0);
-    const context = await t.http.post('/v1/config/context/refresh').set('Authorization', auth(company, ADMIN));
-    expect(context.status).toBe(200);
-    const settings = await t.http
-      .put('/v1/config/company')
-      .set('Authorization', auth(company, ADMIN))
-      .send({ paymentAccounts: { bank: '1920', company_card: COMPANY_CARD[provider], employee: '2910' } });
-    expect(settings.status).toBe(200);
-    const noraId: string | null = context.body.employees?.[0]?.id ?? null;
-    const olaId: string | null = context.body.employees?.[1]?.id ?? noraId;
+    const employees = await readyForBookings(t, company, provider);
+    const noraId: string | null = employees[0]?.id ?? null;
+    const olaId: string | null = employees[1]?.id ?? noraId;
     for (const [userId, email, providerEmployeeId] of [
       ['nora', NORA.sub, noraId],
       ['ola', OLA.sub, olaId],

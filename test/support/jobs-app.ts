@@ -284,3 +284,44 @@ export const ACCOUNTANT: Claims = {
   permissions: ['solve', 'query', 'facts', 'monitor', 'rules'],
   channel: 'web',
 };
+export const ADMIN: Claims = {
+  sub: 'anne@demo.no',
+  role: 'admin',
+  permissions: ['solve', 'query', 'facts', 'monitor', 'rules', 'config'],
+};
+
+/** The sandboxes' company card: Tripletex's account 1930, Fiken's credit-card bank account. */
+export const SANDBOX_COMPANY_CARD = { tripletex: '1930', fiken: '1920:10002' } as const;
+
+/**
+ * Readies `company` for bookings as an admin would: connected to sandbox company `index` of
+ * `provider`, its chart fetched (the rules a submission checks) and its payment accounts set (bank
+ * 1920, the sandbox's company card, employees' outlays on 2910, unless `paymentAccounts` says
+ * otherwise). Returns the provider's employees from the fetched context (none on Fiken, whose API
+ * has no employees), for the employee mapping.
+ */
+export async function readyForBookings(
+  t: JobsApp,
+  company: string,
+  provider: 'tripletex' | 'fiken',
+  paymentAccounts: Record<string, string> = {},
+  index = 0,
+): Promise<Array<{ id: string }>> {
+  await t.connect(company, provider, index);
+  const admin = `Bearer ${t.token(company, ADMIN)}`;
+  const context = await t.http.post('/v1/config/context/refresh').set('Authorization', admin);
+  if (context.status !== 200) throw new Error(`context refresh: ${context.status} ${JSON.stringify(context.body)}`);
+  const settings = await t.http
+    .put('/v1/config/company')
+    .set('Authorization', admin)
+    .send({
+      paymentAccounts: {
+        bank: '1920',
+        company_card: SANDBOX_COMPANY_CARD[provider],
+        employee: '2910',
+        ...paymentAccounts,
+      },
+    });
+  if (settings.status !== 200) throw new Error(`payment accounts: ${settings.status} ${JSON.stringify(settings.body)}`);
+  return (context.body as { employees?: Array<{ id: string }> }).employees ?? [];
+}
