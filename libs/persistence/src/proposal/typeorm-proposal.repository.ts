@@ -99,8 +99,7 @@ export class TypeOrmProposalRepository extends ProposalRepository {
   }
 
   async list(companyId: string, filter: ProposalListFilter, page: PageRequest): Promise<Page<Proposal>> {
-    assertLimit(page.limit);
-    const parameters: unknown[] = [companyId, page.limit + 1];
+    const parameters: unknown[] = [companyId];
     const where = ['company_id = $1'];
     const add = (condition: (n: string) => string, value: unknown) => {
       parameters.push(value);
@@ -110,25 +109,20 @@ export class TypeOrmProposalRepository extends ProposalRepository {
     if (filter.submittedBy !== undefined) add((n) => `lower(submitted_by) = lower(${n})`, filter.submittedBy);
     if (filter.dateFrom !== undefined) add((n) => `accounting_date >= ${n}::date`, filter.dateFrom);
     if (filter.dateTo !== undefined) add((n) => `accounting_date <= ${n}::date`, filter.dateTo);
-    if (page.cursor) {
-      const [submittedAtMs, id] = decodeCursor(page.cursor, ['number', 'string'] as const);
-      parameters.push(new Date(submittedAtMs), id);
-      where.push(`(submitted_at, id) > ($${parameters.length - 1}, $${parameters.length})`);
-    }
-    const rows = await select<ProposalRecord>(
-      this.manager,
-      `SELECT ${PROPOSAL_SELECT} FROM proposals WHERE ${where.join(' AND ')} ORDER BY submitted_at, id LIMIT $2`,
-      parameters,
-    );
-    return toPage(rows, page.limit, proposalFromRecord, (row) => [
-      (row.submitted_at as Date).getTime(),
-      row.id as string,
-    ]);
+    return this.pageOf(where, parameters, page);
   }
 
   async listReimbursements(companyId: string, filter: ReimbursementFilter, page: PageRequest): Promise<Page<Proposal>> {
-    assertLimit(page.limit);
     const { where, parameters } = reimbursementWhere(companyId, filter);
+    return this.pageOf(where, parameters, page);
+  }
+
+  /**
+   * One keyset page of the proposals matching `where` (over `parameters`), oldest submission first:
+   * the cursor is the last row's (submitted_at, id).
+   */
+  private async pageOf(where: string[], parameters: unknown[], page: PageRequest): Promise<Page<Proposal>> {
+    assertLimit(page.limit);
     parameters.push(page.limit + 1);
     const limit = `$${parameters.length}`;
     if (page.cursor) {
