@@ -71,7 +71,7 @@ export function databaseErrorLine(error: unknown, config: AppConfig): string | n
   }
   const answered = sqlState(error);
   if (answered === null) return null;
-  // 28xxx: invalid authorization (role, password); 3D000: no such database.
+  // SQLSTATE class 28: invalid authorization (role, password); 3D000: no such database.
   if (answered.state.startsWith('28') || answered.state === '3D000') {
     return `cannot connect to ${where}: ${answered.message}`;
   }
