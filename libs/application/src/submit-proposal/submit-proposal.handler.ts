@@ -248,6 +248,7 @@ export class SubmitProposalHandler {
       this.proposals.findDuplicateCandidates(companyId, {
         receiptSha256,
         receiptFingerprint,
+        merchantKey: normalizeMerchant(details.merchant),
         amountMin: amounts.min,
         amountMax: amounts.max,
         dateFrom: window.from,

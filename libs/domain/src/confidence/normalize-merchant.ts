@@ -31,8 +31,8 @@
  * and "Telia Sverige", are different keys and score as similar names (review recommended), never as
  * the same merchant.
  *
- * Stored patterns carry the key this function gave; when it changes, a migration re-keys them
- * (libs/persistence/src/pattern/rekey-patterns.ts).
+ * Stored patterns and proposals carry the key this function gave; when it changes, a migration
+ * re-keys them (libs/persistence/src/pattern/rekey-patterns.ts, proposal/rekey-proposals.ts).
  */
 export function normalizeMerchant(name: string): string {
   // One submission asks for the same name's key several times (validation, the candidate lookup,

@@ -11,7 +11,14 @@ export interface DuplicateCandidateQuery {
   readonly receiptSha256: string | null;
   /** …or with a receipt whose fingerprint is the same receipt's (`sameReceipt`), whatever their amount or date. */
   readonly receiptFingerprint: ReceiptFingerprint | null;
-  /** …or with a NOK amount (`nokAmountOf`: amountNok for another currency) in [amountMin, amountMax] and a date in [dateFrom, dateTo]. */
+  /**
+   * …or of this merchant (its key, `normalizeMerchant`) with a NOK amount (`nokAmountOf`: amountNok
+   * for another currency) in [amountMin, amountMax] and a date in [dateFrom, dateTo]. A purchase of
+   * another merchant is never the same purchase (findPossibleDuplicates), so it is not read: a
+   * company with many purchases of one price in the days around is not cut at the limit before the
+   * true copy is reached.
+   */
+  readonly merchantKey: string;
   readonly amountMin: MinorUnits;
   readonly amountMax: MinorUnits;
   readonly dateFrom: AccountingDate;

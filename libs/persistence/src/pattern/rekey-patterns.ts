@@ -24,7 +24,7 @@ const PAGE = 1000;
  * Gives every stored pattern the key normalizeMerchant gives its merchant name today. A pattern's
  * key is derived data — normalizeMerchant(merchantName), computed when the name was last set — so
  * when the function changes, stored keys would no longer meet the keys of new proposals; a
- * migration calls this after every such change. Re-keying decides nothing about the rule (merchant,
+ * migration calls this (and rekeyProposals) after every such change. Re-keying decides nothing about the rule (merchant,
  * account, VAT rate, who confirmed it), so it writes no event and keeps the version.
  *
  * Two patterns of one company may come to share a key, account and VAT rate ("Spotify" and the

@@ -158,7 +158,7 @@ export class TypeOrmProposalRepository extends ProposalRepository {
   }
 
   async findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]> {
-    // Indexed probes (proposals_duplicate_nok_amount_idx, proposals_duplicate_receipt_idx,
+    // Indexed probes (proposals_duplicate_purchase_idx, proposals_duplicate_receipt_idx,
     // proposals_duplicate_fingerprint_idx). An image's near fingerprints are the company's image
     // fingerprints within RECEIPT_IMAGE_HASH_MAX_DISTANCE bits (sameReceipt); the CASE keeps the
     // hex cast to image fingerprints.
@@ -167,7 +167,8 @@ export class TypeOrmProposalRepository extends ProposalRepository {
       this.manager,
       `SELECT ${PROPOSAL_SELECT} FROM proposals
         WHERE company_id = $1 AND status <> 'REJECTED' AND submitted_at >= $2
-          AND ((COALESCE(amount_nok, amount) BETWEEN $3 AND $4 AND accounting_date BETWEEN $5 AND $6)
+          AND ((merchant_key = $12 AND COALESCE(amount_nok, amount) BETWEEN $3 AND $4
+                AND accounting_date BETWEEN $5 AND $6)
                OR ($7::text IS NOT NULL AND receipt->>'sha256' = $7::text)
                OR ($8::text IS NOT NULL AND receipt_fingerprint = $8::text)
                OR ($9::text IS NOT NULL AND receipt_fingerprint LIKE 'phash:%'
@@ -188,6 +189,7 @@ export class TypeOrmProposalRepository extends ProposalRepository {
         image,
         RECEIPT_IMAGE_HASH_MAX_DISTANCE,
         DUPLICATE_CANDIDATE_LIMIT,
+        query.merchantKey,
       ],
     );
     return rows.map(proposalFromRecord);

@@ -223,7 +223,7 @@ export function describeProposalRepositoryContract(
       expect(third.nextCursor).toBeNull();
     });
 
-    it('finds the duplicate candidates: same receipt, or a NOK amount within the range and dates, not rejected, recent', async () => {
+    it('finds the duplicate candidates: same receipt, or the merchant with a NOK amount within the range and dates, not rejected, recent', async () => {
       const receipt = (sha256: string) => ({ filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 1, sha256 });
       const base = { amount: 11900, date: '2026-11-20', submittedAt: new Date(T0) };
       const sameAmountNextDay = proposalOf(company, { ...base, date: '2026-11-21', receipt: receipt('1'.repeat(64)) });
@@ -246,8 +246,15 @@ export function describeProposalRepositoryContract(
         receipt: null,
       });
       const monthLater = proposalOf(company, { ...base, date: '2026-12-20', receipt: null });
+      const otherMerchant = proposalOf(company, {
+        ...base,
+        merchant: 'Narvesen',
+        merchantKey: 'narvesen',
+        receipt: receipt('2'.repeat(64)),
+      });
       const elsewhere = proposalOf(otherCompany, { ...base, receipt: receipt('f'.repeat(64)) });
       for (const p of [
+        otherMerchant,
         sameAmountNextDay,
         sameReceipt,
         rejected,
@@ -265,6 +272,7 @@ export function describeProposalRepositoryContract(
       const found = await repository.findDuplicateCandidates(company, {
         receiptSha256: 'f'.repeat(64),
         receiptFingerprint: null,
+        merchantKey: sameAmountNextDay.merchantKey,
         amountMin: 11895,
         amountMax: 11905,
         dateFrom: '2026-11-19',
@@ -294,6 +302,7 @@ export function describeProposalRepositoryContract(
         repository.findDuplicateCandidates(company, {
           receiptSha256: 'e'.repeat(64),
           receiptFingerprint,
+          merchantKey: 'spotify',
           amountMin: 11895,
           amountMax: 11905,
           dateFrom: '2026-11-19',

@@ -111,7 +111,8 @@ export class InMemoryProposalRepository extends ProposalRepository implements Sn
           p.companyId === companyId &&
           p.status !== 'REJECTED' &&
           p.submittedAt.getTime() >= query.submittedSince.getTime() &&
-          ((nokAmountOf(p) >= query.amountMin &&
+          ((p.merchantKey === query.merchantKey &&
+            nokAmountOf(p) >= query.amountMin &&
             nokAmountOf(p) <= query.amountMax &&
             p.date >= query.dateFrom &&
             p.date <= query.dateTo) ||
