@@ -1,5 +1,5 @@
 import { Logger, Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -18,7 +18,7 @@ import { KnownCompanies } from './auth/known-companies';
 import { CompanyThrottlerGuard } from './http/company-throttler.guard';
 import { rateLimitModule } from './http/rate-limit';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
-import { JsonBodyInterceptor, UndeclaredQueryInterceptor } from './http/request-body';
+import { JsonBodyGuard, UndeclaredQueryGuard } from './http/request-body';
 import { MetricsModule } from './metrics/metrics.module';
 import { MetricsController } from './metrics/metrics.controller';
 import { HealthController } from './health/health.controller';
@@ -194,7 +194,7 @@ const HTTP_CONTROLLERS = [
   MessagesConsoleController,
 ];
 
-/** The service's own providers: the HTTP edge's guards, interceptors and filter, and the background workers. */
+/** The service's own providers: the HTTP edge's guards and filter, and the background workers. */
 function serviceProviders(): Provider[] {
   return [
     GatewayKeyStore,
@@ -210,9 +210,11 @@ function serviceProviders(): Provider[] {
     { provide: APP_GUARD, useClass: GatewayAuthGuard },
     { provide: APP_GUARD, useClass: ConsoleSessionGuard },
     { provide: APP_GUARD, useClass: CompanyThrottlerGuard },
-    // After both guards: a query the route does not declare is refused; then the JSON body is read.
-    { provide: APP_INTERCEPTOR, useClass: UndeclaredQueryInterceptor },
-    { provide: APP_INTERCEPTOR, useClass: JsonBodyInterceptor },
+    // After those: a query the route does not declare is refused; then the JSON body is read. Both
+    // act only before the handler, so they are guards too: no interceptor is bound, and Nest calls
+    // the handler without its interceptor pipeline.
+    { provide: APP_GUARD, useClass: UndeclaredQueryGuard },
+    { provide: APP_GUARD, useClass: JsonBodyGuard },
     { provide: APP_FILTER, useClass: ProblemDetailsFilter },
   ];
 }

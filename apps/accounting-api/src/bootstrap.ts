@@ -47,7 +47,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
  * The HTTP edge, in the order a request meets it: server timeouts and connection cap, request id,
  * metrics, then what can be refused without reading the body — compressed bodies and non-JSON
  * media types (415), control characters in the path or query (400) — then Nest's guards (gateway
- * token, rate limit), and only then the JSON body, read with the route's limit (JsonBodyInterceptor),
+ * token, rate limit), and only then the JSON body, read with the route's limit (JsonBodyGuard),
  * validation and the problem+json filter. Also the OpenAPI document and first-start seeding.
  * Shared by the service and the tests.
  */
