@@ -38,17 +38,16 @@ export class GatewayKeyStore implements OnModuleDestroy {
   private nextFetchAt = 0;
   private inflight?: Promise<void>;
 
+  /** The JWKS's file or URL, and whether it is a URL: fixed for the process's life, read once. */
+  private readonly source: string;
+  private readonly remote: boolean;
+
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
-
-  private get source(): string {
-    return this.config.jwksSource;
-  }
-
-  private get remote(): boolean {
-    return /^https?:\/\//i.test(this.source);
+  ) {
+    this.source = config.jwksSource;
+    this.remote = /^https?:\/\//i.test(this.source);
   }
 
   /** The verification key for a token's `kid` (or the current key when the token names none). */
