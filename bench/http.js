@@ -143,6 +143,41 @@ async function post(url, headers, body) {
   return response.json();
 }
 
+/**
+ * pg_stat_statements, when the server loads it (`shared_preload_libraries`): reset now, and read()
+ * gives this database's statements since, by total execution time, each with its calls per
+ * submission (`perSubmission`), mean execution time, rows and buffers per call. Null otherwise.
+ */
+function serverStatements(url) {
+  const loaded = psqlValue("SELECT current_setting('shared_preload_libraries') ~ 'pg_stat_statements'", url);
+  if (loaded !== 't') return null;
+  psql('CREATE EXTENSION IF NOT EXISTS pg_stat_statements', url);
+  psql('SELECT pg_stat_statements_reset()', url);
+  return {
+    read(submissions) {
+      const rows = JSON.parse(
+        psqlValue(
+          `SELECT coalesce(json_agg(t), '[]') FROM (
+             SELECT calls, round(total_exec_time::numeric, 1) AS "totalMs", round(mean_exec_time::numeric, 3) AS "meanMs",
+                    round(rows::numeric / calls, 1) AS "rowsPerCall",
+                    round((shared_blks_hit + shared_blks_read)::numeric / calls, 1) AS "buffersPerCall",
+                    left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS query
+               FROM pg_stat_statements
+              WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND query NOT LIKE '%pg_stat_statements%'
+              ORDER BY total_exec_time DESC LIMIT 12) t`,
+          url,
+        ),
+      );
+      const statements = rows.map((row) => ({
+        ...row,
+        perSubmission: submissions > 0 ? +(row.calls / submissions).toFixed(2) : null,
+      }));
+      return { submissions, statements };
+    },
+  };
+}
+
 async function main() {
   const receiver = await startReceiver('/callback');
   const service = await startService({ port: 3901, env: WORKERS ? {} : API_ONLY_ENV });
@@ -187,6 +222,9 @@ async function main() {
     await run({ ...whoamiRequest, connections: CONNECTIONS, duration: 3 });
     await run({ ...submitRequest, connections: CONNECTIONS, duration: 3 });
 
+    // The database's own account of the closed-loop rounds, where the server loads pg_stat_statements.
+    const statements = serverStatements(service.databaseUrl);
+    const proposalsBefore = Number(psqlValue('SELECT count(*) FROM proposals', service.databaseUrl));
     const rounds = [];
     for (let round = 0; round < ROUNDS; round++) {
       const whoami = await measureService(service.url, () =>
@@ -202,6 +240,8 @@ async function main() {
     }
     const whoami = median(rounds.map((r) => r.whoami));
     const keyedMax = median(rounds.map((r) => r.keyed));
+    const submitted = Number(psqlValue('SELECT count(*) FROM proposals', service.databaseUrl)) - proposalsBefore;
+    const serverSide = statements?.read(submitted) ?? null;
 
     const rate = Math.max(1, Math.floor(keyedMax.requestsPerSecond * OPEN_LOOP_SHARE));
     const openLoop = summarize(
@@ -255,6 +295,12 @@ async function main() {
       `keyed p99 at ${Math.round(OPEN_LOOP_SHARE * 100)} % of its maximum: ${openLoop.p99ms} ms (target ≤ 25)`,
     );
     console.log(`proposals stored: ${stored}; callback notices delivered: ${receiver.delivered()}`);
+    if (serverSide) {
+      console.log(`pg_stat_statements over the closed-loop rounds (${submitted} submissions):`);
+      console.table(serverSide.statements);
+    } else {
+      console.log('pg_stat_statements is not loaded by this server (shared_preload_libraries): no server-side figures');
+    }
     writeResults(WORKERS ? 'http.json' : 'http-api-only.json', {
       workers: WORKERS,
       patterns: PATTERNS,
@@ -268,6 +314,7 @@ async function main() {
       receipt: { ...receipt, bytes: RECEIPT_BYTES, connections: RECEIPT_CONNECTIONS },
       proposalsStored: stored,
       delivered: receiver.delivered(),
+      pgStatStatements: serverSide,
     });
   } finally {
     await service.stop();
