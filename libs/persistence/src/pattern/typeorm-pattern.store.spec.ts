@@ -3,7 +3,9 @@ import { ConcurrencyConflict } from '@app/domain';
 import { aPattern, describePatternStoreContract } from '@app/testing';
 import type { Database } from '../database/database';
 import { createCompany, openTestDatabase } from '../testing/test-database';
-import { CANDIDATES_SQL, TypeOrmPatternStore } from './typeorm-pattern.store';
+import { StatementParameters } from '../shared/sql';
+import { candidatesSelect } from './pattern-candidates';
+import { TypeOrmPatternStore } from './typeorm-pattern.store';
 
 let database: Database;
 
@@ -115,7 +117,8 @@ describe('TypeOrmPatternStore', () => {
           return row;
         };
         const before = await counts();
-        await tx.query(CANDIDATES_SQL, [big, key, 20]);
+        const parameters = new StatementParameters();
+        await tx.query(candidatesSelect(parameters.bind, big, key, 20).sql, parameters.values);
         const after = await counts();
         return { seq: after.seq - before.seq, idx: after.idx - before.idx };
       });

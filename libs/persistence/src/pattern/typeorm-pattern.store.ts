@@ -10,7 +10,8 @@ import {
   parseVatRate,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { conflictOnUniqueViolation, execute, select } from '../shared/sql';
+import { conflictOnUniqueViolation, execute, select, StatementParameters } from '../shared/sql';
+import { candidatesFrom, candidatesSelect } from './pattern-candidates';
 import {
   PATTERN_COLUMN_NAMES,
   PATTERN_SELECT,
@@ -21,15 +22,6 @@ import {
 
 /** The partial unique index that allows one active pattern per (company, key, account, VAT rate). */
 const ACTIVE_KEY_INDEX = 'patterns_active_key_key';
-
-/**
- * The candidate query: every active pattern with exactly the key, or when there is none the most
- * similar keys by trigram similarity, through the `pattern_candidates` function (migrations
- * 1763810000001 and 1764245000001: it keeps the lookup on the indexes). $1 company, $2 key, $3 limit.
- */
-export const CANDIDATES_SQL = `
-  SELECT ${PATTERN_SELECT}, similarity(merchant_key, $2) AS rank FROM pattern_candidates($1, $2, $3)
-   ORDER BY rank DESC, id`;
 
 /**
  * The PatternStore over `patterns` (pg_trgm for look-alike merchants). Company-scoped throughout;
@@ -43,15 +35,9 @@ export class TypeOrmPatternStore extends PatternStore {
   }
 
   async findCandidates(companyId: string, merchantKey: string, options: { limit?: number } = {}): Promise<Pattern[]> {
-    const limit = Math.max(0, options.limit ?? DEFAULT_CANDIDATE_LIMIT);
-    const rows = await select<PatternRecord & { rank: number }>(this.manager, CANDIDATES_SQL, [
-      companyId,
-      merchantKey,
-      limit,
-    ]);
-    // The rows are either every exact-key pattern (all of them, whatever the limit) or look-alikes.
-    const exact = rows.filter((row) => row.merchant_key === merchantKey).sort((a, b) => compareText(a.id, b.id));
-    return (exact.length > 0 ? exact : rows).map(patternFromRecord);
+    const parameters = new StatementParameters();
+    const query = candidatesSelect(parameters.bind, companyId, merchantKey, options.limit ?? DEFAULT_CANDIDATE_LIMIT);
+    return candidatesFrom(await select<PatternRecord>(this.manager, query.sql, parameters.values), merchantKey);
   }
 
   async findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null> {
@@ -143,9 +129,4 @@ function canonicalVatRate(rate: string): string {
   } catch {
     return rate;
   }
-}
-
-function compareText(a: unknown, b: unknown): number {
-  const [x, y] = [String(a), String(b)];
-  return x < y ? -1 : x > y ? 1 : 0;
 }
