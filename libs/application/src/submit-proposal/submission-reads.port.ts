@@ -6,15 +6,24 @@ export interface SubmissionReadQuery extends DuplicateCandidateQuery {
   readonly supplierInvoice: { readonly organizationNumber: string; readonly invoiceNumber: string } | null;
 }
 
-/** What SubmissionReads.read found, each part as the port that owns its table would return it. */
+/** What SubmissionReads.read found, each part as the stores of its table map it (findById, bookingsSince). */
 export interface SubmissionReadings {
-  /** The merchant's candidate patterns: PatternStore.findCandidates(company, query.merchantKey). */
+  /**
+   * The active patterns the ConfidenceEngine should look at for `merchantKey`: every pattern with
+   * that exact key when there is one (however many), ordered by id, since the engine then scores
+   * from them alone; otherwise the most similar other keys (trigram similarity, pg_trgm's default
+   * threshold 0.3), most similar first (then by id), at most DEFAULT_CANDIDATE_LIMIT. The engine
+   * itself decides what counts as the same merchant.
+   */
   readonly candidates: Pattern[];
-  /** The proposals it may repeat: ProposalRepository.findDuplicateCandidates(company, query). */
+  /** The proposals it may repeat (DuplicateCandidateQuery): newest submission first, at most DUPLICATE_CANDIDATE_LIMIT. */
   readonly earlier: Proposal[];
-  /** The provider's bookings it may repeat: BookingHistoryStore.findNear over the query's amounts and dates. */
+  /**
+   * The provider's bookings (the history import's) of an amount in [amountMin, amountMax] dated in
+   * [dateFrom, dateTo]: oldest first (date, provider, booking id), at most NEAR_BOOKINGS_LIMIT.
+   */
   readonly booked: HistoricalBooking[];
-  /** The supplier invoice's twins: ProposalRepository.findSupplierInvoices; empty when not asked. */
+  /** The supplier invoice's twins, as ProposalRepository.findSupplierInvoices finds them; empty when not asked. */
   readonly sameInvoice: Proposal[];
 }
 
@@ -22,8 +31,8 @@ export interface SubmissionReadings {
  * Everything a submission reads before it scores, in one read (one statement on PostgreSQL, one
  * round trip and one pool connection instead of three or four): the merchant's candidate patterns,
  * the possible duplicates among the company's proposals and among the provider's bookings, and a
- * supplier invoice's twins. Each part is exactly what the port that owns its table returns for the
- * same question; the write that follows is SubmissionStore's.
+ * supplier invoice's twins. Each part is mapped to the same domain objects the stores of its table
+ * return; the write that follows is SubmissionStore's.
  */
 export abstract class SubmissionReads {
   abstract read(companyId: string, query: SubmissionReadQuery): Promise<SubmissionReadings>;

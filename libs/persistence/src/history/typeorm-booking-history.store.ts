@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { BookingHistoryStore, type HistoricalBooking, type HistoryImport, type HistoryImportStatus } from '@app/domain';
-import { select, StatementParameters } from '../shared/sql';
-import { BOOKING_SELECT, bookingOf, nearBookingsSelect, type BookingRecord } from './provider-bookings';
+import { select } from '../shared/sql';
+import { BOOKING_SELECT, bookingOf, type BookingRecord } from './provider-bookings';
 
 interface ImportRecord {
   company_id: string;
@@ -125,19 +125,6 @@ export class TypeOrmBookingHistoryStore extends BookingHistoryStore {
         WHERE company_id = $1 AND booking_date >= $2 ORDER BY booking_date, provider, booking_id`,
       [companyId, from],
     );
-    return rows.map(bookingOf);
-  }
-
-  async findNear(
-    companyId: string,
-    amountMin: number,
-    amountMax: number,
-    from: string,
-    to: string,
-  ): Promise<HistoricalBooking[]> {
-    const parameters = new StatementParameters();
-    const { sql } = nearBookingsSelect(parameters.bind, companyId, amountMin, amountMax, from, to);
-    const rows = await select<BookingRecord>(this.manager, sql, parameters.values);
     return rows.map(bookingOf);
   }
 }

@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import {
   ConcurrencyConflict,
-  DEFAULT_CANDIDATE_LIMIT,
   Page,
   Pattern,
   PatternKey,
@@ -10,8 +9,7 @@ import {
   parseVatRate,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { conflictOnUniqueViolation, execute, select, StatementParameters } from '../shared/sql';
-import { candidatesFrom, candidatesSelect } from './pattern-candidates';
+import { conflictOnUniqueViolation, execute, select } from '../shared/sql';
 import {
   PATTERN_COLUMN_NAMES,
   PATTERN_SELECT,
@@ -32,12 +30,6 @@ const ACTIVE_KEY_INDEX = 'patterns_active_key_key';
 export class TypeOrmPatternStore extends PatternStore {
   constructor(private readonly manager: EntityManager) {
     super();
-  }
-
-  async findCandidates(companyId: string, merchantKey: string, options: { limit?: number } = {}): Promise<Pattern[]> {
-    const parameters = new StatementParameters();
-    const query = candidatesSelect(parameters.bind, companyId, merchantKey, options.limit ?? DEFAULT_CANDIDATE_LIMIT);
-    return candidatesFrom(await select<PatternRecord>(this.manager, query.sql, parameters.values), merchantKey);
   }
 
   async findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null> {

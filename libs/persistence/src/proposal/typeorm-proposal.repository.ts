@@ -6,23 +6,13 @@ import {
   Proposal,
   ProposalRepository,
   ProposalStatus,
-  type DuplicateCandidateQuery,
   type ProposalListFilter,
   type ReimbursementFilter,
   type ReimbursementTotal,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import {
-  conflictOnUniqueViolation,
-  execute,
-  insertInto,
-  select,
-  StatementParameters,
-  toNumber,
-  type Bind,
-  type OrderedSelect,
-} from '../shared/sql';
-import { duplicateCandidatesSelect, supplierInvoicesSelect } from './proposal-queries';
+import { conflictOnUniqueViolation, execute, insertInto, select, StatementParameters, toNumber } from '../shared/sql';
+import { supplierInvoicesSelect } from './proposal-queries';
 import {
   PROPOSAL_COLUMN_NAMES,
   PROPOSAL_SELECT,
@@ -163,21 +153,13 @@ export class TypeOrmProposalRepository extends ProposalRepository {
     }));
   }
 
-  async findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]> {
-    return this.proposalsOf((bind) => duplicateCandidatesSelect(bind, companyId, query));
-  }
-
   async findSupplierInvoices(
     companyId: string,
     organizationNumber: string,
     invoiceNumber: string,
   ): Promise<Proposal[]> {
-    return this.proposalsOf((bind) => supplierInvoicesSelect(bind, companyId, organizationNumber, invoiceNumber));
-  }
-
-  private async proposalsOf(query: (bind: Bind) => OrderedSelect): Promise<Proposal[]> {
     const parameters = new StatementParameters();
-    const { sql } = query(parameters.bind);
+    const { sql } = supplierInvoicesSelect(parameters.bind, companyId, organizationNumber, invoiceNumber);
     return (await select<ProposalRecord>(this.manager, sql, parameters.values)).map(proposalFromRecord);
   }
 

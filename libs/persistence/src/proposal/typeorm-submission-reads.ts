@@ -11,10 +11,12 @@ import { duplicateCandidatesSelect, PROPOSAL_TIMESTAMP_COLUMNS, supplierInvoices
 type JsonRows = Record<string, unknown>[];
 
 /**
- * SubmissionReads in ONE statement: the candidate, duplicate, booking and (when asked) twin queries
- * of the stores that own those tables, each a JSON array column of one row, so a submission pays one
- * round trip and one pool connection for its reads. Each query keeps its own indexes (a scalar
- * subquery is planned as it would be alone), and its rows are mapped by the owner's mapper.
+ * SubmissionReads in ONE statement: the candidate query (pattern-candidates.ts), the duplicate and
+ * (when asked) twin queries of proposals (proposal-queries.ts; the twins' is also
+ * ProposalRepository.findSupplierInvoices) and the near bookings' (provider-bookings.ts), each a
+ * JSON array column of one row, so a submission pays one round trip and one pool connection for
+ * its reads. Each query keeps its own indexes (a scalar subquery is planned as it would be alone),
+ * and its rows are mapped by its table's mapper.
  */
 export class TypeOrmSubmissionReads extends SubmissionReads {
   constructor(private readonly manager: EntityManager) {
