@@ -116,12 +116,12 @@ function main() {
     const [total, lookup, engine] = scoring.results;
     rows.push(
       [
-        `scoring: findCandidates + ConfidenceEngine, ${scoring.patterns.toLocaleString('en')} patterns, in process`,
+        `scoring: the submission read + ConfidenceEngine, ${scoring.patterns.toLocaleString('en')} patterns, in process`,
         `p50 ${ms(total.p50ms)}, **p99 ${ms(total.p99ms)}**`,
         'p99 ≤ 2 ms',
         verdict(total.p99ms <= 2),
       ],
-      ['— of which findCandidates (PostgreSQL)', `p50 ${ms(lookup.p50ms)}, p99 ${ms(lookup.p99ms)}`, '', ''],
+      ['— of which the submission read (PostgreSQL)', `p50 ${ms(lookup.p50ms)}, p99 ${ms(lookup.p99ms)}`, '', ''],
       ['— of which ConfidenceEngine.score', `p50 ${ms(engine.p50ms)}, p99 ${ms(engine.p99ms)}`, '', ''],
     );
   }

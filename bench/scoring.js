@@ -1,8 +1,9 @@
 'use strict';
 /**
  * Scoring a proposal with BENCH_SCORING_PATTERNS (100 000) patterns in the company, in this process
- * on real PostgreSQL, as the submission does it: the PatternStore's candidate lookup
- * (`findCandidates`, the trigram index) then the ConfidenceEngine. BENCH_SCORES (3 000) scores one
+ * on real PostgreSQL, as the submission does it: its one read (`SubmissionReads.read`: the candidate
+ * lookup on the trigram index, with the duplicate look-ups, here over empty tables) then the
+ * ConfidenceEngine. BENCH_SCORES (3 000) scores one
  * after another, after 300 not counted, a third each of merchants with a pattern of their own
  * (exact key), misspelt ones (a look-alike) and unknown ones; p50/p99 of the whole and of each part,
  * and of the lookup for each kind of merchant.
@@ -15,7 +16,7 @@ const { psql, psqlValue, writeResults } = require('./lib');
 
 const DIST = path.resolve(__dirname, '../dist/libs');
 const { ConfidenceEngine, normalizeMerchant, parseMoney } = require(`${DIST}/domain/src`);
-const { TypeOrmPatternStore } = require(`${DIST}/persistence/src/pattern/typeorm-pattern.store.js`);
+const { TypeOrmSubmissionReads } = require(`${DIST}/persistence/src/proposal/typeorm-submission-reads.js`);
 const { dataSourceOptions, migrateAsOwner } = require(`${DIST}/persistence/src/database/database.js`);
 const { DataSource } = require('typeorm');
 
@@ -78,7 +79,20 @@ async function main() {
     ).split('|');
 
     await dataSource.initialize();
-    const store = new TypeOrmPatternStore(dataSource.manager);
+    const reads = new TypeOrmSubmissionReads(dataSource.manager);
+    const today = new Date().toISOString().slice(0, 10);
+    const readFor = (merchant) =>
+      reads.read('demo', {
+        merchantKey: normalizeMerchant(merchant),
+        receiptSha256: null,
+        receiptFingerprint: null,
+        amountMin: 49750,
+        amountMax: 50250,
+        dateFrom: today,
+        dateTo: today,
+        submittedSince: new Date(Date.now() - 365 * 86_400_000),
+        supplierInvoice: null,
+      });
     const engine = new ConfidenceEngine();
     const policy = { autoApproveMaxAmount: null };
     const total = [];
@@ -97,7 +111,7 @@ async function main() {
         submittedBy: 'ola@demo.no',
       };
       const started = performance.now();
-      const candidates = await store.findCandidates('demo', normalizeMerchant(merchant));
+      const { candidates } = await readFor(merchant);
       const found = performance.now();
       const assessment = engine.score(input, candidates, policy);
       const scored = performance.now();
@@ -112,11 +126,11 @@ async function main() {
     }
     const results = [
       summary('lookup + score', total),
-      summary('findCandidates (PostgreSQL)', lookup),
+      summary('the submission read (PostgreSQL)', lookup),
       summary('ConfidenceEngine.score', score),
     ];
     const lookupsByKind = Object.entries(lookupByKind).map(([kind, samples]) =>
-      summary(`findCandidates, ${kind} merchant`, samples),
+      summary(`the submission read, ${kind} merchant`, samples),
     );
     console.table(results);
     console.table(lookupsByKind);

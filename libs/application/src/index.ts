@@ -20,6 +20,7 @@ export * from './idempotency/idempotent-execution';
 
 export * from './submit-proposal/submit-proposal.command';
 export * from './submit-proposal/submission-store.port';
+export * from './submit-proposal/submission-reads.port';
 export * from './submit-proposal/submit-proposal.handler';
 export * from './get-proposal/get-proposal.handler';
 export * from './list-proposals/list-proposals.handler';

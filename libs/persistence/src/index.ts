@@ -21,7 +21,8 @@ export { EventChainKeys, EventChainKeyMissing } from './event-store/event-chain-
 export { canonicalJson, eventHash, GENESIS_HASH } from './event-store/event-hash';
 export * from './proposal/typeorm-proposal.repository';
 export * from './proposal/typeorm-submission.store';
-export { CANDIDATES_SQL, TypeOrmPatternStore } from './pattern/typeorm-pattern.store';
+export * from './proposal/typeorm-submission-reads';
+export { TypeOrmPatternStore } from './pattern/typeorm-pattern.store';
 export * from './settings/typeorm-company-settings.store';
 export * from './outbox/typeorm-outbox.repository';
 export * from './vault/typeorm-wrapped-dek.repository';

@@ -34,6 +34,7 @@ import {
   ExecutionQueue,
   IdempotencyStore,
   ReceiptStore,
+  SubmissionReads,
   SubmissionStore,
   UnitOfWork,
 } from '@app/application';
@@ -50,6 +51,7 @@ import { TypeOrmWrappedDekRepository } from './vault/typeorm-wrapped-dek.reposit
 import { TypeOrmUnitOfWork } from './unit-of-work/typeorm-unit-of-work';
 import { TypeOrmReceiptStore } from './receipts/typeorm-receipt.store';
 import { TypeOrmSubmissionStore } from './proposal/typeorm-submission.store';
+import { TypeOrmSubmissionReads } from './proposal/typeorm-submission-reads';
 import { TypeOrmIdempotencyStore } from './idempotency/typeorm-idempotency.store';
 import { TypeOrmExecutionQueue } from './execution/typeorm-execution.queue';
 import { TypeOrmDailyCheckRuns } from './daily-check/typeorm-daily-check-runs';
@@ -176,6 +178,8 @@ export class PersistenceModule {
             new TypeOrmSubmissionStore(dataSource.manager, clock, ids),
           inject: [DataSource, Clock, IdGenerator],
         },
+        // What a submission reads before it scores, in one statement.
+        overManager(SubmissionReads, TypeOrmSubmissionReads),
         overManager(ReceiptStore, TypeOrmReceiptStore),
         overManager(ConsoleSessionStore, TypeOrmConsoleSessionStore),
         // Standalone, for the purge of expired keys; requests use the unit of work's.
@@ -240,6 +244,7 @@ export class PersistenceModule {
         WrappedDekRepository,
         UnitOfWork,
         SubmissionStore,
+        SubmissionReads,
         AuthorizationRequestStore,
         CompanyContextStore,
         EmployeeMappingRepository,

@@ -17,6 +17,7 @@ export * from './in-memory/in-memory-provider-connection-repository';
 export * from './in-memory/in-memory-booking-history-store';
 export * from './in-memory/in-memory-unit-of-work';
 export * from './in-memory/in-memory-submission-store';
+export * from './in-memory/in-memory-submission-reads';
 export * from './in-memory/in-memory-console-session-store';
 export * from './in-memory/in-memory-adapters';
 export * from './mothers/origin.mother';

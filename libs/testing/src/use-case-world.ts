@@ -26,6 +26,7 @@ import { ConfidenceEngine, type CompanyContext } from '@app/domain';
 import { InMemoryBookingHistoryStore } from './in-memory/in-memory-booking-history-store';
 import { InMemoryCompanyContextStore } from './in-memory/in-memory-company-context-store';
 import { InMemoryEmployeeMappingRepository } from './in-memory/in-memory-employee-mapping-repository';
+import { InMemorySubmissionReads } from './in-memory/in-memory-submission-reads';
 import { createInMemoryAdapters } from './in-memory/in-memory-adapters';
 import { REVIEWER, SUBMITTER, TEST_COMPANY } from './mothers/origin.mother';
 import { receiptPdf } from './mothers/receipt-pdf.mother';
@@ -123,9 +124,8 @@ export function aUseCaseWorld(options: Partial<ApplicationOptions> = {}) {
       adapters.submissions,
       adapters.settings,
       contexts,
-      adapters.patterns,
+      new InMemorySubmissionReads(adapters.patterns, adapters.proposals, history),
       adapters.proposals,
-      history,
       new IdempotentExecution(adapters.clock),
       new ConfidenceEngine(),
       ctx,

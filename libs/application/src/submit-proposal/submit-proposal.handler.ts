@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   assertBookable,
-  BookingHistoryStore,
   creditAccountOf,
   EmployeeMappingRepository,
   withDefaultDepartment,
@@ -25,7 +24,6 @@ import {
   osloDate,
   parseExpenseDetails,
   findAccount,
-  PatternStore,
   ProposalRepository,
   submitProposal,
   transitionProposal,
@@ -35,7 +33,6 @@ import {
   type DuplicateMatch,
   type ExpenseDetails,
   type OutboundMessage,
-  type Pattern,
   type PaymentAccounts,
   type ProposalEvent,
   type ReceiptFingerprint,
@@ -51,6 +48,7 @@ import { assertMayRead } from '../shared/proposal-access';
 import { ApplicationContext } from '../shared/domain-context.provider';
 import { autoApprovedMessage, needsReviewMessage } from '../shared/proposal-notifications';
 import type { ProposalView } from '../shared/proposal-view';
+import { SubmissionReads, type SubmissionReadings } from './submission-reads.port';
 import { SubmissionStore, type RecordedUse, type SubmissionWrite } from './submission-store.port';
 import type { ProposalSubmission, SubmitProposalCommand } from './submit-proposal.command';
 
@@ -76,7 +74,7 @@ interface Submission {
   readonly paymentAccounts: PaymentAccounts;
   readonly executionDelayMinutes: number;
   readonly autoApproval: AutoApprovalPolicy;
-  readonly candidates: readonly Pattern[];
+  readonly candidates: SubmissionReadings['candidates'];
   readonly duplicates: readonly DuplicateMatch[];
   /** The first day of the company's open period (openPeriodStartOf). */
   readonly openPeriodStart: AccountingDate;
@@ -105,9 +103,8 @@ export class SubmitProposalHandler {
     private readonly submissions: SubmissionStore,
     private readonly settings: CompanySettingsStore,
     private readonly contexts: CompanyContextStore,
-    private readonly patterns: PatternStore,
+    private readonly reads: SubmissionReads,
     private readonly proposals: ProposalRepository,
-    private readonly history: BookingHistoryStore,
     private readonly idempotency: IdempotentExecution,
     private readonly engine: ConfidenceEngine,
     private readonly ctx: ApplicationContext,
@@ -139,12 +136,12 @@ export class SubmitProposalHandler {
     const { caller, submission } = command;
     const today = osloDate(this.ctx.clock.now());
     const checked = await this.validate(submission, today);
-    // Everything scoring needs is read before the write, which is one statement.
-    const [settings, context, candidates, duplicates] = await Promise.all([
+    // Everything scoring needs is read before the write, which is one statement: the settings and
+    // the chart (cached per instance) and the merchant's patterns with the possible duplicates, one read.
+    const [settings, context, { candidates, duplicates }] = await Promise.all([
       this.settings.get(caller.company),
       this.contexts.get(caller.company),
-      this.patterns.findCandidates(caller.company, normalizeMerchant(checked.details.merchant)),
-      this.findDuplicates(caller.company, checked.details, checked.receiptFingerprint),
+      this.readBeforeScoring(caller.company, checked.details, checked.receiptFingerprint),
     ]);
     const validated = { ...checked, details: await this.withSubmitterDepartment(caller, checked.details, context) };
     const stored: Submission = {
@@ -228,38 +225,37 @@ export class SubmitProposalHandler {
   }
 
   /**
-   * The earlier records this expense may repeat (findPossibleDuplicates): the company's proposals of
-   * the lookback that were not rejected, with the same receipt (bytes or fingerprint) or a NOK
-   * amount close to this one's around the date, and the provider's bookings the history import
-   * read (in NOK) with such an amount around the date; for a supplier invoice, also the company's
-   * earlier proposals of the same supplier and invoice number (withSupplierInvoiceTwins).
+   * What scoring reads, in one read (SubmissionReads): the merchant's candidate patterns, and the
+   * earlier records this expense may repeat (findPossibleDuplicates) — the company's proposals of
+   * the lookback that were not rejected, with the same receipt (bytes or fingerprint) or a NOK amount
+   * close to this one's around the date, and the provider's bookings the history import read (in
+   * NOK) with such an amount around the date; for a supplier invoice, also the company's earlier
+   * proposals of the same supplier and invoice number (withSupplierInvoiceTwins).
    */
-  private async findDuplicates(
+  private async readBeforeScoring(
     companyId: string,
     details: ExpenseDetails,
     receiptFingerprint: ReceiptFingerprint | null,
-  ): Promise<DuplicateMatch[]> {
+  ): Promise<{ candidates: SubmissionReadings['candidates']; duplicates: DuplicateMatch[] }> {
     const window = duplicateDateWindow(details.date);
     const amounts = duplicateAmountRange(nokAmountOf(details));
     const receiptSha256 = details.receipt?.sha256 ?? null;
     const { supplier, invoiceNumber } = details;
     const invoice = details.kind === 'supplier_invoice' && supplier !== null && invoiceNumber !== null;
-    const [earlier, booked, sameInvoice] = await Promise.all([
-      this.proposals.findDuplicateCandidates(companyId, {
-        receiptSha256,
-        receiptFingerprint,
-        merchantKey: normalizeMerchant(details.merchant),
-        amountMin: amounts.min,
-        amountMax: amounts.max,
-        dateFrom: window.from,
-        dateTo: window.to,
-        submittedSince: duplicateLookbackStart(this.ctx.clock.now()),
-      }),
-      this.history.findNear(companyId, amounts.min, amounts.max, window.from, window.to),
-      invoice ? this.proposals.findSupplierInvoices(companyId, supplier.organizationNumber, invoiceNumber) : [],
-    ]);
-    const matches = findPossibleDuplicates({ ...details, receiptSha256, receiptFingerprint }, earlier, booked);
-    return withSupplierInvoiceTwins(details, sameInvoice, matches);
+    const read = await this.reads.read(companyId, {
+      merchantKey: normalizeMerchant(details.merchant),
+      receiptSha256,
+      receiptFingerprint,
+      amountMin: amounts.min,
+      amountMax: amounts.max,
+      dateFrom: window.from,
+      dateTo: window.to,
+      submittedSince: duplicateLookbackStart(this.ctx.clock.now()),
+      supplierInvoice: invoice ? { organizationNumber: supplier.organizationNumber, invoiceNumber } : null,
+    });
+    const probe = { ...details, receiptSha256, receiptFingerprint };
+    const matches = findPossibleDuplicates(probe, read.earlier, read.booked);
+    return { candidates: read.candidates, duplicates: withSupplierInvoiceTwins(details, read.sameInvoice, matches) };
   }
 
   /**

@@ -1,6 +1,5 @@
 import type { HistoricalBooking } from '../history/booking-history';
 import type { AccountingDate } from '../values/accounting-date';
-import type { MinorUnits } from '../values/money';
 
 export type HistoryImportStatus = 'running' | 'done' | 'failed';
 
@@ -23,7 +22,7 @@ export interface HistoryImport {
   readonly error: string | null;
 }
 
-/** How many bookings findNear returns at most. */
+/** How many near bookings a submission reads at most (SubmissionReads). */
 export const NEAR_BOOKINGS_LIMIT = 20;
 
 /**
@@ -41,13 +40,4 @@ export abstract class BookingHistoryStore {
 
   /** Every booking dated on or after `from`, oldest first: what suggestions are derived from. */
   abstract bookingsSince(companyId: string, from: AccountingDate): Promise<HistoricalBooking[]>;
-
-  /** Bookings of an amount in [amountMin, amountMax] dated in [from, to]: a new proposal's possible duplicates. */
-  abstract findNear(
-    companyId: string,
-    amountMin: MinorUnits,
-    amountMax: MinorUnits,
-    from: AccountingDate,
-    to: AccountingDate,
-  ): Promise<HistoricalBooking[]>;
 }

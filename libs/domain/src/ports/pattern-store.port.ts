@@ -16,7 +16,7 @@ export interface PatternListQuery extends PageRequest {
   readonly pendingSuggestions?: boolean;
 }
 
-/** How many candidates findCandidates returns at most unless told. */
+/** How many look-alike candidates a submission reads at most (SubmissionReads). */
 export const DEFAULT_CANDIDATE_LIMIT = 20;
 
 /**
@@ -25,14 +25,6 @@ export const DEFAULT_CANDIDATE_LIMIT = 20;
  * merchant racing).
  */
 export abstract class PatternStore {
-  /**
-   * The active patterns the ConfidenceEngine should look at for `merchantKey`: every pattern with that
-   * exact key when there is one (whatever `limit`), since the engine then scores from them alone;
-   * otherwise the most similar other keys (trigram similarity, pg_trgm's default threshold 0.3),
-   * most similar first, at most `limit`. The engine itself decides what counts as the same merchant.
-   */
-  abstract findCandidates(companyId: string, merchantKey: string, options?: { limit?: number }): Promise<Pattern[]>;
-
   /** The active pattern with exactly this key, account and VAT rate, to strengthen on approval. */
   abstract findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null>;
 

@@ -5,7 +5,11 @@ import { Page, PageRequest } from '../shared/page';
 import { AccountingDate } from '../values/accounting-date';
 import { MinorUnits } from '../values/money';
 
-/** What findDuplicateCandidates narrows the company's proposals by (findPossibleDuplicates decides). */
+/**
+ * What a submission's duplicate read (SubmissionReads) narrows the company's proposals by: those not
+ * rejected, submitted since `submittedSince`, that match any of the conditions below; newest
+ * submission first, at most DUPLICATE_CANDIDATE_LIMIT (findPossibleDuplicates decides).
+ */
 export interface DuplicateCandidateQuery {
   /** Proposals with a receipt of this SHA-256, whatever their amount or date. */
   readonly receiptSha256: string | null;
@@ -94,13 +98,6 @@ export abstract class ProposalRepository {
 
   /** Per employee (by email, in lower case, sorted), the count and NOK sum of every outlay that passes `filter`. */
   abstract reimbursementTotals(companyId: string, filter: ReimbursementFilter): Promise<ReimbursementTotal[]>;
-
-  /**
-   * The company's proposals that were not rejected, submitted since `query.submittedSince`, that
-   * have the receipt `query.receiptSha256`, the same receipt by fingerprint, or a NOK amount and a
-   * date in the ranges: newest submission first, at most DUPLICATE_CANDIDATE_LIMIT.
-   */
-  abstract findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]>;
 
   /**
    * The company's supplier invoices that were not rejected, from the supplier with

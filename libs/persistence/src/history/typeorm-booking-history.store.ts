@@ -1,23 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import {
-  BookingHistoryStore,
-  NEAR_BOOKINGS_LIMIT,
-  type HistoricalBooking,
-  type HistoryImport,
-  type HistoryImportStatus,
-} from '@app/domain';
+import { BookingHistoryStore, type HistoricalBooking, type HistoryImport, type HistoryImportStatus } from '@app/domain';
 import { select } from '../shared/sql';
-
-interface BookingRecord {
-  provider: string;
-  booking_id: string;
-  kind: HistoricalBooking['kind'];
-  booking_date: string;
-  merchant: string;
-  account_code: string;
-  vat_rate: string;
-  amount: string;
-}
+import { BOOKING_SELECT, bookingOf, type BookingRecord } from './provider-bookings';
 
 interface ImportRecord {
   company_id: string;
@@ -34,9 +18,6 @@ interface ImportRecord {
   finished_at: Date | null;
   error: string | null;
 }
-
-const BOOKING_SELECT = `provider, booking_id, kind, to_char(booking_date, 'YYYY-MM-DD') AS booking_date, merchant,
-  account_code, vat_rate, amount`;
 
 const IMPORT_SELECT = `company_id, provider, to_char(period_from, 'YYYY-MM-DD') AS period_from,
   to_char(period_to, 'YYYY-MM-DD') AS period_to, status, cursor, bookings_read, pages_read, started_by, started_at,
@@ -146,34 +127,4 @@ export class TypeOrmBookingHistoryStore extends BookingHistoryStore {
     );
     return rows.map(bookingOf);
   }
-
-  async findNear(
-    companyId: string,
-    amountMin: number,
-    amountMax: number,
-    from: string,
-    to: string,
-  ): Promise<HistoricalBooking[]> {
-    const rows = await select<BookingRecord>(
-      this.manager,
-      `SELECT ${BOOKING_SELECT} FROM provider_bookings
-        WHERE company_id = $1 AND amount BETWEEN $2 AND $3 AND booking_date BETWEEN $4 AND $5
-        ORDER BY booking_date, provider, booking_id LIMIT $6`,
-      [companyId, amountMin, amountMax, from, to, NEAR_BOOKINGS_LIMIT],
-    );
-    return rows.map(bookingOf);
-  }
-}
-
-function bookingOf(row: BookingRecord): HistoricalBooking {
-  return {
-    provider: row.provider,
-    bookingId: row.booking_id,
-    kind: row.kind,
-    date: row.booking_date,
-    merchant: row.merchant,
-    accountCode: row.account_code,
-    vatRate: row.vat_rate,
-    amount: Number(row.amount),
-  };
 }

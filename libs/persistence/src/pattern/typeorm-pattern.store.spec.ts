@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyConflict } from '@app/domain';
 import { aPattern, describePatternStoreContract } from '@app/testing';
 import type { Database } from '../database/database';
+import { submissionRead } from '../testing/submission-read';
 import { createCompany, openTestDatabase } from '../testing/test-database';
-import { CANDIDATES_SQL, TypeOrmPatternStore } from './typeorm-pattern.store';
+import { TypeOrmPatternStore } from './typeorm-pattern.store';
 
 let database: Database;
 
@@ -92,9 +93,9 @@ describe('TypeOrmPatternStore', () => {
       await database.dataSource.query('DELETE FROM patterns WHERE company_id = $1', [big]);
     });
 
-    it('answers findCandidates with the exact key alone, and with the look-alikes of a key no pattern has', async () => {
-      const exact = await store.findCandidates(big, 'spotify');
-      const lookAlikes = await store.findCandidates(big, 'spotfy');
+    it('reads the candidates of the exact key alone, and with the look-alikes of a key no pattern has', async () => {
+      const exact = (await submissionRead(database.dataSource.manager, big, { merchantKey: 'spotify' })).candidates;
+      const lookAlikes = (await submissionRead(database.dataSource.manager, big, { merchantKey: 'spotfy' })).candidates;
 
       expect(exact.map((p) => p.merchantKey)).toEqual(['spotify']);
       expect(lookAlikes.map((p) => p.merchantKey)).toEqual(expect.arrayContaining(['spotify', 'spotifi']));
@@ -102,9 +103,9 @@ describe('TypeOrmPatternStore', () => {
     });
 
     /**
-     * The scans of one candidate query: the backend's counts of scans of `patterns` not yet flushed
-     * to the statistics, before and after it, in one transaction (they are flushed between
-     * transactions only).
+     * The scans of `patterns` by one submission's read (its candidate query): the backend's counts
+     * of scans not yet flushed to the statistics, before and after it, in one transaction (they are
+     * flushed between transactions only).
      */
     async function scansOf(key: string): Promise<{ seq: number; idx: number }> {
       return database.dataSource.transaction(async (tx) => {
@@ -115,7 +116,7 @@ describe('TypeOrmPatternStore', () => {
           return row;
         };
         const before = await counts();
-        await tx.query(CANDIDATES_SQL, [big, key, 20]);
+        await submissionRead(tx, big, { merchantKey: key });
         const after = await counts();
         return { seq: after.seq - before.seq, idx: after.idx - before.idx };
       });

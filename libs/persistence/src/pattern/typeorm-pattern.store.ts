@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import {
   ConcurrencyConflict,
-  DEFAULT_CANDIDATE_LIMIT,
   Page,
   Pattern,
   PatternKey,
@@ -23,15 +22,6 @@ import {
 const ACTIVE_KEY_INDEX = 'patterns_active_key_key';
 
 /**
- * The candidate query: every active pattern with exactly the key, or when there is none the most
- * similar keys by trigram similarity, through the `pattern_candidates` function (migrations
- * 1763810000001 and 1764245000001: it keeps the lookup on the indexes). $1 company, $2 key, $3 limit.
- */
-export const CANDIDATES_SQL = `
-  SELECT ${PATTERN_SELECT}, similarity(merchant_key, $2) AS rank FROM pattern_candidates($1, $2, $3)
-   ORDER BY rank DESC, id`;
-
-/**
  * The PatternStore over `patterns` (pg_trgm for look-alike merchants). Company-scoped throughout;
  * another company's id reads as absent. `save` is optimistic: an insert relies on the primary key
  * and on the partial unique index of active keys, an update is a compare-and-set on `version`;
@@ -40,18 +30,6 @@ export const CANDIDATES_SQL = `
 export class TypeOrmPatternStore extends PatternStore {
   constructor(private readonly manager: EntityManager) {
     super();
-  }
-
-  async findCandidates(companyId: string, merchantKey: string, options: { limit?: number } = {}): Promise<Pattern[]> {
-    const limit = Math.max(0, options.limit ?? DEFAULT_CANDIDATE_LIMIT);
-    const rows = await select<PatternRecord & { rank: number }>(this.manager, CANDIDATES_SQL, [
-      companyId,
-      merchantKey,
-      limit,
-    ]);
-    // The rows are either every exact-key pattern (all of them, whatever the limit) or look-alikes.
-    const exact = rows.filter((row) => row.merchant_key === merchantKey).sort((a, b) => compareText(a.id, b.id));
-    return (exact.length > 0 ? exact : rows).map(patternFromRecord);
   }
 
   async findActiveByKey(companyId: string, key: PatternKey): Promise<Pattern | null> {
@@ -143,9 +121,4 @@ function canonicalVatRate(rate: string): string {
   } catch {
     return rate;
   }
-}
-
-function compareText(a: unknown, b: unknown): number {
-  const [x, y] = [String(a), String(b)];
-  return x < y ? -1 : x > y ? 1 : 0;
 }

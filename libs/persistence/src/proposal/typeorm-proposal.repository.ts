@@ -1,22 +1,18 @@
 import type { EntityManager } from 'typeorm';
 import {
   ConcurrencyConflict,
-  DUPLICATE_CANDIDATE_LIMIT,
   Page,
   PageRequest,
   Proposal,
   ProposalRepository,
   ProposalStatus,
-  RECEIPT_IMAGE_HASH_MAX_DISTANCE,
-  normalizeInvoiceNumber,
-  type DuplicateCandidateQuery,
   type ProposalListFilter,
   type ReimbursementFilter,
   type ReimbursementTotal,
 } from '@app/domain';
 import { assertLimit, decodeCursor, toPage } from '../shared/keyset-cursor';
-import { conflictOnUniqueViolation, execute, insertInto, select, toNumber } from '../shared/sql';
-import { INVOICE_NUMBER_SQL } from '../migrations/1764330000002-supplier-invoice-number-normalised';
+import { conflictOnUniqueViolation, execute, insertInto, select, StatementParameters, toNumber } from '../shared/sql';
+import { supplierInvoicesSelect } from './proposal-queries';
 import {
   PROPOSAL_COLUMN_NAMES,
   PROPOSAL_SELECT,
@@ -157,60 +153,14 @@ export class TypeOrmProposalRepository extends ProposalRepository {
     }));
   }
 
-  async findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]> {
-    // Indexed probes (proposals_duplicate_purchase_idx, proposals_duplicate_receipt_idx,
-    // proposals_duplicate_fingerprint_idx). An image's near fingerprints are the company's image
-    // fingerprints within RECEIPT_IMAGE_HASH_MAX_DISTANCE bits (sameReceipt); the CASE keeps the
-    // hex cast to image fingerprints.
-    const image = query.receiptFingerprint?.startsWith('phash:') ? query.receiptFingerprint : null;
-    const rows = await select<ProposalRecord>(
-      this.manager,
-      `SELECT ${PROPOSAL_SELECT} FROM proposals
-        WHERE company_id = $1 AND status <> 'REJECTED' AND submitted_at >= $2
-          AND ((merchant_key = $12 AND COALESCE(amount_nok, amount) BETWEEN $3 AND $4
-                AND accounting_date BETWEEN $5 AND $6)
-               OR ($7::text IS NOT NULL AND receipt->>'sha256' = $7::text)
-               OR ($8::text IS NOT NULL AND receipt_fingerprint = $8::text)
-               OR ($9::text IS NOT NULL AND receipt_fingerprint LIKE 'phash:%'
-                   AND CASE WHEN receipt_fingerprint LIKE 'phash:%'
-                            THEN bit_count(('x' || substr(receipt_fingerprint, 7))::bit(64)
-                                           # ('x' || substr($9::text, 7))::bit(64))
-                       END <= $10))
-        ORDER BY submitted_at DESC, id DESC LIMIT $11`,
-      [
-        companyId,
-        query.submittedSince,
-        query.amountMin,
-        query.amountMax,
-        query.dateFrom,
-        query.dateTo,
-        query.receiptSha256,
-        query.receiptFingerprint,
-        image,
-        RECEIPT_IMAGE_HASH_MAX_DISTANCE,
-        DUPLICATE_CANDIDATE_LIMIT,
-        query.merchantKey,
-      ],
-    );
-    return rows.map(proposalFromRecord);
-  }
-
   async findSupplierInvoices(
     companyId: string,
     organizationNumber: string,
     invoiceNumber: string,
   ): Promise<Proposal[]> {
-    // proposals_supplier_invoice_idx (migration 1764330000002): the expressions are the index's own;
-    // INVOICE_NUMBER_SQL is normalizeInvoiceNumber.
-    const rows = await select<ProposalRecord>(
-      this.manager,
-      `SELECT ${PROPOSAL_SELECT} FROM proposals
-        WHERE company_id = $1 AND kind = 'supplier_invoice' AND status <> 'REJECTED'
-          AND (bookkeeping #>> '{supplier,organizationNumber}') = $2 AND ${INVOICE_NUMBER_SQL} = $3
-        ORDER BY submitted_at, id`,
-      [companyId, organizationNumber, normalizeInvoiceNumber(invoiceNumber)],
-    );
-    return rows.map(proposalFromRecord);
+    const parameters = new StatementParameters();
+    const { sql } = supplierInvoicesSelect(parameters.bind, companyId, organizationNumber, invoiceNumber);
+    return (await select<ProposalRecord>(this.manager, sql, parameters.values)).map(proposalFromRecord);
   }
 
   async listDueForExecution(now: Date, limit: number): Promise<Proposal[]> {

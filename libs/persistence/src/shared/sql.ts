@@ -109,3 +109,47 @@ export function toNumber(value: unknown): number {
 export function toNullableNumber(value: unknown): number | null {
   return value === null || value === undefined ? null : toNumber(value);
 }
+
+/** `$n` of a value just appended to a statement's parameters. */
+export type Bind = (value: unknown) => string;
+
+/**
+ * A statement's parameters, numbered as they are bound: `bind(value)` appends `value` and returns its
+ * `$n`. Lets one query's SQL be written once and placed alone or inside a larger statement.
+ */
+export class StatementParameters {
+  readonly values: unknown[] = [];
+  readonly bind: Bind = (value) => {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  };
+}
+
+/** A SELECT with the order of its rows, which an aggregate over it must keep (`jsonRowsOf`). */
+export interface OrderedSelect {
+  readonly sql: string;
+  /** Its ORDER BY list, naming its output columns. */
+  readonly order: string;
+}
+
+/** The rows of `select` as one JSON array (`[]` for none): one column of a statement that reads several. */
+export function jsonRowsOf(select: OrderedSelect): string {
+  return `(SELECT COALESCE(json_agg(r ORDER BY ${select.order}), '[]') FROM (${select.sql}) r)`;
+}
+
+/**
+ * The rows of a `jsonRowsOf` column as the driver returns the same SELECT's rows, for the same mapper:
+ * JSON carries a timestamptz as text, so the `timestamps` columns become Dates again. The other types
+ * come as the mappers take them already: bigint and numeric as numbers (toNumber), jsonb as its
+ * value, arrays as arrays, dates as the text the SELECT made of them.
+ */
+export function recordsFromJson<T>(rows: readonly Record<string, unknown>[], timestamps: readonly string[]): T[] {
+  return rows.map((row) => {
+    const record: Record<string, unknown> = { ...row };
+    for (const column of timestamps) {
+      const value = record[column];
+      if (typeof value === 'string') record[column] = new Date(value);
+    }
+    return record as T;
+  });
+}

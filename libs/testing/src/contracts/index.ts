@@ -27,3 +27,4 @@ export * from './kms.contract';
 export * from './id-generator.contract';
 export * from './submission-store.contract';
 export * from './shared-request-slots.contract';
+export * from './submission-reads.contract';

@@ -33,7 +33,7 @@ export function describePatternStoreContract(
       expect(await store.findById(company, pattern.id)).toEqual(pattern);
     });
 
-    it('keeps who wrote, last changed and confirmed a pattern, through an update and among candidates', async () => {
+    it('keeps who wrote, last changed and confirmed a pattern, through an update', async () => {
       const pattern = patternOf(company, {
         writtenBy: 'per@example.no',
         lastChangedBy: null,
@@ -49,7 +49,6 @@ export function describePatternStoreContract(
       await store.save(edited, 1);
 
       expect(await store.findById(company, pattern.id)).toEqual(edited);
-      expect(await store.findCandidates(company, pattern.merchantKey)).toEqual([edited]);
       expect(await store.findActiveByKey(company, pattern)).toEqual(edited);
     });
 
@@ -58,47 +57,6 @@ export function describePatternStoreContract(
       await store.save(pattern, null);
 
       expect(await store.findById(otherCompany, pattern.id)).toBeNull();
-      expect(await store.findCandidates(otherCompany, pattern.merchantKey)).toEqual([]);
-    });
-
-    it('finds the patterns of the exact key alone when there are some, not their look-alikes', async () => {
-      const exact = patternOf(company, { merchantName: 'Uber' });
-      const otherAccount = patternOf(company, { merchantName: 'Uber', accountCode: '7140' });
-      const similar = patternOf(company, { merchantName: 'Uber Eats', accountCode: '6800' });
-      const retired = patternOf(company, { merchantName: 'Uber', accountCode: '6300', retiredAt: new Date(T0) });
-      for (const pattern of [exact, otherAccount, similar, retired]) await store.save(pattern, null);
-
-      const candidates = await store.findCandidates(company, 'uber');
-
-      expect(candidates.map((p) => p.id)).toEqual([exact.id, otherAccount.id].sort());
-    });
-
-    it('finds similar keys, most similar first, when no active pattern has the exact key', async () => {
-      const similar = patternOf(company, { merchantName: 'Uber Eats', accountCode: '6800' });
-      const closer = patternOf(company, { merchantName: 'Uber Taxi', accountCode: '7140' });
-      const unrelated = patternOf(company, { merchantName: 'Telenor Norge' });
-      const retired = patternOf(company, { merchantName: 'Uber Tax', retiredAt: new Date(T0) });
-      for (const pattern of [similar, closer, unrelated, retired]) await store.save(pattern, null);
-
-      const candidates = await store.findCandidates(company, 'uber taxy');
-
-      expect(candidates.map((p) => p.id)).toEqual([closer.id, similar.id]);
-    });
-
-    it('returns every exact-key pattern whatever the limit, and at most the limit of look-alikes', async () => {
-      const exact = ['6300', '6800', '7140'].map((accountCode) =>
-        patternOf(company, { merchantName: 'Rema 1000', accountCode }),
-      );
-      for (const suffix of ['Storo', 'Majorstuen', 'Grunerlokka']) {
-        await store.save(patternOf(company, { merchantName: `Rema 1000 ${suffix}` }), null);
-      }
-      for (const pattern of exact) await store.save(pattern, null);
-
-      const candidates = await store.findCandidates(company, 'rema 1000', { limit: 2 });
-      const lookAlikes = await store.findCandidates(company, 'rema 1001', { limit: 2 });
-
-      expect(candidates.map((p) => p.id)).toEqual(exact.map((p) => p.id).sort());
-      expect(lookAlikes.map((p) => p.merchantKey)).toEqual(['rema 1000', 'rema 1000']);
     });
 
     it('finds the active pattern of a key, account and VAT rate', async () => {
@@ -134,13 +92,12 @@ export function describePatternStoreContract(
       expect((await store.findById(company, pattern.id))?.approvals).toBe(4);
     });
 
-    it('keeps a retired pattern findable by id but out of candidates, and frees its key', async () => {
+    it('keeps a retired pattern findable by id, and frees its key', async () => {
       const pattern = patternOf(company);
       await store.save(pattern, null);
       await store.save({ ...pattern, retiredAt: new Date(T0), version: 2 }, 1);
 
       expect((await store.findById(company, pattern.id))?.retiredAt).toEqual(new Date(T0));
-      expect(await store.findCandidates(company, 'spotify')).toEqual([]);
       await expect(store.save(patternOf(company), null)).resolves.toBeUndefined();
     });
 

@@ -22,6 +22,7 @@ import {
   describeProviderGrantExchangeContract,
   describeReceiptStoreContract,
   describeSharedRequestSlotsContract,
+  describeSubmissionReadsContract,
   describeSubmissionStoreContract,
   describeUnitOfWorkContract,
 } from '../contracts';
@@ -43,6 +44,7 @@ import { InMemorySharedRequestSlots } from './in-memory-shared-request-slots';
 import { InMemoryPatternStore } from './in-memory-pattern-store';
 import { InMemoryProposalRepository } from './in-memory-proposal-repository';
 import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection-repository';
+import { InMemorySubmissionReads } from './in-memory-submission-reads';
 
 describeEventStoreContract('InMemoryEventStore', () => new InMemoryEventStore());
 describeProposalRepositoryContract('InMemoryProposalRepository', () => new InMemoryProposalRepository());
@@ -68,6 +70,14 @@ describeNotifierContract('InMemoryNotifier', () => {
 describeCompanySettingsStoreContract('InMemoryCompanySettingsStore', () => new InMemoryCompanySettingsStore());
 describeBookedReceiptsContract('InMemoryBookedReceipts', () => new InMemoryBookedReceipts());
 describeBookingHistoryStoreContract('InMemoryBookingHistoryStore', () => new InMemoryBookingHistoryStore());
+describeSubmissionReadsContract('InMemorySubmissionReads', () => {
+  const [patterns, proposals, history] = [
+    new InMemoryPatternStore(),
+    new InMemoryProposalRepository(),
+    new InMemoryBookingHistoryStore(),
+  ];
+  return { reads: new InMemorySubmissionReads(patterns, proposals, history), patterns, proposals, history };
+});
 describeConsoleSessionStoreContract('InMemoryConsoleSessionStore', () => new InMemoryConsoleSessionStore());
 describeUnitOfWorkContract('InMemoryUnitOfWork', () => {
   const adapters = createInMemoryAdapters();

@@ -28,6 +28,7 @@ export class InMemoryBookingHistoryStore extends BookingHistoryStore {
     return this.of(companyId).filter((b) => b.date >= from);
   }
 
+  /** A submission's possible duplicates among the bookings (InMemorySubmissionReads). */
   async findNear(
     companyId: string,
     amountMin: number,

@@ -20,8 +20,8 @@ export const TRIGRAM_CANDIDATE_THRESHOLD = 0.3;
 export class InMemoryPatternStore extends PatternStore implements Snapshottable {
   private patterns = new Map<string, Pattern>();
 
-  async findCandidates(companyId: string, merchantKey: string, options: { limit?: number } = {}): Promise<Pattern[]> {
-    const limit = options.limit ?? DEFAULT_CANDIDATE_LIMIT;
+  /** A submission's candidate patterns (InMemorySubmissionReads; SubmissionReadings.candidates). */
+  async findCandidates(companyId: string, merchantKey: string): Promise<Pattern[]> {
     const active = this.active(companyId);
     const exact = active.filter((p) => p.merchantKey === merchantKey).sort(byId);
     if (exact.length > 0) return exact.map(copy);
@@ -29,7 +29,7 @@ export class InMemoryPatternStore extends PatternStore implements Snapshottable 
       .map((pattern) => ({ pattern, similarity: trigramSimilarity(merchantKey, pattern.merchantKey) }))
       .filter(({ similarity }) => similarity >= TRIGRAM_CANDIDATE_THRESHOLD)
       .sort((a, b) => b.similarity - a.similarity || byId(a.pattern, b.pattern))
-      .slice(0, Math.max(0, limit))
+      .slice(0, DEFAULT_CANDIDATE_LIMIT)
       .map(({ pattern }) => copy(pattern));
   }
 

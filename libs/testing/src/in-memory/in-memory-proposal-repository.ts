@@ -104,6 +104,7 @@ export class InMemoryProposalRepository extends ProposalRepository implements Sn
     );
   }
 
+  /** A submission's possible duplicates among proposals (InMemorySubmissionReads; DuplicateCandidateQuery). */
   async findDuplicateCandidates(companyId: string, query: DuplicateCandidateQuery): Promise<Proposal[]> {
     return [...this.proposals.values()]
       .filter(
