@@ -5,6 +5,9 @@
  * submission's closed-loop maximum measured at the start. Each minute it records the p50/p99 of
  * the requests due in it (open loop: each latency counted from when its request was due) and the
  * service's RSS (/proc/<pid>/status); it prints both curves and writes bench/results/soak.json.
+ * Beside them, each minute: the executions done in it, the backlog (proposals APPROVED and not yet
+ * executed) and the vouchers the built-in Tripletex sandbox holds — it runs in the service's
+ * process and keeps every voucher in memory, so they are part of the RSS.
  *
  * The mix, per 20 requests: 6 keyed submissions on the auto-approve path (a purchase of their
  * own each, as in bench/http.js), 2 submissions above the auto-approve limit (held for review), 2
@@ -84,6 +87,22 @@ function send(baseUrl, { method = 'GET', path, headers = {}, body }) {
 function percentile(sorted, p) {
   if (sorted.length === 0) return null;
   return +sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)].toFixed(1);
+}
+
+/**
+ * The vouchers the in-process Tripletex sandbox was sent (its control API's count of
+ * `POST /ledger/voucher`; DATA_DIR/sandbox.json says where it listens), or null when unknown.
+ */
+async function sandboxVouchers(dataDir) {
+  try {
+    const { url } = JSON.parse(fs.readFileSync(`${dataDir}/sandbox.json`, 'utf8'));
+    const counts = await (await fetch(`${url}/_sandbox/call-counts`)).json();
+    return Object.entries(counts)
+      .filter(([key]) => /^tripletex POST \S*ledger\/voucher$/.test(key))
+      .reduce((sum, [, count]) => sum + count, 0);
+  } catch {
+    return null;
+  }
 }
 
 function rssMb(pid) {
@@ -211,6 +230,9 @@ async function main() {
         p50ms: percentile(sorted, 50),
         p99ms: percentile(sorted, 99),
         rssMb: bucket.rssMb,
+        sandboxVouchers: bucket.sandboxVouchers,
+        executedInMinute: bucket.executedInMinute,
+        backlog: bucket.backlog,
         executed: bucket.executed,
         byKind: bucket.byKind,
         latencies: sorted,
@@ -219,16 +241,29 @@ async function main() {
     const print = (row) =>
       console.log(
         `minute ${row.minute}: ${row.requests} requests, ${row.errors} errors ${JSON.stringify(row.failures)}, p50 ${row.p50ms} ms, ` +
-          `p99 ${row.p99ms} ms, RSS ${row.rssMb} MB, executions executed/all ${row.executed}`,
+          `p99 ${row.p99ms} ms, RSS ${row.rssMb} MB (the sandbox holds ${row.sandboxVouchers} vouchers), ` +
+          `${row.executedInMinute} executed (${row.executed} of the executions' rows), backlog ${row.backlog}`,
       );
-    /** At the end of a minute: the service's RSS and executions then; the minute before is complete by now. */
-    const closeMinute = () => {
+    /**
+     * At the end of a minute: the service's RSS, the sandbox's vouchers, the executions done and the
+     * backlog then; the minute before is complete by now.
+     */
+    let executedBefore = 0;
+    const closeMinute = async () => {
       const bucket = buckets[buckets.length - 1];
       bucket.rssMb = rssMb(service.pid);
-      bucket.executed = psqlValue(
-        "SELECT count(*) FILTER (WHERE state = 'executed') || '/' || count(*) FROM proposal_executions",
+      bucket.sandboxVouchers = await sandboxVouchers(service.dataDir);
+      const [executed, rows, backlog] = psqlValue(
+        "SELECT (SELECT count(*) FROM proposal_executions WHERE state = 'executed') || ' ' || " +
+          "(SELECT count(*) FROM proposal_executions) || ' ' || (SELECT count(*) FROM proposals WHERE status = 'APPROVED')",
         service.databaseUrl,
-      );
+      )
+        .split(' ')
+        .map(Number);
+      bucket.executed = `${executed}/${rows}`;
+      bucket.executedInMinute = executed - executedBefore;
+      executedBefore = executed;
+      bucket.backlog = backlog;
       if (buckets.length >= 2) print(stats(buckets[buckets.length - 2], buckets.length - 2));
     };
     const started = performance.now();
@@ -240,7 +275,7 @@ async function main() {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const minute = Math.floor((due - started) / 60_000);
       while (buckets.length <= minute) {
-        if (buckets.length > 0) closeMinute();
+        if (buckets.length > 0) await closeMinute();
         buckets.push({ latencies: [], errors: 0, failures: {}, byKind: {} });
       }
       const { kind, who, request } = next(i);
@@ -259,7 +294,7 @@ async function main() {
       });
       inFlight.add(promise);
     }
-    closeMinute();
+    await closeMinute();
     await Promise.all(inFlight);
     const minutes = buckets.map(stats);
     print(minutes[minutes.length - 1]);
@@ -293,6 +328,9 @@ async function main() {
     console.table(minutes.map(({ latencies, byKind, failures, ...row }) => row));
     console.log('p99 by minute (ms):', minutes.map((r) => r.p99ms).join(' '));
     console.log('RSS by minute (MB):', minutes.map((r) => r.rssMb).join(' '));
+    console.log('sandbox vouchers by minute:', minutes.map((r) => r.sandboxVouchers).join(' '));
+    console.log('executed by minute:', minutes.map((r) => r.executedInMinute).join(' '));
+    console.log('backlog by minute (approved, not executed):', minutes.map((r) => r.backlog).join(' '));
     console.log(
       verdict.complete
         ? `p99 last 5 minutes / minutes 2–5: ${verdict.p99Ratio} (goal ≤ 1.5); RSS after warm-up ×${rssGrowth}, ${verdict.rssSlopeMbPerMinute} MB/min`

@@ -38,8 +38,11 @@ class FakeProvider {
   /** The next N receipt uploads fail transiently (the booking stays, its id on the error). */
   failUploads = 0;
   readonly attached: string[] = [];
+  /** Awaited before each create: a test holds a booking in flight with it. */
+  gate: (booking: ExpenseBooking) => Promise<void> = () => Promise.resolve();
 
   async bookExpense(_conn: unknown, booking: ExpenseBooking): Promise<BookingRef> {
+    await this.gate(booking);
     if (this.failWith) throw this.failWith;
     this.bookings.push(booking);
     const bookingId = `voucher-${this.bookings.length}`;
@@ -335,6 +338,60 @@ describe('ProposalExecutor: a supplier invoice booked once', () => {
     expect(await w.executor.drain()).toMatchObject({ executed: 1 });
     expect(w.provider.bookings.map((b) => b.reference)).toEqual([second.id]);
     expect(first.id).not.toBe(second.id);
+  });
+});
+
+/** Lets the executor's promises run until `done` holds; fails when it never does. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_000 && !done(); i++) await new Promise((resolve) => setImmediate(resolve));
+  if (!done()) throw new Error('the condition never held');
+}
+
+describe('ProposalExecutor: lanes', () => {
+  // Proposals without a receipt: the factory's receipt is the same file, booked once.
+  it('takes the next claim on a free lane while a slow booking holds another, without waiting for its batch', async () => {
+    const w = aWorld({ batchSize: 2, concurrency: 2 });
+    for (let i = 0; i < 4; i++) await w.approve('acme', { receipt: null });
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    w.provider.gate = () => (held ? Promise.resolve() : ((held = true), released));
+
+    const round = w.executor.runOnce();
+    await until(() => w.provider.bookings.length === 3);
+    release();
+    expect(await round).toEqual(['executed', 'executed', 'executed', 'executed']);
+    expect(w.provider.bookings).toHaveLength(4);
+  });
+
+  it('claims batch after batch in one round while work is due', async () => {
+    const w = aWorld({ batchSize: 1, concurrency: 1 });
+    for (let i = 0; i < 3; i++) await w.approve('acme', { receipt: null });
+    expect(await w.executor.runOnce()).toEqual(['executed', 'executed', 'executed']);
+    expect(await w.executor.runOnce()).toEqual([]);
+  });
+
+  it('takes no more claims once told to stop, and executes those it holds', async () => {
+    const w = aWorld({ batchSize: 2, concurrency: 1 });
+    for (let i = 0; i < 4; i++) await w.approve('acme', { receipt: null });
+    const stop = new AbortController();
+    w.provider.gate = () => Promise.resolve(stop.abort());
+    expect(await w.executor.runOnce(stop.signal)).toEqual(['executed', 'executed']);
+    expect(await w.executor.runOnce()).toEqual(['executed', 'executed']);
+  });
+
+  it('ends the round after the claims it holds when claiming more fails, and fails when it holds none', async () => {
+    const w = aWorld({ batchSize: 1, concurrency: 2 });
+    for (let i = 0; i < 3; i++) await w.approve('acme', { receipt: null });
+    const claimDue = w.executions.queue.claimDue.bind(w.executions.queue);
+    let calls = 0;
+    jest
+      .spyOn(w.executions.queue, 'claimDue')
+      .mockImplementation((...args) =>
+        ++calls === 1 ? claimDue(...args) : Promise.reject(new Error('connection terminated')),
+      );
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    await expect(w.executor.runOnce()).rejects.toThrow('connection terminated');
   });
 });
 

@@ -103,32 +103,63 @@ export class ProposalExecutor {
     private readonly contexts: CompanyContextStore,
   ) {}
 
-  /** Claims one batch of due proposals and executes them; returns what each ended in. */
-  async runOnce(): Promise<ExecutionOutcome[]> {
-    const now = this.ctx.clock.now();
-    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
-    const claims = await this.queue.claimDue(now, this.options.batchSize, leaseUntil, this.workerId);
+  /**
+   * One round: executes due proposals on `concurrency` lanes, each taking the next claim as soon as
+   * it is done with one. Claims are taken `batchSize` at a time, a new batch when the last is all
+   * taken, until the queue gives fewer than asked (nothing more is due now) or `stop` is aborted
+   * (shutdown: the claims already taken are still executed). Returns what each execution ended in.
+   */
+  async runOnce(stop?: AbortSignal): Promise<ExecutionOutcome[]> {
     const outcomes: ExecutionOutcome[] = [];
-    if (claims.length === 0) return outcomes;
-    // The lease is short (a dead worker's claims come back within seconds); while this batch runs,
-    // its unsettled claims are renewed every third of it.
-    const unsettled = new Set(claims);
+    const waiting: ExecutionClaim[] = [];
+    // The lease is short (a dead worker's claims come back within seconds); while the round runs,
+    // its unsettled claims (waiting for a lane, or executing) are renewed every third of it.
+    const unsettled = new Set<ExecutionClaim>();
+    let exhausted = false;
+    let claiming: Promise<void> | null = null;
+    let claimError: unknown = null;
+    const claimBatch = async (): Promise<void> => {
+      const now = this.ctx.clock.now();
+      const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
+      let claims: ExecutionClaim[];
+      try {
+        claims = await this.queue.claimDue(now, this.options.batchSize, leaseUntil, this.workerId);
+      } catch (error) {
+        // The lanes still finish the claims they hold; the round ends after them.
+        claimError = error;
+        exhausted = true;
+        return;
+      }
+      if (claims.length < this.options.batchSize) exhausted = true;
+      for (const claim of claims) unsettled.add(claim);
+      waiting.push(...claims);
+    };
+    /** The next claim to execute, claiming a batch when none is waiting; null: the round is over. */
+    const nextClaim = async (): Promise<ExecutionClaim | null> => {
+      while (waiting.length === 0 && !exhausted && !stop?.aborted) {
+        claiming ??= claimBatch().finally(() => (claiming = null));
+        await claiming;
+      }
+      return waiting.shift() ?? null;
+    };
     const renewal = setInterval(
       () => void this.renew([...unsettled]),
       Math.max(1, Math.floor(this.options.leaseMs / 3)),
     );
-    let next = 0;
     const lane = async (): Promise<void> => {
-      while (next < claims.length) {
-        const claim = claims[next++];
+      for (let claim = await nextClaim(); claim !== null; claim = await nextClaim()) {
         outcomes.push(await this.execute(claim));
         unsettled.delete(claim);
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.min(this.options.concurrency, claims.length) }, lane));
+      await Promise.all(Array.from({ length: this.options.concurrency }, lane));
     } finally {
       clearInterval(renewal);
+    }
+    if (claimError !== null) {
+      if (outcomes.length === 0) throw claimError;
+      this.logger.warn(`claiming more executions failed, the round ends: ${describe(claimError)}`);
     }
     return outcomes;
   }

@@ -84,4 +84,36 @@ describe('TypeOrmExecutionQueue', () => {
       expect((await queue.claimDue(T0, 1, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([oldest]);
     });
   }
+
+  it('enqueues newly approved proposals only when the queue runs short, not while a full batch waits in it', async () => {
+    const queue = new TypeOrmExecutionQueue(isolated.database.dataSource);
+    const company = await createCompany(isolated.database);
+    const waiting = [await approved(company, 3), await approved(company, 2)];
+    expect(await queue.claimDue(T0, 0, lease, 'enqueue only')).toEqual([]);
+    const newer = await approved(company, 1);
+    const enqueued = async () =>
+      (
+        await isolated.database.dataSource.query<{ proposal_id: string }[]>(
+          'SELECT proposal_id FROM proposal_executions ORDER BY proposal_id',
+        )
+      ).map((row) => row.proposal_id);
+
+    expect((await queue.claimDue(T0, 2, lease, 'worker-a')).map((c) => c.proposalId)).toEqual(waiting);
+    expect(await enqueued()).toEqual([...waiting].sort());
+
+    expect((await queue.claimDue(T0, 2, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([newer]);
+    expect(await enqueued()).toEqual([...waiting, newer].sort());
+  });
+
+  it('fills a batch that runs short with proposals approved since, in one claim', async () => {
+    const queue = new TypeOrmExecutionQueue(isolated.database.dataSource);
+    const company = await createCompany(isolated.database);
+    const first = await approved(company, 3);
+    expect(await queue.claimDue(T0, 0, lease, 'enqueue only')).toEqual([]);
+    const second = await approved(company, 1);
+
+    const claims = await queue.claimDue(T0, 5, lease, 'worker-a');
+    expect(claims.map((c) => c.proposalId)).toEqual([first, second]);
+    expect(new Set(claims.map((c) => c.attempt))).toEqual(new Set([1]));
+  });
 });
