@@ -54,7 +54,7 @@ function findVoucher(state: TripletexState, res: Response, id: number): TxVouche
   const { company } = callOf(res);
   const seededIndex = seededIndexOf(company, id);
   if (seededIndex !== undefined) return seededVoucher(company, seededIndex, state.uploadsOf(company.index));
-  return state.bookingsOf(company.index).find((voucher) => voucher.id === id);
+  return state.bookingById(company.index, id);
 }
 
 export function registerLedgerRoutes(router: Router, state: TripletexState): void {
@@ -314,7 +314,7 @@ function uploadReceipt(state: TripletexState): RequestHandler {
         size,
         mimeType: 'application/pdf',
       };
-      const booked = state.bookingsOf(company.index).find((v) => v.id === voucher.id);
+      const booked = state.bookingById(company.index, voucher.id);
       if (booked) {
         booked.attachment = document;
         booked.version += 1;

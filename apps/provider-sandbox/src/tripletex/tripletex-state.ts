@@ -17,6 +17,8 @@ export class TripletexState {
   /** Seeded companies are regenerated on demand: the most recently used are kept. */
   private readonly companies: LRUCache<number, TripletexCompany>;
   private readonly bookings = new Map<number, TxVoucher[]>();
+  /** The same vouchers by id, so a read of one does not walk a company's whole list. */
+  private readonly bookingsById = new Map<number, Map<number, TxVoucher>>();
   /** Suppliers created through the API, per company; seeded companies are regenerated with them. */
   private readonly createdSuppliers = new Map<number, TxParty[]>();
   private readonly uploads = new Map<number, Map<number, TxDocument>>();
@@ -110,6 +112,13 @@ export class TripletexState {
     const list = this.bookings.get(companyIndex);
     if (list) list.push(voucher);
     else this.bookings.set(companyIndex, [voucher]);
+    const byId = this.bookingsById.get(companyIndex) ?? new Map<number, TxVoucher>();
+    this.bookingsById.set(companyIndex, byId.set(voucher.id, voucher));
+  }
+
+  /** The company's voucher booked with this id, if any. */
+  bookingById(companyIndex: number, id: number): TxVoucher | undefined {
+    return this.bookingsById.get(companyIndex)?.get(id);
   }
 
   /** Creates a supplier in the company (POST /supplier): the next id and supplier number. */
@@ -183,6 +192,7 @@ export class TripletexState {
     this.withheld.clear();
     this.sessions.clear();
     this.bookings.clear();
+    this.bookingsById.clear();
     this.createdSuppliers.clear();
     // Companies hold the suppliers created in them: regenerate them from the seed.
     this.companies.clear();

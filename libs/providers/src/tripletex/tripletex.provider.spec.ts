@@ -419,6 +419,9 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         '/ledger/voucher 201',
         `/ledger/voucher/${result.bookingId}/attachment 200`,
       ]);
+      // The expense's account and the bank's in one read of the chart: each request spends the
+      // company's rate window.
+      expect(log.calls.filter((c) => c.path === '/ledger/account')).toHaveLength(1);
     });
 
     it('says "merchant: description", or the merchant alone when there is no description', async () => {

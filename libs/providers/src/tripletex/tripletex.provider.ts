@@ -397,12 +397,9 @@ export class TripletexProvider extends AccountingProvider {
     const foreign = booking.currency !== 'NOK';
     const totalNok = foreign ? (booking.amountNok as number) : booking.grossAmount;
     checkLines(booking, totalNok);
-    const accounts = new Map<string, Json>();
-    const account = async (code: string): Promise<Json> => {
-      const known = accounts.get(code) ?? (await this.accountByNumber(c, code, recorder));
-      accounts.set(code, known);
-      return known;
-    };
+    const creditCode = booking.paymentAccount.split(':')[0];
+    const accounts = await this.accountsByNumber(c, [...booking.lines.map((l) => l.accountCode), creditCode], recorder);
+    const account = (code: string): Json => accounts.get(code) as Json;
     const vatTypes = [];
     for await (const vatType of this.client.list(
       c,
@@ -414,9 +411,9 @@ export class TripletexProvider extends AccountingProvider {
     }
     const lines = [];
     for (const line of booking.lines) {
-      lines.push({ line, account: await account(line.accountCode), vatType: vatTypeForLine(vatTypes, line) });
+      lines.push({ line, account: account(line.accountCode), vatType: vatTypeForLine(vatTypes, line) });
     }
-    const creditAccount = await account(booking.paymentAccount.split(':')[0]);
+    const creditAccount = account(creditCode);
     const currency = foreign ? { currency: { id: await this.currencyId(c, booking.currency, recorder) } } : {};
     const department =
       booking.departmentId === null ? {} : { department: { id: tripletexId(booking.departmentId, 'department') } };
@@ -547,18 +544,37 @@ export class TripletexProvider extends AccountingProvider {
     throw new ProviderError('tripletex', 'rejected', `Tripletex knows no currency ${code}`);
   }
 
-  private async accountByNumber(conn: TripletexConnection, code: string, recorder: ApiCallRecorder): Promise<Json> {
+  /**
+   * The accounts a voucher posts to, as the chart has them now (their VAT type, ledger type and
+   * department rule are checked at booking time), by number: one request for all of them
+   * (`number` takes a comma-separated list), where one per account spent the company's request
+   * window twice as fast.
+   */
+  private async accountsByNumber(
+    conn: TripletexConnection,
+    codes: readonly string[],
+    recorder: ApiCallRecorder,
+  ): Promise<Map<string, Json>> {
+    const wanted = [...new Set(codes)];
+    const found = new Map<string, Json>();
     for await (const account of this.client.list(
       conn,
       '/ledger/account',
-      { number: code, fields: 'id,number,name,vatType,ledgerType,requiresDepartment' },
+      { number: wanted.join(','), fields: 'id,number,name,vatType,ledgerType,requiresDepartment' },
       recorder,
     )) {
-      if (asString(account.number) === code) {
-        return account;
-      }
+      const number = asString(account.number);
+      if (wanted.includes(number)) found.set(number, account);
     }
-    throw new ProviderError('tripletex', 'unknown_account', `Tripletex has no account ${code} in this company's chart`);
+    const missing = wanted.find((code) => !found.has(code));
+    if (missing !== undefined) {
+      throw new ProviderError(
+        'tripletex',
+        'unknown_account',
+        `Tripletex has no account ${missing} in this company's chart`,
+      );
+    }
+    return found;
   }
 }
 
