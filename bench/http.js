@@ -152,7 +152,7 @@ function serverStatements(url) {
   const loaded = psqlValue("SELECT current_setting('shared_preload_libraries') ~ 'pg_stat_statements'", url);
   if (loaded !== 't') return null;
   psql('CREATE EXTENSION IF NOT EXISTS pg_stat_statements', url);
-  psql('SELECT pg_stat_statements_reset()', url);
+  psqlValue('SELECT pg_stat_statements_reset()', url);
   return {
     read(submissions) {
       const rows = JSON.parse(
