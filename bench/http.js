@@ -30,6 +30,7 @@ const {
   writeResults,
   psql,
   psqlValue,
+  serverStatements,
   SUBMISSION,
   VENDORS,
   vendorName,
@@ -141,41 +142,6 @@ async function post(url, headers, body) {
   const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
   if (response.status >= 300) throw new Error(`POST ${url}: ${response.status} ${await response.text()}`);
   return response.json();
-}
-
-/**
- * pg_stat_statements, when the server loads it (`shared_preload_libraries`): reset now, and read()
- * gives this database's statements since, by total execution time, each with its calls per
- * submission (`perSubmission`), mean execution time, rows and buffers per call. Null otherwise.
- */
-function serverStatements(url) {
-  const loaded = psqlValue("SELECT current_setting('shared_preload_libraries') ~ 'pg_stat_statements'", url);
-  if (loaded !== 't') return null;
-  psql('CREATE EXTENSION IF NOT EXISTS pg_stat_statements', url);
-  psqlValue('SELECT pg_stat_statements_reset()', url);
-  return {
-    read(submissions) {
-      const rows = JSON.parse(
-        psqlValue(
-          `SELECT coalesce(json_agg(t), '[]') FROM (
-             SELECT calls, round(total_exec_time::numeric, 1) AS "totalMs", round(mean_exec_time::numeric, 3) AS "meanMs",
-                    round(rows::numeric / calls, 1) AS "rowsPerCall",
-                    round((shared_blks_hit + shared_blks_read)::numeric / calls, 1) AS "buffersPerCall",
-                    left(regexp_replace(query, '\\s+', ' ', 'g'), 80) AS query
-               FROM pg_stat_statements
-              WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-                AND query NOT LIKE '%pg_stat_statements%'
-              ORDER BY total_exec_time DESC LIMIT 12) t`,
-          url,
-        ),
-      );
-      const statements = rows.map((row) => ({
-        ...row,
-        perSubmission: submissions > 0 ? +(row.calls / submissions).toFixed(2) : null,
-      }));
-      return { submissions, statements };
-    },
-  };
 }
 
 async function main() {

@@ -31,6 +31,7 @@ const {
   summarize,
   writeResults,
   psqlValue,
+  serverStatements,
   SUBMISSION,
   VENDORS,
   vendorName,
@@ -100,6 +101,23 @@ async function sandboxVouchers(dataDir) {
     return Object.entries(counts)
       .filter(([key]) => /^tripletex POST \S*ledger\/voucher$/.test(key))
       .reduce((sum, [, count]) => sum + count, 0);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * From the service's /metrics: garbage collection's seconds so far by kind (major, minor,
+ * incremental, weakcb) and the JavaScript heap in use (MB), or null when unreadable.
+ */
+async function gcAndHeap(baseUrl) {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const gcSeconds = {};
+    for (const match of text.matchAll(/^nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} (\S+)$/gm))
+      gcSeconds[match[1]] = Number(match[2]);
+    const heap = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
+    return { gcSeconds, heapUsedMb: heap ? Math.round(Number(heap[1]) / 2 ** 20) : null };
   } catch {
     return null;
   }
@@ -230,6 +248,9 @@ async function main() {
         p50ms: percentile(sorted, 50),
         p99ms: percentile(sorted, 99),
         rssMb: bucket.rssMb,
+        heapUsedMb: bucket.heapUsedMb,
+        gcMajorMs: bucket.gcMajorMs,
+        gcMinorMs: bucket.gcMinorMs,
         sandboxVouchers: bucket.sandboxVouchers,
         executedInMinute: bucket.executedInMinute,
         backlog: bucket.backlog,
@@ -241,7 +262,7 @@ async function main() {
     const print = (row) =>
       console.log(
         `minute ${row.minute}: ${row.requests} requests, ${row.errors} errors ${JSON.stringify(row.failures)}, p50 ${row.p50ms} ms, ` +
-          `p99 ${row.p99ms} ms, RSS ${row.rssMb} MB (the sandbox holds ${row.sandboxVouchers} vouchers), ` +
+          `p99 ${row.p99ms} ms, RSS ${row.rssMb} MB, heap ${row.heapUsedMb} MB, GC ${row.gcMajorMs} + ${row.gcMinorMs} ms (the sandbox holds ${row.sandboxVouchers} vouchers), ` +
           `${row.executedInMinute} executed (${row.executed} of the executions' rows), backlog ${row.backlog}`,
       );
     /**
@@ -249,9 +270,18 @@ async function main() {
      * backlog then; the minute before is complete by now.
      */
     let executedBefore = 0;
+    let gcBefore = {};
     const closeMinute = async () => {
       const bucket = buckets[buckets.length - 1];
       bucket.rssMb = rssMb(service.pid);
+      const gc = await gcAndHeap(service.url);
+      if (gc) {
+        bucket.heapUsedMb = gc.heapUsedMb;
+        // Milliseconds of the minute spent in major (mark-compact) and minor (scavenge) collections.
+        bucket.gcMajorMs = Math.round(((gc.gcSeconds.major ?? 0) - (gcBefore.major ?? 0)) * 1000);
+        bucket.gcMinorMs = Math.round(((gc.gcSeconds.minor ?? 0) - (gcBefore.minor ?? 0)) * 1000);
+        gcBefore = gc.gcSeconds;
+      }
       bucket.sandboxVouchers = await sandboxVouchers(service.dataDir);
       const [executed, rows, backlog] = psqlValue(
         "SELECT (SELECT count(*) FROM proposal_executions WHERE state = 'executed') || ' ' || " +
@@ -266,6 +296,10 @@ async function main() {
       bucket.backlog = backlog;
       if (buckets.length >= 2) print(stats(buckets[buckets.length - 2], buckets.length - 2));
     };
+    const statements = serverStatements(service.databaseUrl);
+    let earlyStatements = null;
+    let lateFrom = null;
+    let submitted = 0;
     const started = performance.now();
     const total = Math.round(MINUTES * 60 * rate);
     const inFlight = new Set();
@@ -276,6 +310,13 @@ async function main() {
       const minute = Math.floor((due - started) / 60_000);
       while (buckets.length <= minute) {
         if (buckets.length > 0) await closeMinute();
+        // PostgreSQL's account of minutes 2–5 and of the last 5, the verdict's two windows.
+        if (statements && buckets.length === 1) statements.reset();
+        if (statements && buckets.length === 5) earlyStatements = statements.read(submitted);
+        if (statements && buckets.length === MINUTES - 5 && MINUTES - 5 >= 5) {
+          statements.reset();
+          lateFrom = submitted;
+        }
         buckets.push({ latencies: [], errors: 0, failures: {}, byKind: {} });
       }
       const { kind, who, request } = next(i);
@@ -288,6 +329,7 @@ async function main() {
           bucket.failures[response.status] = (bucket.failures[response.status] ?? 0) + 1;
         }
         if (kind === 'submit' && response.body?.id) recent.push(response.body.id);
+        if (kind === 'submit' || kind === 'submitForReview') submitted++;
         if (kind === 'submitForReview' && response.body?.status === 'PROPOSED') pending.push(response.body.id);
         if (recent.length > 500) recent.splice(0, recent.length - 500);
         inFlight.delete(promise);
@@ -296,6 +338,7 @@ async function main() {
     }
     await closeMinute();
     await Promise.all(inFlight);
+    const lateStatements = statements && lateFrom !== null ? statements.read(submitted - lateFrom) : null;
     const minutes = buckets.map(stats);
     print(minutes[minutes.length - 1]);
 
@@ -331,6 +374,23 @@ async function main() {
     console.log('sandbox vouchers by minute:', minutes.map((r) => r.sandboxVouchers).join(' '));
     console.log('executed by minute:', minutes.map((r) => r.executedInMinute).join(' '));
     console.log('backlog by minute (approved, not executed):', minutes.map((r) => r.backlog).join(' '));
+    if (earlyStatements && lateStatements) {
+      // Statements of the last 5 minutes beside the same statements in minutes 2–5.
+      const before = new Map(earlyStatements.statements.map((row) => [row.query, row]));
+      console.table(
+        lateStatements.statements.map((row) => ({
+          query: row.query.slice(0, 60),
+          perSubmission: `${before.get(row.query)?.perSubmission ?? '-'} → ${row.perSubmission}`,
+          meanMs: `${before.get(row.query)?.meanMs ?? '-'} → ${row.meanMs}`,
+          rowsPerCall: `${before.get(row.query)?.rowsPerCall ?? '-'} → ${row.rowsPerCall}`,
+          buffersPerCall: `${before.get(row.query)?.buffersPerCall ?? '-'} → ${row.buffersPerCall}`,
+        })),
+      );
+    } else if (!statements) {
+      console.log('pg_stat_statements is not loaded by this server (shared_preload_libraries): no server-side figures');
+    }
+    console.log('GC by minute, major + minor (ms):', minutes.map((r) => `${r.gcMajorMs}+${r.gcMinorMs}`).join(' '));
+    console.log('heap used by minute (MB):', minutes.map((r) => r.heapUsedMb).join(' '));
     console.log(
       verdict.complete
         ? `p99 last 5 minutes / minutes 2–5: ${verdict.p99Ratio} (goal ≤ 1.5); RSS after warm-up ×${rssGrowth}, ${verdict.rssSlopeMbPerMinute} MB/min`
@@ -343,6 +403,7 @@ async function main() {
       mix: '6 keyed auto-approve, 2 for review, 2 approvals, 4 GET proposal, 3 whoami, 3 events per 20',
       minutes: minutes.map(({ latencies, ...row }) => row),
       verdict,
+      statements: { minutes2to5: earlyStatements, last5Minutes: lateStatements },
       delivered: receiver.delivered(),
     });
   } finally {
