@@ -25,6 +25,7 @@ export class ExecutorSettings {
         maxTransientAttempts: e.EXECUTOR_MAX_TRANSIENT_ATTEMPTS,
         failedRetryMs: e.EXECUTOR_FAILED_RETRY_MS,
         reconcilePauseMs: e.EXECUTOR_RECONCILE_PAUSE_MS,
+        rateLimitWaitMs: e.EXECUTOR_RATE_LIMIT_WAIT_MS,
       }),
     );
   }

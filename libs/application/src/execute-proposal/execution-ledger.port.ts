@@ -28,6 +28,14 @@ export interface RetryPlan {
   readonly failureReported: boolean;
 }
 
+/** When to try again after a closed rate window, and what the deferred attempt learnt. */
+export interface DeferPlan {
+  readonly nextAttemptAt: Date;
+  readonly error: string;
+  /** A booking the attempt created before the window closed (its receipt not attached), or null. */
+  readonly bookingId: string | null;
+}
+
 /**
  * The executor's queue of approved proposals due for execution (`executeAfter` passed).
  *
@@ -58,4 +66,12 @@ export abstract class ExecutionLedger {
   /** A permanent failure: no automatic retry; the proposal stays APPROVED and may be rejected. */
   abstract markFailed(claim: ExecutionClaim, error: string, now: Date): Promise<void>;
   abstract scheduleRetry(claim: ExecutionClaim, plan: RetryPlan, now: Date): Promise<void>;
+  /**
+   * Puts the claim back, due at `plan.nextAttemptAt`, without counting it as an attempt (`attempts`
+   * goes back to what it was before the claim): the company's rate window at the provider was
+   * closed, and nothing the attempt sent can have booked unseen — every request had a known outcome,
+   * and a booking it created is `plan.bookingId`. A booking known before, and `mayBeBooked`, are
+   * kept (a booking now known sets it); the failure count and its report are left as they were.
+   */
+  abstract defer(claim: ExecutionClaim, plan: DeferPlan, now: Date): Promise<void>;
 }

@@ -21,6 +21,12 @@ export class ExecutorOptions {
    * searching once more, and only then books (a provider's search may lag behind its commit).
    */
   readonly reconcilePauseMs: number;
+  /**
+   * The longest an execution waits for its company's rate window at the provider to reopen. A
+   * longer wait is not waited on a lane: the execution is deferred until the window reopens, not
+   * counted as an attempt, and the lane takes the next claim (another company's, say).
+   */
+  readonly rateLimitWaitMs: number;
 
   constructor(options: Partial<ExecutorOptions> = {}) {
     this.batchSize = positive(options.batchSize ?? 20, 'batchSize');
@@ -31,6 +37,7 @@ export class ExecutorOptions {
     this.maxTransientAttempts = positive(options.maxTransientAttempts ?? 6, 'maxTransientAttempts');
     this.failedRetryMs = positive(options.failedRetryMs ?? 30 * 60_000, 'failedRetryMs');
     this.reconcilePauseMs = positive(options.reconcilePauseMs ?? 2_000, 'reconcilePauseMs');
+    this.rateLimitWaitMs = positive(options.rateLimitWaitMs ?? 5_000, 'rateLimitWaitMs');
   }
 
   /** Delay before attempt `attempt + 1`, after `attempt` transient failures. */

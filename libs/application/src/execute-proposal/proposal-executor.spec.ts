@@ -7,6 +7,7 @@ import {
   type ExpenseBooking,
   type ExpenseDetails,
   type Posting,
+  type ProviderCallOptions,
   type ProviderConnectionRecord,
 } from '@app/domain';
 import {
@@ -37,18 +38,23 @@ class FakeProvider {
   hideFromLookups = 0;
   /** The next N receipt uploads fail transiently (the booking stays, its id on the error). */
   failUploads = 0;
+  /** How those uploads fail. */
+  uploadError = new ProviderError('tripletex', 'unavailable', 'attachment upload: 503');
+  /** The options of the last create. */
+  lastOptions: ProviderCallOptions | undefined;
   readonly attached: string[] = [];
   /** Awaited before each create: a test holds a booking in flight with it. */
   gate: (booking: ExpenseBooking) => Promise<void> = () => Promise.resolve();
 
-  async bookExpense(_conn: unknown, booking: ExpenseBooking): Promise<BookingRef> {
+  async bookExpense(_conn: unknown, booking: ExpenseBooking, options?: ProviderCallOptions): Promise<BookingRef> {
+    this.lastOptions = options;
     await this.gate(booking);
     if (this.failWith) throw this.failWith;
     this.bookings.push(booking);
     const bookingId = `voucher-${this.bookings.length}`;
     if (booking.receipt && this.failUploads > 0) {
       this.failUploads--;
-      throw new ProviderError('tripletex', 'unavailable', 'attachment upload: 503', { bookingId });
+      throw this.uploadError.withBookingId(bookingId);
     }
     if (booking.receipt) this.attached.push(bookingId);
     if (this.loseNextAnswer) {
@@ -324,7 +330,7 @@ describe('ProposalExecutor: a supplier invoice booked once', () => {
     });
     const failed = (await w.events.readChain('acme', twin.correlationId)).filter((e) => e.type === 'ExecutionFailed');
     expect(failed).toHaveLength(1);
-    expect(await w.executor.drain()).toEqual({ executed: 0, retry: 0, failed: 0, lost: 0 });
+    expect(await w.executor.drain()).toEqual({ executed: 0, retry: 0, deferred: 0, failed: 0, lost: 0 });
   });
 
   it('lets a twin be booked when the first failed for good without a booking', async () => {
@@ -392,6 +398,94 @@ describe('ProposalExecutor: lanes', () => {
       );
     expect(await w.executor.runOnce()).toEqual(['executed']);
     await expect(w.executor.runOnce()).rejects.toThrow('connection terminated');
+  });
+});
+
+describe("ProposalExecutor: a company's closed rate window", () => {
+  /** Tripletex's window for the company reopens in 40 s, longer than the executor waits. */
+  const windowClosed = () =>
+    new ProviderError('tripletex', 'rate_limited', "tripletex's rate window for this company reopens in 40 s", {
+      retryAfterSeconds: 40,
+      windowClosed: true,
+    });
+
+  it('defers the execution until the window reopens: no attempt counted, no ExecutionFailed, booked once then', async () => {
+    const w = aWorld({ rateLimitWaitMs: 3_000 });
+    const proposal = await w.approve();
+    w.provider.failWith = windowClosed();
+    const started = w.clock.now().getTime();
+
+    // More deferrals than the transient attempts (3) that would report a failure.
+    for (let i = 0; i < 4; i++) {
+      expect(await w.executor.runOnce()).toEqual(['deferred']);
+      expect(w.executions.rows.get(proposal.id)).toMatchObject({
+        state: 'retry_wait',
+        attempts: 0,
+        mayBeBooked: false,
+      });
+      expect(w.executions.rows.get(proposal.id)?.nextAttemptAt?.getTime()).toBe(started + (i + 1) * 40_000);
+      w.clock.advance({ seconds: 39 });
+      expect(await w.executor.runOnce()).toEqual([]);
+      w.clock.advance({ seconds: 1 });
+    }
+    expect(w.provider.lastOptions).toMatchObject({ maxRateLimitWaitMs: 3_000 });
+    w.provider.failWith = null;
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    // Still the first attempt: nothing to reconcile.
+    expect(w.provider.lookups).toBe(0);
+    expect(w.provider.bookings).toHaveLength(1);
+    const types = (await w.events.readChain('acme', proposal.correlationId)).map((e) => e.type);
+    expect(types).toEqual(['Approved', 'Executed']);
+    expect(w.notifier.messages('acme')).toEqual([]);
+  });
+
+  it('keeps the booking a deferred attempt created, refuses a reject meanwhile, and attaches the receipt to it', async () => {
+    const w = aWorld();
+    const sha256 = 'd'.repeat(64);
+    const file = { filename: 'r.pdf', contentType: 'application/pdf', sizeBytes: 9, sha256 };
+    const proposal = await w.approve('acme', { receipt: file });
+    await w.receipts.save({ ...file, proposalId: proposal.id, companyId: 'acme', bytes: new Uint8Array(9) });
+    w.provider.failUploads = 1;
+    w.provider.uploadError = windowClosed();
+
+    expect(await w.executor.runOnce()).toEqual(['deferred']);
+    expect(w.executions.rows.get(proposal.id)).toMatchObject({
+      bookingId: 'voucher-1',
+      mayBeBooked: true,
+      attempts: 0,
+    });
+    w.provider.hideFromLookups = 5;
+    w.clock.advance({ seconds: 40 });
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(w.provider.bookings).toHaveLength(1);
+    expect(w.provider.attached).toEqual(['voucher-1']);
+  });
+
+  it('keeps a known outcome-unknown booking to reconcile: a deferred retry still looks the booking up first', async () => {
+    const w = aWorld();
+    const proposal = await w.approve();
+    w.provider.loseNextAnswer = true;
+    expect(await w.executor.runOnce()).toEqual(['retry']);
+    w.provider.failWith = windowClosed();
+    w.clock.advance({ seconds: 1 });
+    expect(await w.executor.runOnce()).toEqual(['deferred']);
+    expect(w.executions.rows.get(proposal.id)).toMatchObject({ attempts: 1, mayBeBooked: true });
+    w.provider.failWith = null;
+    w.clock.advance({ seconds: 40 });
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(w.provider.bookings).toHaveLength(1);
+  });
+
+  it('frees the lane at once: the next claim is executed while the deferred ones wait for their window', async () => {
+    const w = aWorld({ batchSize: 10, concurrency: 1 });
+    const busy: string[] = [];
+    for (let i = 0; i < 3; i++) busy.push((await w.approve('acme', { receipt: null })).id);
+    w.provider.gate = (booking) =>
+      busy.includes(booking.reference) ? Promise.reject(windowClosed()) : Promise.resolve();
+    const other = await w.approve('acme', { receipt: null });
+
+    expect(await w.executor.runOnce()).toEqual(['deferred', 'deferred', 'deferred', 'executed']);
+    expect(w.provider.bookings.map((b) => b.reference)).toEqual([other.id]);
   });
 });
 
@@ -638,7 +732,7 @@ describe('ProposalExecutor and the amounts patterns learn', () => {
         proposalId: first.id,
         bookingId: 'voucher-1',
       });
-      expect(await w.executor.drain()).toEqual({ executed: 0, retry: 0, failed: 0, lost: 0 });
+      expect(await w.executor.drain()).toEqual({ executed: 0, retry: 0, deferred: 0, failed: 0, lost: 0 });
     });
 
     it('frees the receipt of an execution that failed for good, so another proposal may book it', async () => {

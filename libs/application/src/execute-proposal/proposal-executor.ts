@@ -41,7 +41,7 @@ import type { ReceiptHolder } from './booked-receipts.port';
 import { ExecutorOptions } from './executor.options';
 
 /** What one execution ended in. */
-export type ExecutionOutcome = 'executed' | 'retry' | 'failed' | 'lost';
+export type ExecutionOutcome = 'executed' | 'retry' | 'deferred' | 'failed' | 'lost';
 
 /** A failure and whether trying again later may help. */
 interface Failure {
@@ -52,6 +52,11 @@ interface Failure {
   readonly bookingId: string | null;
   /** The provider may hold the booking: the outcome of a create is unknown. */
   readonly mayBeBooked: boolean;
+  /**
+   * The company's rate window at the provider is closed for this long, longer than `rateLimitWaitMs`:
+   * the request the execution stopped at was not carried out (not sent, or refused with a 429).
+   */
+  readonly windowReopensInMs?: number;
 }
 
 /**
@@ -80,6 +85,14 @@ interface Failure {
  *    `ExecutionFailed` is stored once and the review channel told, and tries continue slowly. A
  *    permanent failure stores `ExecutionFailed` with the provider's message, tells the review
  *    channel, and leaves the proposal APPROVED (it can still be rejected).
+ *
+ * A lane never waits long for one company's rate window at the provider: a provider call that
+ * would wait more than `rateLimitWaitMs` fails at once instead (`windowClosed`), before its request
+ * is sent, and the execution is deferred until the window reopens — not counted as an attempt, as
+ * nothing it sent can have booked unseen (a create with an unknown outcome fails as `unavailable` or
+ * `timeout`, never so; one that booked hands its booking id on, which is kept) — and the lane takes
+ * the next claim. So a company whose bookings outrun its window does not hold every lane while
+ * other companies' bookings are due.
  *
  * No database transaction is open while the provider is called.
  */
@@ -176,7 +189,7 @@ export class ProposalExecutor {
 
   /** Runs rounds until nothing is due; returns how many executions ended in each outcome. */
   async drain(maxRounds = 1_000): Promise<Record<ExecutionOutcome, number>> {
-    const totals: Record<ExecutionOutcome, number> = { executed: 0, retry: 0, failed: 0, lost: 0 };
+    const totals: Record<ExecutionOutcome, number> = { executed: 0, retry: 0, deferred: 0, failed: 0, lost: 0 };
     for (let round = 0; round < maxRounds; round++) {
       const outcomes = await this.runOnce();
       if (outcomes.length === 0) break;
@@ -305,7 +318,10 @@ export class ProposalExecutor {
     );
     try {
       const booked = await this.connections.call(proposal.companyId, () =>
-        this.provider.bookedPostings(connection, bookingId, { recorder: log }),
+        this.provider.bookedPostings(connection, bookingId, {
+          recorder: log,
+          maxRateLimitWaitMs: this.options.rateLimitWaitMs,
+        }),
       );
       return { planned, booked, differences: postingDifferences(planned, booked), error: null };
     } catch (error) {
@@ -441,7 +457,7 @@ export class ProposalExecutor {
     connection: ProviderConnection,
     log: ApiCallLog,
   ): Promise<BookingRef> {
-    const options = { recorder: log };
+    const options = { recorder: log, maxRateLimitWaitMs: this.options.rateLimitWaitMs };
     const receipt = await this.receiptOf(proposal);
     const find = () => this.provider.findBookingByReference(connection, proposal.id, proposal.date, options);
     if (claim.bookingId !== null) {
@@ -563,6 +579,7 @@ export class ProposalExecutor {
       );
       return 'executed';
     }
+    if (failure.windowReopensInMs !== undefined) return this.defer(claim, proposal, failure, now);
     const report = !failure.transient || (claim.attempt >= this.options.maxTransientAttempts && !claim.failureReported);
     await this.unitOfWork.run(async (ports) => {
       if (report) {
@@ -605,6 +622,27 @@ export class ProposalExecutor {
       `execution of proposal ${proposal.id} failed (attempt ${claim.attempt}), will retry: ${failure.message}`,
     );
     return 'retry';
+  }
+
+  /**
+   * The company's rate window is closed: the execution is due again when it reopens, this claim not
+   * counted as an attempt (ExecutionLedger.defer), with no ExecutionFailed and no notification. The
+   * receipt and supplier invoice stay reserved for it, as for a retry.
+   */
+  private async defer(
+    claim: ExecutionClaim,
+    proposal: Proposal,
+    failure: Failure,
+    now: Date,
+  ): Promise<ExecutionOutcome> {
+    const nextAttemptAt = new Date(now.getTime() + (failure.windowReopensInMs ?? 0));
+    await this.unitOfWork.run((ports) =>
+      ports.executions.defer(claim, { nextAttemptAt, error: failure.message, bookingId: failure.bookingId }, now),
+    );
+    this.logger.debug(
+      `execution of proposal ${proposal.id} deferred to ${nextAttemptAt.toISOString()}: ${failure.message}`,
+    );
+    return 'deferred';
   }
 }
 
@@ -658,6 +696,7 @@ function failureOf(error: unknown): Failure {
       transient: error.transient,
       bookingId: error.bookingId ?? null,
       mayBeBooked,
+      ...(error.windowClosed && { windowReopensInMs: (error.retryAfterSeconds ?? 1) * 1000 }),
     };
   }
   if (error instanceof DomainError) {

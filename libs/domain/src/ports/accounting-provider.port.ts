@@ -238,6 +238,13 @@ export interface HistoryPage {
 /** Per-operation options. Pass a recorder to collect the calls for the event's `api_calls`. */
 export interface ProviderCallOptions {
   readonly recorder?: ApiCallRecorder;
+  /**
+   * The longest a request of the call waits for the company's rate window at the provider to
+   * reopen (its known pause, a 429's `Retry-After`), ms. A longer wait is not waited: the call fails
+   * at once with a transient `rate_limited` ProviderError marked `windowClosed`, the request it
+   * stopped at not carried out. Unsaid: the adapter waits (up to its `maxRetryAfterMs`).
+   */
+  readonly maxRateLimitWaitMs?: number;
 }
 
 /**

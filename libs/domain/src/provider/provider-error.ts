@@ -54,6 +54,13 @@ export interface ProviderErrorDetails {
    * receipt upload failed): the executor must not book again, only attach the receipt.
    */
   readonly bookingId?: string;
+  /**
+   * A `rate_limited` failure that did not wait: the company's rate window at the provider stays
+   * closed longer than the call accepted to wait (`ProviderCallOptions.maxRateLimitWaitMs`), and
+   * the request it failed on was not carried out (not sent, or refused with a 429). It reopens in
+   * `retryAfterSeconds`.
+   */
+  readonly windowClosed?: boolean;
 }
 
 /** A failed provider operation, carrying the provider's own message (Norwegian, often). */
@@ -61,6 +68,7 @@ export class ProviderError extends DomainError {
   readonly transient: boolean;
   readonly status?: number;
   readonly bookingId?: string;
+  readonly windowClosed: boolean;
 
   constructor(
     readonly provider: ProviderKind,
@@ -72,6 +80,7 @@ export class ProviderError extends DomainError {
     this.transient = TRANSIENT.has(reason);
     this.status = details.status;
     this.bookingId = details.bookingId;
+    this.windowClosed = details.windowClosed === true;
   }
 
   /** The same failure, remembering that the booking was created before it happened. */
@@ -81,6 +90,7 @@ export class ProviderError extends DomainError {
       retryAfterSeconds: this.retryAfterSeconds,
       fieldErrors: this.fieldErrors,
       bookingId,
+      windowClosed: this.windowClosed,
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ExecutionLedger, type ExecutionClaim, type RetryPlan } from '@app/application';
+import { ExecutionLedger, type DeferPlan, type ExecutionClaim, type RetryPlan } from '@app/application';
 import { ConcurrencyConflict } from '@app/domain';
 import { execute } from '../shared/sql';
 
@@ -35,6 +35,15 @@ export class TypeOrmExecutionLedger extends ExecutionLedger {
       `state = 'retry_wait', next_attempt_at = $3, last_error = $4, may_be_booked = $5,
        booking_id = COALESCE($6, booking_id), failure_reported = $7, updated_at = $8`,
       [plan.nextAttemptAt, plan.error, plan.mayBeBooked, plan.bookingId, plan.failureReported, now],
+    );
+  }
+
+  async defer(claim: ExecutionClaim, plan: DeferPlan, now: Date): Promise<void> {
+    await this.settle(
+      claim,
+      `state = 'retry_wait', attempts = attempts - 1, next_attempt_at = $3, last_error = $4,
+       booking_id = COALESCE($5, booking_id), may_be_booked = may_be_booked OR $5::text IS NOT NULL, updated_at = $6`,
+      [plan.nextAttemptAt, plan.error, plan.bookingId, now],
     );
   }
 

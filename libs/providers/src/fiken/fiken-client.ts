@@ -1,8 +1,8 @@
 import type { FormData } from 'undici';
 import { randomUUID } from 'node:crypto';
-import { ApiCallRecorder, ProviderReauthorizationRequired } from '@app/domain';
+import { ProviderReauthorizationRequired } from '@app/domain';
 import type { FikenConnection } from './fiken-connection';
-import { HttpMethod, HttpResponse, ProviderHttp } from '../http/provider-http';
+import { HttpMethod, HttpResponse, ProviderHttp, type CallScope } from '../http/provider-http';
 import { RetryMode } from '../http/resilience';
 import type { SlotPriority } from '../http/request-slots';
 import { RequestTurns } from '../http/request-turns';
@@ -51,17 +51,17 @@ export class FikenClient {
     });
   }
 
-  async request(conn: FikenConnection, request: FikenRequest, recorder: ApiCallRecorder): Promise<HttpResponse> {
-    const accessToken = await this.tokens.accessToken(conn, recorder);
+  async request(conn: FikenConnection, request: FikenRequest, call: CallScope): Promise<HttpResponse> {
+    const accessToken = await this.tokens.accessToken(conn, call);
     try {
-      return await this.send(conn, request, accessToken, recorder);
+      return await this.send(conn, request, accessToken, call);
     } catch (error) {
       if (!isUnauthorized(error)) {
         throw error;
       }
-      const renewed = await this.tokens.refresh(conn, accessToken, recorder);
+      const renewed = await this.tokens.refresh(conn, accessToken, call);
       try {
-        return await this.send(conn, request, renewed.accessToken, recorder);
+        return await this.send(conn, request, renewed.accessToken, call);
       } catch (retryError) {
         if (isUnauthorized(retryError)) {
           throw new ProviderReauthorizationRequired(
@@ -76,8 +76,8 @@ export class FikenClient {
   }
 
   /** Every element of a paginated collection, one page in memory at a time. */
-  async *list(conn: FikenConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<Json> {
-    for await (const page of this.pages(conn, path, query, recorder)) {
+  async *list(conn: FikenConnection, path: string, query: Query, call: CallScope): AsyncGenerator<Json> {
+    for await (const page of this.pages(conn, path, query, call)) {
       yield* drainPage(page);
     }
   }
@@ -87,7 +87,7 @@ export class FikenClient {
     conn: FikenConnection,
     path: string,
     query: Query,
-    recorder: ApiCallRecorder,
+    call: CallScope,
     /** The first page to read (a resumed read). */
     start = 0,
     /** `background` for reads that may wait behind bookings (the daily checks, the history import). */
@@ -99,7 +99,7 @@ export class FikenClient {
       const response = await this.request(
         conn,
         { method: 'GET', path, query: { ...query, page, pageSize }, priority },
-        recorder,
+        call,
       );
       const items = asArray(response.body);
       const size = items.length;
@@ -120,8 +120,8 @@ export class FikenClient {
    * A collection Fiken does not page (`GET /accounts`: "This endpoint is not paginated"): one request
    * without `page`/`pageSize`, every element in its answer.
    */
-  async unpaged(conn: FikenConnection, path: string, query: Query, recorder: ApiCallRecorder): Promise<unknown[]> {
-    const response = await this.request(conn, { method: 'GET', path, query }, recorder);
+  async unpaged(conn: FikenConnection, path: string, query: Query, call: CallScope): Promise<unknown[]> {
+    const response = await this.request(conn, { method: 'GET', path, query }, call);
     return asArray(response.body);
   }
 
@@ -129,7 +129,7 @@ export class FikenClient {
     conn: FikenConnection,
     request: FikenRequest,
     accessToken: string,
-    recorder: ApiCallRecorder,
+    call: CallScope,
   ): Promise<HttpResponse> {
     const companyPath = `/companies/${encodeURIComponent(conn.companySlug)}${request.path}`;
     const headers: Record<string, string> = {
@@ -153,7 +153,7 @@ export class FikenClient {
         body,
       },
       {
-        recorder,
+        ...call,
         retryMode: request.retryMode,
         company: conn.companyId,
         exclusive: (attempt) => this.turns.run(attempt, request.priority ?? 'urgent'),

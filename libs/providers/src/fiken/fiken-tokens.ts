@@ -1,5 +1,4 @@
 import {
-  ApiCallRecorder,
   Clock,
   OAuthTokens,
   ProviderReauthorizationRequired,
@@ -7,7 +6,7 @@ import {
   TokenRefreshDecision,
 } from '@app/domain';
 import type { FikenConnection } from './fiken-connection';
-import { ProviderHttp } from '../http/provider-http';
+import { ProviderHttp, type CallScope } from '../http/provider-http';
 import { SingleFlight } from '../http/single-flight';
 import { sleep } from '../http/sleep';
 import { TransportError } from '../http/transport-error';
@@ -40,7 +39,7 @@ export class FikenTokens {
   ) {}
 
   /** A usable access token, refreshed first when it is about to expire. */
-  async accessToken(conn: FikenConnection, recorder: ApiCallRecorder): Promise<string> {
+  async accessToken(conn: FikenConnection, call: CallScope): Promise<string> {
     const remembered = this.remembered.get(conn.companyId);
     if (remembered && remembered.until > this.clock.now().getTime() && this.isFresh(remembered.tokens)) {
       return remembered.tokens.accessToken;
@@ -54,11 +53,11 @@ export class FikenTokens {
       this.remember(conn.companyId, current);
       return current.accessToken;
     }
-    return (await this.refresh(conn, current.accessToken, recorder)).accessToken;
+    return (await this.refresh(conn, current.accessToken, call)).accessToken;
   }
 
   /** Replaces `staleAccessToken` (expired or refused) unless someone already did. */
-  refresh(conn: FikenConnection, staleAccessToken: string, recorder: ApiCallRecorder): Promise<OAuthTokens> {
+  refresh(conn: FikenConnection, staleAccessToken: string, call: CallScope): Promise<OAuthTokens> {
     return this.refreshing.run(conn.companyId, async () => {
       let revokedReason: string | undefined;
       const stored = await this.store.withRefreshLock(conn.companyId, 'fiken', async (current) => {
@@ -68,7 +67,7 @@ export class FikenTokens {
         if (current.accessToken !== staleAccessToken && this.isFresh(current)) {
           return { outcome: 'keep' };
         }
-        const decision = await this.callTokenEndpoint(conn, current, recorder);
+        const decision = await this.callTokenEndpoint(conn, current, call);
         if (decision.outcome === 'revoked') {
           revokedReason = decision.reason;
         }
@@ -95,7 +94,7 @@ export class FikenTokens {
   private async callTokenEndpoint(
     conn: FikenConnection,
     current: OAuthTokens,
-    recorder: ApiCallRecorder,
+    call: CallScope,
   ): Promise<TokenRefreshDecision> {
     const issuedAt = this.clock.now().getTime();
     // The id and secret as they are: Fiken compares the Basic credentials as sent (no form-encoding).
@@ -114,7 +113,7 @@ export class FikenTokens {
           body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: current.refreshToken }).toString(),
         },
         // Not retried blindly: a refresh whose outcome is unknown is resent once, below.
-        { recorder, retryMode: 'not-processed-only' },
+        { ...call, retryMode: 'not-processed-only' },
       );
     let answerLost = false;
     try {

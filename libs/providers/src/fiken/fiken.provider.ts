@@ -4,13 +4,11 @@ import {
   AccountBalance,
   AccountingProvider,
   AccountRules,
-  ApiCallRecorder,
   BookingRef,
   Clock,
   ExpenseBooking,
   HistoricalBooking,
   HistoryPage,
-  IGNORE_API_CALLS,
   LedgerVoucher,
   OpenInvoice,
   Posting,
@@ -22,7 +20,7 @@ import {
   Receipt,
 } from '@app/domain';
 import { asFikenConnection, type FikenConnection } from './fiken-connection';
-import { ProviderHttp, retryAfterHeaderMs } from '../http/provider-http';
+import { callScopeOf, ProviderHttp, retryAfterHeaderMs, type CallScope } from '../http/provider-http';
 import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
@@ -77,20 +75,20 @@ export class FikenProvider extends AccountingProvider {
 
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
     const c = asFikenConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     // Not paged: Fiken's documentation says so, and the endpoint answers every page alike (a paging
     // loop would read it forever). One request, every account.
-    const listed = (await this.client.unpaged(c, '/accounts', {}, recorder)).map((item) => asObject(item));
+    const listed = (await this.client.unpaged(c, '/accounts', {}, call)).map((item) => asObject(item));
     // Fiken's accounts carry no state; its bank accounts and contacts do (`inactive`): a closed bank
     // account's sub-ledger stays in the chart but takes no payments.
     const inactive = new Set<string>();
-    for await (const bank of this.client.list(c, '/bankAccounts', {}, recorder)) {
+    for await (const bank of this.client.list(c, '/bankAccounts', {}, call)) {
       if (bank.inactive === true) inactive.add(asString(bank.accountCode));
     }
     // A deactivated supplier's sub-ledger (its `supplierAccountCode`) takes no new purchases either;
     // it keeps the supplier's organisation number, so that its invoices are refused at submission.
     const deactivatedSuppliers = new Map<string, string>();
-    for await (const contact of this.client.list(c, '/contacts', { supplier: true, inactive: true }, recorder)) {
+    for await (const contact of this.client.list(c, '/contacts', { supplier: true, inactive: true }, call)) {
       if (contact.inactive === true && typeof contact.supplierAccountCode === 'string') {
         inactive.add(contact.supplierAccountCode);
         if (typeof contact.organizationNumber === 'string' && contact.organizationNumber !== '')
@@ -126,10 +124,10 @@ export class FikenProvider extends AccountingProvider {
   async balances(conn: ProviderConnection, date: string, options?: ProviderCallOptions): Promise<AccountBalance[]> {
     assertIsoDate(date, 'date');
     const c = asFikenConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     const read = async (day: string): Promise<AccountBalance[]> => {
       const lines: AccountBalance[] = [];
-      for await (const line of this.client.list(c, '/accountBalances', { date: day }, recorder)) {
+      for await (const line of this.client.list(c, '/accountBalances', { date: day }, call)) {
         lines.push({
           code: asString(line.code),
           name: asString(line.name),
@@ -159,18 +157,18 @@ export class FikenProvider extends AccountingProvider {
       return;
     }
     const c = asFikenConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     // A purchase's receipt is the purchase's own attachment, which its journal entry need not show:
     // the transactions of the period's purchases that carry one, read first (ids only).
     const documented = new Set<string>();
-    const purchases = this.client.pages(c, '/purchases', { dateGe: from, dateLe: last }, recorder, 0, 'background');
+    const purchases = this.client.pages(c, '/purchases', { dateGe: from, dateLe: last }, call, 0, 'background');
     for await (const page of purchases) {
       for (const item of page) {
         const purchase = asObject(item);
         if (attachmentsOf(purchase).length > 0) documented.add(asString(purchase.transactionId));
       }
     }
-    const entries = this.client.pages(c, '/journalEntries', { dateGe: from, dateLe: last }, recorder, 0, 'background');
+    const entries = this.client.pages(c, '/journalEntries', { dateGe: from, dateLe: last }, call, 0, 'background');
     for await (const page of entries) {
       yield mapPage(page, (entry) => toLedgerVoucher(entry, from, last, documented));
     }
@@ -186,7 +184,7 @@ export class FikenProvider extends AccountingProvider {
       asFikenConnection(conn),
       '/invoices',
       { settled: false, issueDateLe: asOf },
-      recorderOf(options),
+      callScopeOf(options),
       0,
       'background',
     )) {
@@ -214,7 +212,7 @@ export class FikenProvider extends AccountingProvider {
       asFikenConnection(conn),
       '/purchases',
       query,
-      recorderOf(options),
+      callScopeOf(options),
       page,
       'background',
     )) {
@@ -234,7 +232,7 @@ export class FikenProvider extends AccountingProvider {
     options?: ProviderCallOptions,
   ): Promise<BookingRef> {
     const c = asFikenConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     validateBooking('fiken', booking);
     if (booking.lines.length === 0) {
       throw new ProviderError('fiken', 'rejected', 'a purchase needs at least one line');
@@ -252,12 +250,12 @@ export class FikenProvider extends AccountingProvider {
       );
     }
     return bookThenAttach(FIKEN_RECEIPTS, booking, {
-      prepare: () => purchaseBody(booking, this.chart(c, recorder)),
+      prepare: () => purchaseBody(booking, this.chart(c, call)),
       create: async (purchase) => {
         const response = await this.client.request(
           c,
           { method: 'POST', path: '/purchases', json: purchase, retryMode: 'not-processed-only' },
-          recorder,
+          call,
         );
         const bookingId = idFromLocation(response);
         if (!bookingId) {
@@ -281,7 +279,7 @@ export class FikenProvider extends AccountingProvider {
     options?: ProviderCallOptions,
   ): Promise<void> {
     const c = asFikenConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     const purchasePath = `/purchases/${encodeURIComponent(bookingId)}`;
     await attachOnce(FIKEN_RECEIPTS, receipt, {
       upload: async (file) => {
@@ -299,11 +297,11 @@ export class FikenProvider extends AccountingProvider {
             form,
             retryMode: 'not-processed-only',
           },
-          recorder,
+          call,
         );
       },
       hasAttachment: async () => {
-        const response = await this.client.request(c, { method: 'GET', path: purchasePath }, recorder);
+        const response = await this.client.request(c, { method: 'GET', path: purchasePath }, call);
         return attachmentsOf(asObject(response.body)).length > 0;
       },
       settleMs: this.config.settleBeforeLookupMs,
@@ -317,11 +315,11 @@ export class FikenProvider extends AccountingProvider {
    */
   async bookedPostings(conn: ProviderConnection, bookingId: string, options?: ProviderCallOptions): Promise<Posting[]> {
     const c = asFikenConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     const purchaseResponse = await this.client.request(
       c,
       { method: 'GET', path: `/purchases/${encodeURIComponent(bookingId)}` },
-      recorder,
+      call,
     );
     const purchase = asObject(purchaseResponse.body);
     const transactionId = purchase.transactionId;
@@ -331,7 +329,7 @@ export class FikenProvider extends AccountingProvider {
     const transactionResponse = await this.client.request(
       c,
       { method: 'GET', path: `/transactions/${encodeURIComponent(String(transactionId))}` },
-      recorder,
+      call,
     );
     const entries = asArray(asObject(transactionResponse.body).entries).map(asObject);
     // An employee's sub-ledger on 2910 is named after the employee: read its name from the chart.
@@ -340,7 +338,7 @@ export class FikenProvider extends AccountingProvider {
       .flatMap((entry) => asArray(entry.lines).map((line) => asString(asObject(line).account)))
       .filter((code) => code.startsWith('2910:'));
     if (employeeAccounts.length > 0) {
-      for (const item of await this.client.unpaged(c, '/accounts', { fromAccount: 2910, toAccount: 2910 }, recorder)) {
+      for (const item of await this.client.unpaged(c, '/accounts', { fromAccount: 2910, toAccount: 2910 }, call)) {
         const account = asObject(item);
         names.set(asString(account.code), asString(account.name));
       }
@@ -366,7 +364,7 @@ export class FikenProvider extends AccountingProvider {
       asFikenConnection(conn),
       '/purchases',
       { date: dateHint },
-      recorderOf(options),
+      callScopeOf(options),
     )) {
       if (identifiers.has(asString(purchase.identifier)) || carriesMarker(purchase, marker)) {
         return { bookingId: asString(purchase.purchaseId), hasAttachment: attachmentsOf(purchase).length > 0 };
@@ -375,20 +373,20 @@ export class FikenProvider extends AccountingProvider {
     return null;
   }
 
-  /** The chart reads and supplier lookup the purchase builder needs, recorded on `recorder`. */
-  private chart(c: FikenConnection, recorder: ApiCallRecorder): FikenChart {
+  /** The chart reads and supplier lookup the purchase builder needs, recorded on `call`. */
+  private chart(c: FikenConnection, call: CallScope): FikenChart {
     return {
       // Not paged (see fetchContext): one request per account number.
       accounts: async (number) =>
-        (await this.client.unpaged(c, '/accounts', { fromAccount: number, toAccount: number }, recorder)).map((item) =>
+        (await this.client.unpaged(c, '/accounts', { fromAccount: number, toAccount: number }, call)).map((item) =>
           asObject(item),
         ),
       bankAccounts: async () => {
         const found: Json[] = [];
-        for await (const bank of this.client.list(c, '/bankAccounts', {}, recorder)) found.push(bank);
+        for await (const bank of this.client.list(c, '/bankAccounts', {}, call)) found.push(bank);
         return found;
       },
-      supplierId: (booking) => this.supplierId(c, booking, recorder),
+      supplierId: (booking) => this.supplierId(c, booking, call),
     };
   }
 
@@ -397,7 +395,7 @@ export class FikenProvider extends AccountingProvider {
    * ?organizationNumber=&supplier=true), else created as a supplier (POST /contacts) with its name,
    * organisation number and bank account.
    */
-  private async supplierId(c: FikenConnection, booking: ExpenseBooking, recorder: ApiCallRecorder): Promise<number> {
+  private async supplierId(c: FikenConnection, booking: ExpenseBooking, call: CallScope): Promise<number> {
     const supplier = booking.supplier;
     if (!supplier) throw new ProviderError('fiken', 'rejected', 'a supplier invoice needs its supplier');
     let inactive: string | null = null;
@@ -405,7 +403,7 @@ export class FikenProvider extends AccountingProvider {
       c,
       '/contacts',
       { organizationNumber: supplier.organizationNumber, supplier: true },
-      recorder,
+      call,
     )) {
       if (asString(contact.organizationNumber) !== supplier.organizationNumber) continue;
       if (contact.inactive !== true) return asNumber(contact.contactId);
@@ -432,7 +430,7 @@ export class FikenProvider extends AccountingProvider {
         },
         retryMode: 'not-processed-only',
       },
-      recorder,
+      call,
     );
     const id = Number(idFromLocation(response));
     if (!Number.isSafeInteger(id) || id <= 0) {
@@ -481,10 +479,6 @@ function fikenAccountRules(code: string, inactive: boolean): AccountRules {
 /** A purchase's attachments: `purchaseAttachments` in API v2 (`attachments` in older answers). */
 function attachmentsOf(purchase: Json): unknown[] {
   return asArray(purchase.purchaseAttachments ?? purchase.attachments);
-}
-
-function recorderOf(options: ProviderCallOptions | undefined): ApiCallRecorder {
-  return options?.recorder ?? IGNORE_API_CALLS;
 }
 
 /** The debit side of a journal entry, øre: the larger of the positive and the negative line totals. */

@@ -143,6 +143,34 @@ describe('ProviderHttp', () => {
     });
   });
 
+  it('does not wait for a 429 longer than the call accepts: fails at once, windowClosed, nothing retried', async () => {
+    handlers = [json(429, { message: 'slow down' }, { 'Retry-After': '30' }), json(200, {})];
+    const started = Date.now();
+    const error = await client()
+      .send(get(), { recorder: new ApiCallLog(), maxRateLimitWaitMs: 1_000 })
+      .catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(hits).toBe(1);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({
+      reason: 'rate_limited',
+      transient: true,
+      windowClosed: true,
+      outcomeUnknown: false,
+      retryAfterSeconds: 30,
+    });
+    // The mark survives the booking id a later step adds (book, then attach).
+    expect((error as ProviderError).withBookingId('v-1')).toMatchObject({ windowClosed: true, bookingId: 'v-1' });
+  });
+
+  it('waits for a 429 within what the call accepts, and retries', async () => {
+    handlers = [json(429, { message: 'slow down' }, { 'Retry-After': '1' }), json(200, {})];
+    await expect(
+      client().send(get(), { recorder: new ApiCallLog(), maxRateLimitWaitMs: 2_000 }),
+    ).resolves.toMatchObject({ status: 200 });
+    expect(hits).toBe(2);
+  });
+
   it('does not resend a create whose outcome is unknown, but does resend one refused with 429', async () => {
     const log = new ApiCallLog();
     const post = { method: 'POST' as const, url: `${baseUrl}/purchases`, recordedPath: '/purchases', body: '{}' };

@@ -1,5 +1,5 @@
 import type { Dispatcher, FormData } from 'undici';
-import { ApiCallRecorder, FieldError, ProviderKind } from '@app/domain';
+import { ApiCallRecorder, FieldError, IGNORE_API_CALLS, ProviderKind, type ProviderCallOptions } from '@app/domain';
 import { ResiliencePolicy, RetryMode } from './resilience';
 import { TransportError } from './transport-error';
 import { exchange, sharedProviderDispatcher, type WireResponse } from './undici-transport';
@@ -47,11 +47,29 @@ export interface ProviderHttpOptions {
   readonly dispatcher?: Dispatcher;
 }
 
-export interface SendOptions {
+/** What every request of one adapter operation shares (its ProviderCallOptions, resolved). */
+export interface CallScope {
   readonly recorder: ApiCallRecorder;
+  /**
+   * The longest a request waits for the company's rate window to reopen, ms; a longer wait is not
+   * waited and the request fails with a `windowClosed` rate_limited error (ProviderCallOptions).
+   * Unsaid: the policy's `maxRetryAfterMs`.
+   */
+  readonly maxRateLimitWaitMs?: number;
+}
+
+/** The call scope of the ProviderCallOptions an adapter method was given. */
+export function callScopeOf(options: ProviderCallOptions | undefined): CallScope {
+  return { recorder: options?.recorder ?? IGNORE_API_CALLS, maxRateLimitWaitMs: options?.maxRateLimitWaitMs };
+}
+
+export interface SendOptions extends CallScope {
   /** `not-processed-only` for creates: retried only when the provider certainly did nothing. */
   readonly retryMode?: RetryMode;
-  /** Runs before every attempt, outside its timeout (rate-limit pauses). */
+  /**
+   * Runs before every attempt, outside its timeout (rate-limit pauses): a pause longer than
+   * `maxRateLimitWaitMs` is not waited, it throws (`windowClosedError`).
+   */
   readonly beforeAttempt?: () => Promise<void>;
   /**
    * Wraps every attempt, outside its timeout (Fiken's one request at a time): the time spent
@@ -84,6 +102,7 @@ export class ProviderHttp {
       send.beforeAttempt,
       send.exclusive,
       send.company,
+      send.maxRateLimitWaitMs,
     );
   }
 

@@ -12,7 +12,7 @@ import {
   timeout,
 } from 'cockatiel';
 import { ProviderError, ProviderKind } from '@app/domain';
-import { TransportError } from './transport-error';
+import { TransportError, windowClosedError } from './transport-error';
 
 /** How hard a provider adapter tries before it gives up. Small values make tests fast. */
 export interface ResilienceOptions {
@@ -80,12 +80,13 @@ export class ResiliencePolicy {
       options.breakerHalfOpenAfterMs,
     );
     const backoff = new DelegateBackoff<IRetryBackoffContext<unknown>>((ctx) => this.delayFor(ctx));
+    // A closed rate window that the call would not wait for is handed to the caller, not retried.
     this.retryIdempotent = retry(
-      handleWhen((e) => e instanceof TransportError && e.transient),
+      handleWhen((e) => e instanceof TransportError && e.transient && !e.windowClosed),
       { maxAttempts: options.retries, backoff },
     );
     this.retryNotProcessed = retry(
-      handleWhen((e) => e instanceof TransportError && e.transient && !e.outcomeUnknown),
+      handleWhen((e) => e instanceof TransportError && e.transient && !e.outcomeUnknown && !e.windowClosed),
       { maxAttempts: options.retries, backoff },
     );
   }
@@ -93,7 +94,9 @@ export class ResiliencePolicy {
   /**
    * Runs `attempt` (given an AbortSignal that fires at the timeout) under the policies.
    * `beforeAttempt` (a rate-limit pause) runs before every attempt, and `around` (waiting for a
-   * turn) wraps every attempt, both outside its timeout.
+   * turn) wraps every attempt, both outside its timeout. A 429 whose wait (`Retry-After`, capped
+   * at `maxRetryAfterMs`) is longer than `maxRateLimitWaitMs` is not retried: the call fails at once
+   * with a `windowClosed` error saying when to come back.
    */
   async execute<T>(
     mode: RetryMode,
@@ -102,6 +105,7 @@ export class ResiliencePolicy {
     around?: <R>(fn: () => Promise<R>) => Promise<R>,
     /** Whose circuit the call goes through: the company (its connection); one shared key when unsaid. */
     company = '',
+    maxRateLimitWaitMs = this.options.maxRetryAfterMs,
   ): Promise<T> {
     const retryPolicy = mode === 'idempotent' ? this.retryIdempotent : this.retryNotProcessed;
     const perAttempt = timeout(this.options.timeoutMs, TimeoutStrategy.Cooperative);
@@ -120,7 +124,11 @@ export class ResiliencePolicy {
     try {
       return await retryPolicy.execute(async () => {
         await beforeAttempt?.();
-        return around ? around(guarded) : guarded();
+        try {
+          return await (around ? around(guarded) : guarded());
+        } catch (error) {
+          throw this.notWaitedFor(error, maxRateLimitWaitMs);
+        }
       });
     } catch (error) {
       if (error instanceof BrokenCircuitError) {
@@ -134,6 +142,14 @@ export class ResiliencePolicy {
       }
       throw error;
     }
+  }
+
+  /** A 429 that asks for a longer wait than `maxWaitMs` as a `windowClosed` error; any other error as it is. */
+  private notWaitedFor(error: unknown, maxWaitMs: number): unknown {
+    if (!(error instanceof TransportError) || error.reason !== 'rate_limited' || error.retryAfterMs === undefined)
+      return error;
+    const wait = Math.min(error.retryAfterMs, this.options.maxRetryAfterMs);
+    return wait > maxWaitMs ? windowClosedError(this.provider, wait, error.status) : error;
   }
 
   /** The company's circuit breaker, made on first use; the map keeps the most recently used. */

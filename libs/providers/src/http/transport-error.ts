@@ -12,6 +12,8 @@ export interface TransportErrorDetails {
   readonly retryAfterMs?: number;
   /** The provider's machine-readable error code, e.g. OAuth's `invalid_grant`. */
   readonly providerCode?: string;
+  /** The company's rate window stays closed longer than the call would wait: not retried here. */
+  readonly windowClosed?: boolean;
 }
 
 /** A `ProviderError` raised by one HTTP attempt, with what the retry and circuit policies need. */
@@ -26,6 +28,7 @@ export class TransportError extends ProviderError {
       fieldErrors: details.fieldErrors,
       retryAfterSeconds:
         details.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(details.retryAfterMs / 1000)),
+      windowClosed: details.windowClosed,
     });
     this.outcomeUnknown = details.outcomeUnknown;
     this.retryAfterMs = details.retryAfterMs;
@@ -36,6 +39,20 @@ export class TransportError extends ProviderError {
   get countsAgainstCircuit(): boolean {
     return this.reason === 'unavailable' || this.reason === 'timeout';
   }
+}
+
+/**
+ * The company's rate window at the provider reopens in `retryAfterMs`, later than the call accepts
+ * to wait (`maxRateLimitWaitMs`): the request was not sent, or was refused with a 429 (nothing
+ * done). Not retried by the resilience policy; the caller tries again when the window reopens.
+ */
+export function windowClosedError(provider: ProviderKind, retryAfterMs: number, status?: number): TransportError {
+  return new TransportError(
+    provider,
+    'rate_limited',
+    `${provider}'s rate window for this company reopens in ${Math.ceil(retryAfterMs / 1000)} s: not waited`,
+    { status, outcomeUnknown: false, retryAfterMs, windowClosed: true },
+  );
 }
 
 /** Whether a failure means the provider refused our credentials (re-authenticate once). */

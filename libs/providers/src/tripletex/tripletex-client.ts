@@ -1,11 +1,11 @@
 import type { Dispatcher, FormData } from 'undici';
-import { ApiCallRecorder, Clock, ProviderReauthorizationRequired } from '@app/domain';
+import { Clock, ProviderReauthorizationRequired } from '@app/domain';
 import type { TripletexConnection } from './tripletex-connection';
-import { HttpMethod, HttpResponse, ProviderHttp, type ResponseHead } from '../http/provider-http';
+import { HttpMethod, HttpResponse, ProviderHttp, type CallScope, type ResponseHead } from '../http/provider-http';
 import { ResiliencePolicy, RetryMode } from '../http/resilience';
 import { SingleFlight } from '../http/single-flight';
 import { sleep } from '../http/sleep';
-import { isUnauthorized, TransportError } from '../http/transport-error';
+import { isUnauthorized, TransportError, windowClosedError } from '../http/transport-error';
 import { tripletexSessionExpirationDate } from '../shared/dates';
 import { asArray, asObject, asString, drainPage, Json } from '../shared/json';
 import { PageGuard } from '../shared/paging';
@@ -60,22 +60,18 @@ export class TripletexClient {
     });
   }
 
-  async request(
-    conn: TripletexConnection,
-    request: TripletexRequest,
-    recorder: ApiCallRecorder,
-  ): Promise<HttpResponse> {
-    let session = await this.session(conn, recorder);
+  async request(conn: TripletexConnection, request: TripletexRequest, call: CallScope): Promise<HttpResponse> {
+    let session = await this.session(conn, call);
     try {
-      return await this.send(conn, request, session.token, recorder);
+      return await this.send(conn, request, session.token, call);
     } catch (error) {
       if (!isUnauthorized(error)) {
         throw error;
       }
       this.forget(conn, session);
-      session = await this.session(conn, recorder);
+      session = await this.session(conn, call);
       try {
-        return await this.send(conn, request, session.token, recorder);
+        return await this.send(conn, request, session.token, call);
       } catch (retryError) {
         if (isUnauthorized(retryError)) {
           this.forget(conn, session);
@@ -90,14 +86,14 @@ export class TripletexClient {
     }
   }
 
-  async getValue(conn: TripletexConnection, path: string, query: Query, recorder: ApiCallRecorder): Promise<Json> {
-    const response = await this.request(conn, { method: 'GET', path, query }, recorder);
+  async getValue(conn: TripletexConnection, path: string, query: Query, call: CallScope): Promise<Json> {
+    const response = await this.request(conn, { method: 'GET', path, query }, call);
     return asObject(asObject(response.body).value);
   }
 
   /** Every element of a list endpoint, one page (`count` elements) in memory at a time. */
-  async *list(conn: TripletexConnection, path: string, query: Query, recorder: ApiCallRecorder): AsyncGenerator<Json> {
-    for await (const page of this.pages(conn, path, query, recorder)) {
+  async *list(conn: TripletexConnection, path: string, query: Query, call: CallScope): AsyncGenerator<Json> {
+    for await (const page of this.pages(conn, path, query, call)) {
       yield* drainPage(page);
     }
   }
@@ -107,14 +103,14 @@ export class TripletexClient {
     conn: TripletexConnection,
     path: string,
     query: Query,
-    recorder: ApiCallRecorder,
+    call: CallScope,
     /** The index of the first element to read (a resumed read). */
     start = 0,
   ): AsyncGenerator<unknown[]> {
     const count = this.config.pageSize;
     const guard = new PageGuard('tripletex', path);
     for (let from = start; ;) {
-      const response = await this.request(conn, { method: 'GET', path, query: { ...query, from, count } }, recorder);
+      const response = await this.request(conn, { method: 'GET', path, query: { ...query, from, count } }, call);
       const body = asObject(response.body);
       const values = asArray(body.values);
       const size = values.length;
@@ -132,7 +128,7 @@ export class TripletexClient {
     conn: TripletexConnection,
     request: TripletexRequest,
     sessionToken: string,
-    recorder: ApiCallRecorder,
+    call: CallScope,
   ): Promise<HttpResponse> {
     const headers: Record<string, string> = {
       Authorization: `Basic ${Buffer.from(`0:${sessionToken}`).toString('base64')}`,
@@ -155,16 +151,16 @@ export class TripletexClient {
         body,
       },
       {
-        recorder,
+        ...call,
         retryMode: request.retryMode,
         company: conn.companyId,
-        beforeAttempt: () => this.waitForRateLimit(gateKey),
+        beforeAttempt: () => this.waitForRateLimit(gateKey, call.maxRateLimitWaitMs),
         onResponse: (response) => this.noteRateLimit(gateKey, response),
       },
     );
   }
 
-  private async session(conn: TripletexConnection, recorder: ApiCallRecorder): Promise<Session> {
+  private async session(conn: TripletexConnection, call: CallScope): Promise<Session> {
     const key = sessionKey(conn);
     const cached = this.sessions.get(key);
     const version = conn.credentials.version;
@@ -172,7 +168,7 @@ export class TripletexClient {
       return cached;
     }
     return this.sessionCreation.run(`${key} ${version}`, async () => {
-      const session = await this.createSession(conn, recorder);
+      const session = await this.createSession(conn, call);
       this.sessions.set(key, session);
       return session;
     });
@@ -185,7 +181,7 @@ export class TripletexClient {
     }
   }
 
-  private async createSession(conn: TripletexConnection, recorder: ApiCallRecorder): Promise<Session> {
+  private async createSession(conn: TripletexConnection, call: CallScope): Promise<Session> {
     const createdAt = this.clock.now().getTime();
     const employeeToken = await conn.credentials.employeeToken();
     const expirationDate = tripletexSessionExpirationDate(this.clock.now());
@@ -199,9 +195,9 @@ export class TripletexClient {
       response = await this.http.send(
         { method: 'PUT', url, recordedPath: SESSION_CREATE_PATH, headers: { Accept: 'application/json' } },
         {
-          recorder,
+          ...call,
           company: conn.companyId,
-          beforeAttempt: () => this.waitForRateLimit(sessionKey(conn)),
+          beforeAttempt: () => this.waitForRateLimit(sessionKey(conn), call.maxRateLimitWaitMs),
           onResponse: (r) => this.noteRateLimit(sessionKey(conn), r),
         },
       );
@@ -226,12 +222,20 @@ export class TripletexClient {
     return { token, renewAt: createdAt + Math.max(0, lifetime), credentialsVersion: conn.credentials.version };
   }
 
-  private async waitForRateLimit(key: string): Promise<void> {
+  /**
+   * Waits until the company's window reopens when its last answer said none remain; a wait longer
+   * than the call accepts (`maxWaitMs`) is not waited: the request is not sent, and the call fails
+   * at once (`windowClosedError`), saying when the window reopens.
+   */
+  private async waitForRateLimit(key: string, maxWaitMs: number | undefined): Promise<void> {
     const until = this.blockedUntil.get(key);
     if (until === undefined) {
       return;
     }
     const wait = until - Date.now();
+    if (maxWaitMs !== undefined && wait > maxWaitMs) {
+      throw windowClosedError('tripletex', wait);
+    }
     if (wait > 0) {
       await sleep(wait);
     }

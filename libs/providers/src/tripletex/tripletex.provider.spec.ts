@@ -679,6 +679,36 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       }
     });
 
+    it('does not wait for a spent window longer than the call accepts: fails at once, windowClosed, nothing sent', async () => {
+      const limited = createSandbox({
+        seed: 11,
+        ledgerEndDate: TODAY,
+        companies: 1,
+        tripletex: { rateLimit: { limit: 3, windowSeconds: 30 } },
+      });
+      const server = await limited.start(0, '127.0.0.1');
+      try {
+        const limitedConn: TripletexConnection = { ...conn, baseUrl: server.tripletexApi };
+        const tx = new TripletexProvider(
+          { consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, resilience: { ...FAST, retries: 0 } },
+          { now: () => new Date() },
+        );
+        // The session and two reads spend the window of three.
+        await tx.balances(limitedConn, TODAY);
+        await tx.balances(limitedConn, TODAY);
+        const started = Date.now();
+        const error = await tx
+          .findBookingByReference(limitedConn, 'some-proposal', TODAY, { maxRateLimitWaitMs: 1_000 })
+          .catch((e: unknown) => e);
+        expect(Date.now() - started).toBeLessThan(1_000);
+        expect(error).toMatchObject({ reason: 'rate_limited', transient: true, windowClosed: true });
+        expect((error as ProviderError).retryAfterSeconds).toBeGreaterThan(20);
+        expect(limited.control.calls()).toHaveLength(3);
+      } finally {
+        await server.close();
+      }
+    });
+
     it('opens the circuit after repeated failures and fails fast with provider_unavailable', async () => {
       sandbox.control.addFault({ provider: 'tripletex', path: '/balanceSheet', errorRate: 1 });
       const tx = provider({ resilience: { retries: 0, breakerThreshold: 3, breakerHalfOpenAfterMs: 60_000 } });

@@ -3,13 +3,11 @@ import { FormData } from 'undici';
 import {
   AccountBalance,
   AccountingProvider,
-  ApiCallRecorder,
   BookingRef,
   Clock,
   ExpenseBooking,
   HistoricalBooking,
   HistoryPage,
-  IGNORE_API_CALLS,
   LedgerVoucher,
   OpenInvoice,
   BookingSupplier,
@@ -22,6 +20,7 @@ import {
   Receipt,
 } from '@app/domain';
 import { asTripletexConnection, type TripletexConnection } from './tripletex-connection';
+import { callScopeOf, type CallScope } from '../http/provider-http';
 import { ResiliencePolicy, resilienceOptions } from '../http/resilience';
 import { TransportError } from '../http/transport-error';
 import { attachOnce, bookThenAttach } from '../shared/book-then-attach';
@@ -73,10 +72,10 @@ export class TripletexProvider extends AccountingProvider {
 
   async fetchContext(conn: ProviderConnection, options?: ProviderCallOptions): Promise<ProviderContext> {
     const c = asTripletexConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     const accounts = [];
     // Inactive accounts too, flagged: a proposal naming one is refused with the reason.
-    for await (const account of this.client.list(c, '/ledger/account', { fields: ACCOUNT_FIELDS }, recorder)) {
+    for await (const account of this.client.list(c, '/ledger/account', { fields: ACCOUNT_FIELDS }, call)) {
       const vatTypeId = asOptionalString(asObject(account.vatType).id);
       accounts.push({
         code: asString(account.number),
@@ -86,12 +85,7 @@ export class TripletexProvider extends AccountingProvider {
       });
     }
     const departments = [];
-    for await (const department of this.client.list(
-      c,
-      '/department',
-      { fields: 'id,name,departmentNumber' },
-      recorder,
-    )) {
+    for await (const department of this.client.list(c, '/department', { fields: 'id,name,departmentNumber' }, call)) {
       departments.push({
         id: asString(department.id),
         name: asString(department.name),
@@ -99,12 +93,7 @@ export class TripletexProvider extends AccountingProvider {
       });
     }
     const vatTypes = [];
-    for await (const vatType of this.client.list(
-      c,
-      '/ledger/vatType',
-      { fields: 'id,number,name,percentage' },
-      recorder,
-    )) {
+    for await (const vatType of this.client.list(c, '/ledger/vatType', { fields: 'id,number,name,percentage' }, call)) {
       const rate = percentToHundredths(vatType.percentage) ?? 0;
       vatTypes.push({
         id: asString(vatType.id),
@@ -116,12 +105,7 @@ export class TripletexProvider extends AccountingProvider {
       });
     }
     const employees = [];
-    for await (const employee of this.client.list(
-      c,
-      '/employee',
-      { fields: 'id,firstName,lastName,email' },
-      recorder,
-    )) {
+    for await (const employee of this.client.list(c, '/employee', { fields: 'id,firstName,lastName,email' }, call)) {
       employees.push({
         id: asString(employee.id),
         firstName: asString(employee.firstName),
@@ -130,7 +114,7 @@ export class TripletexProvider extends AccountingProvider {
       });
     }
     const voucherTypes = [];
-    for await (const voucherType of this.client.list(c, '/ledger/voucherType', { fields: 'id,name' }, recorder)) {
+    for await (const voucherType of this.client.list(c, '/ledger/voucherType', { fields: 'id,name' }, call)) {
       voucherTypes.push({ id: asString(voucherType.id), name: asString(voucherType.name) });
     }
     // Inactive suppliers stay findable by organisation number; a supplier invoice from one is refused
@@ -140,7 +124,7 @@ export class TripletexProvider extends AccountingProvider {
       c,
       '/supplier',
       { isInactive: true, fields: 'id,name,organizationNumber,isInactive' },
-      recorder,
+      call,
     )) {
       const organizationNumber = asOptionalString(supplier.organizationNumber);
       if (supplier.isInactive !== true || !organizationNumber) continue;
@@ -158,7 +142,7 @@ export class TripletexProvider extends AccountingProvider {
       fields: 'account(id,number,name),balanceIn,balanceChange,balanceOut',
     };
     const balances: AccountBalance[] = [];
-    for await (const line of this.client.list(c, '/balanceSheet', query, recorderOf(options))) {
+    for await (const line of this.client.list(c, '/balanceSheet', query, callScopeOf(options))) {
       const account = asObject(line.account);
       const code = asString(account.number);
       // Result accounts: the year's movement up to the date (balanceChange since 1 January), whether
@@ -192,7 +176,12 @@ export class TripletexProvider extends AccountingProvider {
       fields:
         'id,number,date,description,attachment(id),document(id),ediDocument(id),postings(row,amountGross,account(number))',
     };
-    for await (const page of this.client.pages(asTripletexConnection(conn), VOUCHER_PATH, query, recorderOf(options))) {
+    for await (const page of this.client.pages(
+      asTripletexConnection(conn),
+      VOUCHER_PATH,
+      query,
+      callScopeOf(options),
+    )) {
       yield mapPage(page, toLedgerVoucher);
     }
   }
@@ -210,7 +199,7 @@ export class TripletexProvider extends AccountingProvider {
       fields:
         'id,invoiceNumber,invoiceDate,invoiceDueDate,customer(id,name),amountCurrency,amountCurrencyOutstanding,currency(code)',
     };
-    for await (const page of this.client.pages(asTripletexConnection(conn), '/invoice', query, recorderOf(options))) {
+    for await (const page of this.client.pages(asTripletexConnection(conn), '/invoice', query, callScopeOf(options))) {
       yield mapPage(page, toOpenInvoice);
     }
   }
@@ -233,7 +222,7 @@ export class TripletexProvider extends AccountingProvider {
     assertIsoDate(to, 'to');
     const start = decodeHistoryCursor('tripletex', cursor);
     const c = asTripletexConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     const phases = [
       {
         path: '/supplierInvoice',
@@ -259,7 +248,7 @@ export class TripletexProvider extends AccountingProvider {
     for (let phase = start.phase; phase < phases.length; phase++) {
       const { path, query, map } = phases[phase];
       let position = phase === start.phase ? start.position : 0;
-      const pages = this.client.pages(c, path, query, recorder, position);
+      const pages = this.client.pages(c, path, query, call, position);
       for await (const page of pages) {
         position += page.length;
         const bookings = page.flatMap((element) => {
@@ -278,7 +267,7 @@ export class TripletexProvider extends AccountingProvider {
     options?: ProviderCallOptions,
   ): Promise<BookingRef> {
     const c = asTripletexConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     validateBooking('tripletex', booking);
     const foreign = booking.currency !== 'NOK';
     if (foreign && (booking.amountNok === null || !Number.isSafeInteger(booking.amountNok) || booking.amountNok <= 0)) {
@@ -289,7 +278,7 @@ export class TripletexProvider extends AccountingProvider {
       );
     }
     return bookThenAttach(TRIPLETEX_RECEIPTS, booking, {
-      prepare: () => this.voucherFor(c, booking, recorder),
+      prepare: () => this.voucherFor(c, booking, call),
       create: async (voucher) => {
         const response = await this.client.request(
           c,
@@ -300,7 +289,7 @@ export class TripletexProvider extends AccountingProvider {
             json: voucher,
             retryMode: 'not-processed-only',
           },
-          recorder,
+          call,
         );
         return asString(asObject(asObject(response.body).value).id);
       },
@@ -317,7 +306,7 @@ export class TripletexProvider extends AccountingProvider {
     options?: ProviderCallOptions,
   ): Promise<void> {
     const c = asTripletexConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     const voucherPath = `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}`;
     await attachOnce(TRIPLETEX_RECEIPTS, receipt, {
       upload: async (file) => {
@@ -326,11 +315,11 @@ export class TripletexProvider extends AccountingProvider {
         await this.client.request(
           c,
           { method: 'POST', path: `${voucherPath}/attachment`, form, retryMode: 'not-processed-only' },
-          recorder,
+          call,
         );
       },
       hasAttachment: async () => {
-        const voucher = await this.client.getValue(c, voucherPath, { fields: 'id,attachment' }, recorder);
+        const voucher = await this.client.getValue(c, voucherPath, { fields: 'id,attachment' }, call);
         return hasDocument(voucher.attachment);
       },
       settleMs: this.config.settleBeforeLookupMs,
@@ -343,7 +332,7 @@ export class TripletexProvider extends AccountingProvider {
       c,
       `${VOUCHER_PATH}/${encodeURIComponent(bookingId)}`,
       { fields: POSTING_FIELDS },
-      recorderOf(options),
+      callScopeOf(options),
     );
     const postings = Array.isArray(voucher.postings) ? asArray(voucher.postings).map(asObject) : [];
     return postings.map(toPosting);
@@ -357,14 +346,14 @@ export class TripletexProvider extends AccountingProvider {
   ): Promise<BookingRef | null> {
     assertIsoDate(dateHint, 'dateHint');
     const c = asTripletexConnection(conn);
-    const recorder = recorderOf(options);
+    const call = callScopeOf(options);
     const fields = 'id,date,description,externalVoucherNumber,attachment';
     try {
       for await (const voucher of this.client.list(
         c,
         `${VOUCHER_PATH}/>externalVoucherNumber`,
         { externalVoucherNumber: reference, fields },
-        recorder,
+        call,
       )) {
         if (asString(voucher.externalVoucherNumber) === reference) {
           return toBookingRef(voucher);
@@ -379,7 +368,7 @@ export class TripletexProvider extends AccountingProvider {
     const days = this.config.referenceSearchDays;
     const query = { dateFrom: addDays(dateHint, -days), dateTo: addDays(dateHint, days + 1), fields };
     const marker = `(ref ${reference})`;
-    for await (const voucher of this.client.list(c, VOUCHER_PATH, query, recorder)) {
+    for await (const voucher of this.client.list(c, VOUCHER_PATH, query, call)) {
       if (asString(voucher.externalVoucherNumber) === reference || asString(voucher.description).includes(marker)) {
         return toBookingRef(voucher);
       }
@@ -393,20 +382,15 @@ export class TripletexProvider extends AccountingProvider {
    * payable with the supplier, invoice number and due date (a supplier invoice); the employee on it
    * where the account's ledger is the employees', the department on the lines when there is one.
    */
-  private async voucherFor(c: TripletexConnection, booking: ExpenseBooking, recorder: ApiCallRecorder): Promise<Json> {
+  private async voucherFor(c: TripletexConnection, booking: ExpenseBooking, call: CallScope): Promise<Json> {
     const foreign = booking.currency !== 'NOK';
     const totalNok = foreign ? (booking.amountNok as number) : booking.grossAmount;
     checkLines(booking, totalNok);
     const creditCode = booking.paymentAccount.split(':')[0];
-    const accounts = await this.accountsByNumber(c, [...booking.lines.map((l) => l.accountCode), creditCode], recorder);
+    const accounts = await this.accountsByNumber(c, [...booking.lines.map((l) => l.accountCode), creditCode], call);
     const account = (code: string): Json => accounts.get(code) as Json;
     const vatTypes = [];
-    for await (const vatType of this.client.list(
-      c,
-      '/ledger/vatType',
-      { fields: 'id,number,name,percentage' },
-      recorder,
-    )) {
+    for await (const vatType of this.client.list(c, '/ledger/vatType', { fields: 'id,number,name,percentage' }, call)) {
       vatTypes.push(vatType);
     }
     const lines = [];
@@ -414,7 +398,7 @@ export class TripletexProvider extends AccountingProvider {
       lines.push({ line, account: account(line.accountCode), vatType: vatTypeForLine(vatTypes, line) });
     }
     const creditAccount = account(creditCode);
-    const currency = foreign ? { currency: { id: await this.currencyId(c, booking.currency, recorder) } } : {};
+    const currency = foreign ? { currency: { id: await this.currencyId(c, booking.currency, call) } } : {};
     const department =
       booking.departmentId === null ? {} : { department: { id: tripletexId(booking.departmentId, 'department') } };
     const text = bookingText(booking);
@@ -438,7 +422,7 @@ export class TripletexProvider extends AccountingProvider {
       amountGrossCurrency: -minorToKroner(booking.grossAmount),
       ...currency,
       ...(creditAccount.requiresDepartment === true ? department : {}),
-      ...(await this.partyOf(c, booking, creditAccount, recorder)),
+      ...(await this.partyOf(c, booking, creditAccount, call)),
     });
     const voucherType = voucherTypeFor(booking);
     return {
@@ -462,7 +446,7 @@ export class TripletexProvider extends AccountingProvider {
     c: TripletexConnection,
     booking: ExpenseBooking,
     creditAccount: Json,
-    recorder: ApiCallRecorder,
+    call: CallScope,
   ): Promise<Json> {
     if (booking.kind === 'supplier_invoice') {
       if (!booking.supplier || !booking.invoiceNumber || !booking.dueDate) {
@@ -474,7 +458,7 @@ export class TripletexProvider extends AccountingProvider {
       }
       assertIsoDate(booking.dueDate, 'dueDate');
       return {
-        supplier: { id: await this.supplierId(c, booking.supplier, recorder) },
+        supplier: { id: await this.supplierId(c, booking.supplier, call) },
         invoiceNumber: booking.invoiceNumber,
         termOfPayment: booking.dueDate,
       };
@@ -498,16 +482,12 @@ export class TripletexProvider extends AccountingProvider {
    * there is none. An inactive one (marked after the context was fetched) is refused for good rather
    * than booked on or created again beside it: the accountant reactivates it in Tripletex.
    */
-  private async supplierId(
-    c: TripletexConnection,
-    supplier: BookingSupplier,
-    recorder: ApiCallRecorder,
-  ): Promise<unknown> {
+  private async supplierId(c: TripletexConnection, supplier: BookingSupplier, call: CallScope): Promise<unknown> {
     for await (const found of this.client.list(
       c,
       '/supplier',
       { organizationNumber: supplier.organizationNumber, fields: 'id,name,organizationNumber,isInactive' },
-      recorder,
+      call,
     )) {
       if (asString(found.organizationNumber) !== supplier.organizationNumber) continue;
       if (found.isInactive === true) {
@@ -531,14 +511,14 @@ export class TripletexProvider extends AccountingProvider {
         },
         retryMode: 'not-processed-only',
       },
-      recorder,
+      call,
     );
     return asObject(asObject(response.body).value).id;
   }
 
   /** Tripletex's id of a currency (`/currency?code=`), for a posting in it. */
-  private async currencyId(conn: TripletexConnection, code: string, recorder: ApiCallRecorder): Promise<unknown> {
-    for await (const currency of this.client.list(conn, '/currency', { code, fields: 'id,code' }, recorder)) {
+  private async currencyId(conn: TripletexConnection, code: string, call: CallScope): Promise<unknown> {
+    for await (const currency of this.client.list(conn, '/currency', { code, fields: 'id,code' }, call)) {
       if (asString(currency.code) === code) return currency.id;
     }
     throw new ProviderError('tripletex', 'rejected', `Tripletex knows no currency ${code}`);
@@ -553,7 +533,7 @@ export class TripletexProvider extends AccountingProvider {
   private async accountsByNumber(
     conn: TripletexConnection,
     codes: readonly string[],
-    recorder: ApiCallRecorder,
+    call: CallScope,
   ): Promise<Map<string, Json>> {
     const wanted = [...new Set(codes)];
     const found = new Map<string, Json>();
@@ -561,7 +541,7 @@ export class TripletexProvider extends AccountingProvider {
       conn,
       '/ledger/account',
       { number: wanted.join(','), fields: 'id,number,name,vatType,ledgerType,requiresDepartment' },
-      recorder,
+      call,
     )) {
       const number = asString(account.number);
       if (wanted.includes(number)) found.set(number, account);
@@ -641,10 +621,6 @@ function toPosting(posting: Json): Posting {
     generated: asNumber(posting.row) === 0 || posting.systemGenerated === true,
     ...(invoiceNumber ? { invoiceNumber, dueDate: asOptionalString(posting.termOfPayment) ?? null, kid } : {}),
   };
-}
-
-function recorderOf(options: ProviderCallOptions | undefined): ApiCallRecorder {
-  return options?.recorder ?? IGNORE_API_CALLS;
 }
 
 function hasDocument(value: unknown): boolean {

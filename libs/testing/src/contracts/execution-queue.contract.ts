@@ -210,6 +210,41 @@ export function describeExecutionQueueContract(
       expect(await claim(2)).toEqual([expect.objectContaining({ attempt: 3, bookingId: 'booking-7' })]);
     });
 
+    it('defers a claim to its time without counting it as an attempt, keeping what earlier attempts learnt', async () => {
+      await stored('APPROVED');
+      const [first] = await claim(0);
+      await settle((ledger) =>
+        ledger.scheduleRetry(
+          first,
+          { nextAttemptAt: at(1), error: 'x', mayBeBooked: true, bookingId: null, failureReported: true },
+          at(0),
+        ),
+      );
+      const [second] = await claim(1);
+      expect(second.attempt).toBe(2);
+
+      await settle((ledger) =>
+        ledger.defer(second, { nextAttemptAt: at(20), error: 'window closed', bookingId: null }, at(1)),
+      );
+
+      expect(await claim(19)).toEqual([]);
+      const [third] = await claim(20);
+      expect(third).toMatchObject({ attempt: 2, bookingId: null, failureReported: true });
+      await settle((ledger) =>
+        ledger.defer(third, { nextAttemptAt: at(30), error: 'window closed', bookingId: 'booking-9' }, at(20)),
+      );
+      expect(await claim(30)).toEqual([expect.objectContaining({ attempt: 2, bookingId: 'booking-9' })]);
+    });
+
+    it('refuses to defer a claim no longer held', async () => {
+      await stored('APPROVED');
+      const [held] = await claim(0);
+      await settle((ledger) => ledger.markExecuted(held, 'booking-1', at(1)));
+      await expect(
+        settle((ledger) => ledger.defer(held, { nextAttemptAt: at(5), error: 'x', bookingId: null }, at(1))),
+      ).rejects.toBeInstanceOf(ConcurrencyConflict);
+    });
+
     it('drops an execution whose proposal is no longer approved', async () => {
       const proposal = await stored('APPROVED');
       const [held] = await claim(0);

@@ -1,4 +1,4 @@
-import { ExecutionLedger, ExecutionQueue, type ExecutionClaim, type RetryPlan } from '@app/application';
+import { ExecutionLedger, ExecutionQueue, type DeferPlan, type ExecutionClaim, type RetryPlan } from '@app/application';
 import { ConcurrencyConflict } from '@app/domain';
 import type { InMemoryProposalRepository } from './in-memory-proposal-repository';
 import { copy, type Snapshottable } from './snapshottable';
@@ -129,6 +129,19 @@ export class InMemoryExecutions extends ExecutionLedger implements Snapshottable
       mayBeBooked: plan.mayBeBooked,
       bookingId: plan.bookingId ?? row.bookingId,
       failureReported: plan.failureReported,
+    });
+  }
+
+  async defer(claim: ExecutionClaim, plan: DeferPlan): Promise<void> {
+    const row = this.held(claim);
+    Object.assign(row, {
+      state: 'retry_wait',
+      attempts: row.attempts - 1,
+      nextAttemptAt: plan.nextAttemptAt,
+      token: null,
+      lastError: plan.error,
+      bookingId: plan.bookingId ?? row.bookingId,
+      mayBeBooked: row.mayBeBooked || plan.bookingId !== null,
     });
   }
 
