@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConcurrencyConflict } from '@app/domain';
+import { ConcurrencyConflict, merchantSimilarity, SIMILAR_NAME_THRESHOLD, trigramSimilarity } from '@app/domain';
 import { aPattern, describePatternStoreContract } from '@app/testing';
 import type { Database } from '../database/database';
 import { submissionRead } from '../testing/submission-read';
@@ -67,7 +67,7 @@ describe('TypeOrmPatternStore', () => {
     beforeAll(async () => {
       big = await createCompany(database);
       // One statement: merchant keys of two or three pseudo-words each, so that trigrams are
-      // spread as in real merchant names, plus a few Spotify look-alikes.
+      // spread as in real merchant names, plus a few Spotify look-alikes and two chains' stores.
       await database.dataSource.query(
         `INSERT INTO patterns (id, company_id, merchant_key, merchant_name, account_code, vat_rate, approvals,
                                amount_count, amount_mean, amount_m2, amount_min, amount_max, verified, version,
@@ -80,7 +80,7 @@ describe('TypeOrmPatternStore', () => {
            FROM generate_series(1, 100000) AS i`,
         [big],
       );
-      for (const name of ['Spotify', 'Spotify Family', 'Spotifi']) {
+      for (const name of ['Spotify', 'Spotify Family', 'Spotifi', 'Kiwi Mini Pris', 'Rema 1000 Majorstuen']) {
         await new TypeOrmPatternStore(database.dataSource.manager).save(
           aPattern({ id: randomUUID(), companyId: big, merchantName: name }),
           null,
@@ -100,6 +100,22 @@ describe('TypeOrmPatternStore', () => {
       expect(exact.map((p) => p.merchantKey)).toEqual(['spotify']);
       expect(lookAlikes.map((p) => p.merchantKey)).toEqual(expect.arrayContaining(['spotify', 'spotifi']));
       expect([...exact, ...lookAlikes].every((p) => p.companyId === big && p.retiredAt === null)).toBe(true);
+    });
+
+    it('finds the look-alikes the engine calls similar names down to trigram similarity 0.3: a typo, a name run together, another store', async () => {
+      const lookAlikes = [
+        ['spotfiy', 'spotify'],
+        ['kiwiminipris', 'kiwi mini pris'],
+        ['rema 1000 storo', 'rema 1000 majorstuen'],
+      ];
+
+      for (const [key, found] of lookAlikes) {
+        // What a higher trigram threshold (or a search that skips the weaker trigram matches) would lose.
+        expect(trigramSimilarity(key, found)).toBeLessThan(0.5);
+        expect(merchantSimilarity(key, found)).toBeGreaterThanOrEqual(SIMILAR_NAME_THRESHOLD);
+        const { candidates } = await submissionRead(database.dataSource.manager, big, { merchantKey: key });
+        expect(candidates.map((p) => p.merchantKey)).toContain(found);
+      }
     });
 
     /**
