@@ -25,7 +25,25 @@ function psqlValue(sql, url = PG_ADMIN_URL) {
   return execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-tAc', sql]).toString().trim();
 }
 
+let autovacuumChecked = false;
+
+/**
+ * Says so once when the server runs without autovacuum (a CI machine's setting for fast tests):
+ * dead rows and stale statistics then pile up over a run, and the figures, a soak's most of all,
+ * are those of a database no deployment runs.
+ */
+function warnWithoutAutovacuum() {
+  if (autovacuumChecked) return;
+  autovacuumChecked = true;
+  if (psqlValue('SHOW autovacuum') !== 'on')
+    console.warn(
+      'warning: this PostgreSQL runs with autovacuum off; turn it on for figures that hold ' +
+        '(ALTER SYSTEM SET autovacuum = on; SELECT pg_reload_conf())',
+    );
+}
+
 async function startService({ env = {}, port = 3900 } = {}) {
+  warnWithoutAutovacuum();
   const db = `acct_bench_${Date.now()}`;
   // A service left over from an interrupted run would answer in this one's place.
   await assertPortFree(port);

@@ -129,6 +129,35 @@ describe('EventSealer and the chain verifier', () => {
       });
     });
 
+    it('looks each event since its mark up in event_seals by id: a pass never reads every seal ever made', async () => {
+      // One transaction, so that the backend's own scan counts (pg_stat_xact_user_tables) see both
+      // passes; the sealer's batches are savepoints in it.
+      await database.dataSource.transaction(async (tx) => {
+        const txStore = new TypeOrmEventStore(tx);
+        const txSealer = new EventSealer(tx, keys);
+        const append = (count: number) =>
+          txStore.append(Array.from({ length: count }, (_, i) => aChainEvent(company, randomUUID(), i + 1)));
+        const sealScans = async () => {
+          const [row] = (await tx.query(
+            `SELECT seq_scan::int AS seq, idx_scan::int AS idx FROM pg_stat_xact_user_tables WHERE relname = 'event_seals'`,
+          )) as { seq: number; idx: number }[];
+          return row;
+        };
+        await append(2000);
+        // The process's first pass: every event, by an anti-join; it sets the mark.
+        expect(await txSealer.sealPending()).toMatchObject({ sealed: 2000 });
+        await append(1000);
+        const before = await sealScans();
+
+        expect(await txSealer.sealPending()).toMatchObject({ sealed: 1000 });
+
+        const after = await sealScans();
+        expect(after.seq - before.seq).toBe(0);
+        expect(after.idx - before.idx).toBeGreaterThan(0);
+      });
+      expect(await verifyChain(database.dataSource, keys, company)).toMatchObject({ ok: true, eventsChecked: 3000 });
+    });
+
     it('keeps companies’ chains apart', async () => {
       const other = await createCompany(database);
       await aStoredChain(2);

@@ -29,6 +29,20 @@ export interface SealResult {
 const MAX_BATCH = 10_000;
 
 /**
+ * `events e` with the condition that keeps its unsealed events (a FROM item and a WHERE clause, to
+ * which the caller may add with AND), pushing its parameter onto `parameters`. Since a mark: the
+ * events inserted by transactions from `since` on, each probed in `event_seals` by its id (LATERAL
+ * with LIMIT is never turned into a join, so the probe cannot become a hash of every seal). Without
+ * one (a process's first pass): every event, by an anti-join.
+ */
+function unsealedEvents(since: bigint | null, parameters: unknown[]): string {
+  if (since === null) return 'events e WHERE NOT EXISTS (SELECT 1 FROM event_seals s WHERE s.event_id = e.id)';
+  return `events e
+    LEFT JOIN LATERAL (SELECT true AS sealed FROM event_seals s WHERE s.event_id = e.id LIMIT 1) seal ON true
+    WHERE e.inserted_xid >= $${parameters.push(since.toString())}::xid8 AND seal.sealed IS NULL`;
+}
+
+/**
  * Chains committed events into each company's tamper-evident hash chain, after the fact: appending
  * an event (TypeOrmEventStore) takes no lock; the sealer then gives it its seal in `event_seals`:
  * `chain_index` = the company's head + 1, `prev_hash` = the head's hash (GENESIS_HASH for the
@@ -51,6 +65,12 @@ const MAX_BATCH = 10_000;
  * holds the mark back for as long as it runs, so a late commit is never skipped. The mark lives in
  * this object (one per process); the first pass of a process is a full anti-join on
  * `event_seals.event_id`. A pass limited to one company does not move the mark.
+ *
+ * After the first pass, each event since the mark is looked up in `event_seals` by its own id
+ * (`unsealedSince`: a LATERAL probe of the unique index), so a pass costs what the events since the
+ * mark cost. Written as `NOT EXISTS`, PostgreSQL chose by its estimates, and for a second's events
+ * (hundreds at a steady rate) it hashed the whole of `event_seals` each pass: a pass then cost in
+ * proportion to every seal ever made, 6 ms after 3 minutes of a soak and 43 ms after 11.
  *
  * Over a non-transactional manager (`dataSource.manager`): each batch opens its own transaction and
  * uses only that transaction's connection.
@@ -98,12 +118,9 @@ export class EventSealer {
 
   private async companiesWithUnsealedEvents(since: bigint | null): Promise<string[]> {
     const parameters: unknown[] = [];
-    const recent = since === null ? '' : `e.inserted_xid >= $${parameters.push(since.toString())}::xid8 AND`;
     const rows = await select<{ company_id: string }>(
       this.manager,
-      `SELECT DISTINCT e.company_id FROM events e
-        WHERE ${recent} NOT EXISTS (SELECT 1 FROM event_seals s WHERE s.event_id = e.id)
-        ORDER BY e.company_id`,
+      `SELECT DISTINCT e.company_id FROM ${unsealedEvents(since, parameters)} ORDER BY e.company_id`,
       parameters,
     );
     return rows.map((row) => row.company_id);
@@ -140,12 +157,9 @@ export class EventSealer {
       [companyId],
     );
     const parameters: unknown[] = [companyId, batchSize];
-    const recent = since === null ? '' : `AND e.inserted_xid >= $${parameters.push(since.toString())}::xid8`;
     const events = await select<EventRecord>(
       tx,
-      `SELECT ${EVENT_COLUMNS} FROM events e
-        WHERE e.company_id = $1 ${recent}
-          AND NOT EXISTS (SELECT 1 FROM event_seals s WHERE s.event_id = e.id)
+      `SELECT ${EVENT_COLUMNS} FROM ${unsealedEvents(since, parameters)} AND e.company_id = $1
         ORDER BY e.position LIMIT $2`,
       parameters,
     );
