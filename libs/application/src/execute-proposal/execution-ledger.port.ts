@@ -47,7 +47,17 @@ export interface DeferPlan {
  * worker died) is due again.
  */
 export abstract class ExecutionQueue {
-  abstract claimDue(now: Date, limit: number, leaseUntil: Date, worker: string): Promise<ExecutionClaim[]>;
+  /**
+   * Claims up to `limit` due executions, none of a company in `excluding` (those whose rate window
+   * at the provider is closed: their executions stay due, for when it reopens).
+   */
+  abstract claimDue(
+    now: Date,
+    limit: number,
+    leaseUntil: Date,
+    worker: string,
+    excluding?: readonly string[],
+  ): Promise<ExecutionClaim[]>;
   /**
    * Extends the leases of claims still held (in flight with their token) to `leaseUntil`, so that
    * a lease can be short — a dead worker's claim is taken over within seconds — while a live

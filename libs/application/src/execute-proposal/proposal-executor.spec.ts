@@ -114,7 +114,9 @@ function aWorld(options: Partial<ExecutorOptions> = {}) {
   const provider = new FakeProvider();
   const employees = new InMemoryEmployeeMappingRepository();
   const repository = {
-    find: async (companyId: string) => (companyId === 'acme' ? RECORD : null),
+    // Two companies connected: acme and initech.
+    find: async (companyId: string) =>
+      companyId === 'acme' || companyId === 'initech' ? { ...RECORD, companyId } : null,
     employeeToken: async () => 'employee-token',
     markNeedsReauthorization: async () => undefined,
   } as unknown as ProviderConnectionRepository;
@@ -476,16 +478,40 @@ describe("ProposalExecutor: a company's closed rate window", () => {
     expect(w.provider.bookings).toHaveLength(1);
   });
 
-  it('frees the lane at once: the next claim is executed while the deferred ones wait for their window', async () => {
+  it("frees the lane at once: another company's claim is executed while the deferred ones wait for their window", async () => {
     const w = aWorld({ batchSize: 10, concurrency: 1 });
-    const busy: string[] = [];
-    for (let i = 0; i < 3; i++) busy.push((await w.approve('acme', { receipt: null })).id);
+    for (let i = 0; i < 3; i++) await w.approve('acme', { receipt: null });
+    let acmeCreates = 0;
     w.provider.gate = (booking) =>
-      busy.includes(booking.reference) ? Promise.reject(windowClosed()) : Promise.resolve();
-    const other = await w.approve('acme', { receipt: null });
+      w.executions.rows.get(booking.reference)?.companyId === 'acme'
+        ? (acmeCreates++, Promise.reject(windowClosed()))
+        : Promise.resolve();
+    const other = await w.approve('initech', { receipt: null });
 
     expect(await w.executor.runOnce()).toEqual(['deferred', 'deferred', 'deferred', 'executed']);
     expect(w.provider.bookings.map((b) => b.reference)).toEqual([other.id]);
+    // The first refusal closed acme's window: its other claims of the batch were not tried.
+    expect(acmeCreates).toBe(1);
+  });
+
+  it('claims none of a company whose window is closed until it reopens, then executes them all', async () => {
+    const w = aWorld();
+    const first = await w.approve('acme', { receipt: null });
+    w.provider.failWith = windowClosed();
+    expect(await w.executor.runOnce()).toEqual(['deferred']);
+    w.provider.failWith = null;
+    const later = await w.approve('acme', { receipt: null });
+    const elsewhere = await w.approve('initech', { receipt: null });
+
+    w.clock.advance({ seconds: 39 });
+    expect(await w.executor.runOnce()).toEqual(['executed']);
+    expect(w.provider.bookings.map((b) => b.reference)).toEqual([elsewhere.id]);
+    // Due, but left in the queue untouched: no attempt, no deferral.
+    expect(w.executions.rows.get(later.id)).toMatchObject({ state: 'pending', attempts: 0 });
+
+    w.clock.advance({ seconds: 1 });
+    expect(await w.executor.runOnce()).toEqual(['executed', 'executed']);
+    expect(w.provider.bookings.map((b) => b.reference).sort()).toEqual([elsewhere.id, first.id, later.id].sort());
   });
 });
 

@@ -102,6 +102,14 @@ export class ProposalExecutor {
   /** Who claims: host, process and a random suffix (several workers may share a process in tests). */
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
+  /**
+   * Companies whose rate window at the provider is closed, with when it reopens (ms): learnt from a
+   * deferred execution, so that no lane claims or starts another of theirs until then (each would
+   * only be deferred in turn: with a backlog larger than the window, every execution of it, again at
+   * every reopening). In this process only: another instance learns it from its own first deferral.
+   */
+  private readonly closedWindows = new Map<string, number>();
+
   constructor(
     private readonly queue: ExecutionQueue,
     private readonly unitOfWork: UnitOfWork,
@@ -136,7 +144,13 @@ export class ProposalExecutor {
       const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
       let claims: ExecutionClaim[];
       try {
-        claims = await this.queue.claimDue(now, this.options.batchSize, leaseUntil, this.workerId);
+        claims = await this.queue.claimDue(
+          now,
+          this.options.batchSize,
+          leaseUntil,
+          this.workerId,
+          this.companiesWaitingForWindow(now),
+        );
       } catch (error) {
         // The lanes still finish the claims they hold; the round ends after them.
         claimError = error;
@@ -210,7 +224,24 @@ export class ProposalExecutor {
     }
   }
 
+  /** The companies whose rate window is still closed at `now`; those reopened are forgotten. */
+  private companiesWaitingForWindow(now: Date): string[] {
+    for (const [company, reopensAt] of this.closedWindows) {
+      if (reopensAt <= now.getTime()) this.closedWindows.delete(company);
+    }
+    return [...this.closedWindows.keys()];
+  }
+
   private async attempt(claim: ExecutionClaim): Promise<ExecutionOutcome> {
+    // Claimed before a lane learnt that the company's window closed: it waits for the reopening
+    // too, without a request that would only be refused.
+    const now = this.ctx.clock.now();
+    const reopensAt = this.closedWindows.get(claim.companyId);
+    if (reopensAt !== undefined && reopensAt > now.getTime()) {
+      const plan = { nextAttemptAt: new Date(reopensAt), error: WINDOW_CLOSED, bookingId: null };
+      await this.unitOfWork.run((ports) => ports.executions.defer(claim, plan, now));
+      return 'deferred';
+    }
     const proposal = await this.proposals.findById(claim.companyId, claim.proposalId);
     if (!proposal || proposal.status !== 'APPROVED') {
       await this.unitOfWork.run((ports) =>
@@ -636,6 +667,10 @@ export class ProposalExecutor {
     now: Date,
   ): Promise<ExecutionOutcome> {
     const nextAttemptAt = new Date(now.getTime() + (failure.windowReopensInMs ?? 0));
+    this.closedWindows.set(
+      claim.companyId,
+      Math.max(nextAttemptAt.getTime(), this.closedWindows.get(claim.companyId) ?? 0),
+    );
     await this.unitOfWork.run((ports) =>
       ports.executions.defer(claim, { nextAttemptAt, error: failure.message, bookingId: failure.bookingId }, now),
     );
@@ -645,6 +680,9 @@ export class ProposalExecutor {
     return 'deferred';
   }
 }
+
+/** Why an execution claimed while its company's window was known to be closed was deferred. */
+const WINDOW_CLOSED = "the company's rate window at the provider is closed";
 
 /**
  * The key under which a supplier invoice is reserved in the booked receipts: the SHA-256 (hex, the

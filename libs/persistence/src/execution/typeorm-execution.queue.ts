@@ -31,7 +31,13 @@ export class TypeOrmExecutionQueue extends ExecutionQueue {
     super();
   }
 
-  async claimDue(now: Date, limit: number, leaseUntil: Date, worker: string): Promise<ExecutionClaim[]> {
+  async claimDue(
+    now: Date,
+    limit: number,
+    leaseUntil: Date,
+    worker: string,
+    excluding: readonly string[] = [],
+  ): Promise<ExecutionClaim[]> {
     const token = randomUUID();
     return this.dataSource.transaction(async (manager) => {
       const claim = (count: number) =>
@@ -44,6 +50,7 @@ export class TypeOrmExecutionQueue extends ExecutionQueue {
               WHERE e.state IN ('pending', 'in_flight', 'retry_wait')
                 AND e.next_attempt_at <= $1
                 AND p.status = 'APPROVED'
+                AND e.company_id <> ALL($6::text[])
               ORDER BY e.next_attempt_at, e.proposal_id
               LIMIT $2
               FOR UPDATE OF e, p SKIP LOCKED
@@ -54,7 +61,7 @@ export class TypeOrmExecutionQueue extends ExecutionQueue {
              FROM due
             WHERE e.proposal_id = due.proposal_id
            RETURNING e.proposal_id, e.company_id, e.attempts, e.booking_id, e.failure_reported`,
-          [now, count, leaseUntil, token, worker],
+          [now, count, leaseUntil, token, worker, excluding],
         );
       const rows = await claim(limit);
       // A full batch: the queue holds due work enough, and the enqueue waits for a claim that runs

@@ -107,6 +107,15 @@ export function describeExecutionQueueContract(
       expect(await claim(0, 2)).toEqual([]);
     });
 
+    it('leaves out the companies it is told to: their due executions wait, and are claimed once no longer left out', async () => {
+      const ours = await stored('APPROVED', -2);
+      const theirs = await stored('APPROVED', -1, otherCompany);
+
+      const claims = await subject.queue.claimDue(at(0), 10, at(LEASE_MINUTES), 'worker-a', [company]);
+      expect(claims.map((c) => c.proposalId)).toEqual([theirs.id]);
+      expect((await claim(0)).map((c) => c.proposalId)).toEqual([ours.id]);
+    });
+
     it('never hands out a held claim while its lease lasts; once it lapsed, another worker takes it with a new token', async () => {
       const proposal = await stored('APPROVED');
       const [held] = await claim(0, 10, 'worker-a');

@@ -33,7 +33,13 @@ export class InMemoryExecutions extends ExecutionLedger implements Snapshottable
   }
 
   readonly queue: ExecutionQueue = {
-    claimDue: async (now: Date, limit: number, leaseUntil: Date): Promise<ExecutionClaim[]> => {
+    claimDue: async (
+      now: Date,
+      limit: number,
+      leaseUntil: Date,
+      _worker?: string,
+      excluding: readonly string[] = [],
+    ): Promise<ExecutionClaim[]> => {
       await Promise.resolve();
       const approved = new Map(
         this.proposals
@@ -62,7 +68,8 @@ export class InMemoryExecutions extends ExecutionLedger implements Snapshottable
             ['pending', 'in_flight', 'retry_wait'].includes(row.state) &&
             row.nextAttemptAt !== null &&
             row.nextAttemptAt <= now &&
-            approved.has(row.proposalId),
+            approved.has(row.proposalId) &&
+            !excluding.includes(row.companyId),
         )
         .sort(
           (a, b) =>
