@@ -79,7 +79,10 @@ describe('the CLI beside a running service', () => {
     expect(await service.query('SELECT status FROM proposals WHERE id = $1', [proposal.id])).toEqual([
       { status: 'APPROVED' },
     ]);
-    expect(await service.query('SELECT proposal_id FROM proposal_executions')).toEqual([]);
+    // Queued at its approval, never tried.
+    expect(await service.query('SELECT proposal_id, state, attempts FROM proposal_executions')).toEqual([
+      { proposal_id: proposal.id, state: 'pending', attempts: 0 },
+    ]);
     // No dispatcher ran in the CLI: the daily check's message waits in the outbox, untried.
     const outbox = await service.query<{ attempts: number; delivered_at: Date | null }>(
       'SELECT attempts, delivered_at FROM notification_outbox WHERE company_id = $1',

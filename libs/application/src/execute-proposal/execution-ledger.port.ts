@@ -39,8 +39,8 @@ export interface DeferPlan {
 /**
  * The executor's queue of approved proposals due for execution (`executeAfter` passed).
  *
- * `claimDue` runs in its own short transaction: it enqueues newly due proposals, then takes due
- * ones with `SELECT … FOR UPDATE SKIP LOCKED` — the execution row and the proposal row — so that two
+ * An approved proposal is in the queue from its approval on, due at its executeAfter. `claimDue`
+ * runs in its own short transaction: it takes due ones with `SELECT … FOR UPDATE SKIP LOCKED` — the execution row and the proposal row — so that two
  * workers never take the same proposal, and marks them in flight (durably, before any provider
  * call) with a lease. While an execution is in flight, or may have booked, the proposal cannot be
  * rejected (the reject is refused with 409 invalid_transition). A claim whose lease ran out (its

@@ -69,7 +69,6 @@ describe('TypeOrmExecutionQueue', () => {
       const company = await createCompany(isolated.database);
       const oldest = await approved(company, 2);
       const next = await approved(company, 1);
-      expect(await queue.claimDue(T0, 0, lease, 'enqueue only')).toEqual([]);
       const holder = isolated.database.dataSource.createQueryRunner();
       await holder.connect();
       await holder.startTransaction();
@@ -85,31 +84,43 @@ describe('TypeOrmExecutionQueue', () => {
     });
   }
 
-  it('enqueues newly approved proposals only when the queue runs short, not while a full batch waits in it', async () => {
-    const queue = new TypeOrmExecutionQueue(isolated.database.dataSource);
+  it('puts a proposal in the queue in the statement that approves it, due at its executeAfter', async () => {
     const company = await createCompany(isolated.database);
-    const waiting = [await approved(company, 3), await approved(company, 2)];
-    expect(await queue.claimDue(T0, 0, lease, 'enqueue only')).toEqual([]);
-    const newer = await approved(company, 1);
-    const enqueued = async () =>
-      (
-        await isolated.database.dataSource.query<{ proposal_id: string }[]>(
-          'SELECT proposal_id FROM proposal_executions ORDER BY proposal_id',
-        )
-      ).map((row) => row.proposal_id);
+    const rows = () =>
+      isolated.database.dataSource.query<{ proposal_id: string; state: string; attempts: number; due: Date }[]>(
+        'SELECT proposal_id, state, attempts, next_attempt_at AS due FROM proposal_executions ORDER BY due',
+      );
+    const inserted = await approved(company, 2);
+    expect(await rows()).toEqual([
+      { proposal_id: inserted, state: 'pending', attempts: 0, due: new Date(T0.getTime() - 120_000) },
+    ]);
 
-    expect((await queue.claimDue(T0, 2, lease, 'worker-a')).map((c) => c.proposalId)).toEqual(waiting);
-    expect(await enqueued()).toEqual([...waiting].sort());
+    // A proposal approved by an update (a reviewer's approval), due later.
+    const template = aProposal('PROPOSED', { companyId: company });
+    const reviewed = randomUUID();
+    await new TypeOrmProposalRepository(isolated.database.dataSource.manager).insert({
+      ...template,
+      id: reviewed,
+      correlationId: reviewed,
+    });
+    expect(await rows()).toHaveLength(1);
+    await isolated.database.dataSource.query(
+      "UPDATE proposals SET status = 'APPROVED', execute_after = $2 WHERE id = $1",
+      [reviewed, new Date(T0.getTime() + 60_000)],
+    );
+    expect((await rows()).map((row) => [row.proposal_id, row.state, row.due])).toEqual([
+      [inserted, 'pending', new Date(T0.getTime() - 120_000)],
+      [reviewed, 'pending', new Date(T0.getTime() + 60_000)],
+    ]);
 
-    expect((await queue.claimDue(T0, 2, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([newer]);
-    expect(await enqueued()).toEqual([...waiting, newer].sort());
+    const queue = new TypeOrmExecutionQueue(isolated.database.dataSource);
+    expect((await queue.claimDue(T0, 10, lease, 'worker-a')).map((c) => c.proposalId)).toEqual([inserted]);
   });
 
-  it('fills a batch that runs short with proposals approved since, in one claim', async () => {
+  it('claims proposals approved since the last claim, oldest first', async () => {
     const queue = new TypeOrmExecutionQueue(isolated.database.dataSource);
     const company = await createCompany(isolated.database);
     const first = await approved(company, 3);
-    expect(await queue.claimDue(T0, 0, lease, 'enqueue only')).toEqual([]);
     const second = await approved(company, 1);
 
     const claims = await queue.claimDue(T0, 5, lease, 'worker-a');

@@ -12,19 +12,13 @@ interface ClaimRow {
 }
 
 /**
- * The executor's queue over `proposal_executions`. One short transaction per claim:
- *
- * 1. claim: due rows (pending, retry_wait whose time came, in_flight whose lease lapsed) of
- *    proposals still APPROVED, locking the execution row AND the proposal row with
- *    FOR UPDATE SKIP LOCKED — another worker skips them, and a reject waits for this commit —
- *    and mark them in_flight with a lease and a fresh token, attempts + 1;
- * 2. only when that gave fewer than asked: enqueue a `pending` row for every APPROVED proposal
- *    whose executeAfter passed and that has none yet (ON CONFLICT DO NOTHING: instances enqueueing
- *    together add each row once), and claim again for the rest.
- *
- * The enqueue reads every APPROVED, due proposal (those waiting in the queue among them), so it
- * runs only when the queue ran short: while a backlog waits, a claim reads the batch it takes and
- * not the whole backlog. Only after the commit does the executor call the provider.
+ * The executor's queue over `proposal_executions`. A proposal is in it from the statement that
+ * approved it (the trigger `proposals_enqueue_execution` adds a `pending` row due at its
+ * executeAfter; migration 1764390000001). One statement per claim: due rows (pending, retry_wait
+ * whose time came, in_flight whose lease lapsed) of proposals still APPROVED, none of the companies
+ * left out, locking the execution row AND the proposal row with FOR UPDATE SKIP LOCKED — another
+ * worker skips them, and a reject waits for this commit — marked in_flight with a lease and a fresh
+ * token, attempts + 1. Only after the commit does the executor call the provider.
  */
 export class TypeOrmExecutionQueue extends ExecutionQueue {
   constructor(private readonly dataSource: DataSource) {
@@ -39,56 +33,37 @@ export class TypeOrmExecutionQueue extends ExecutionQueue {
     excluding: readonly string[] = [],
   ): Promise<ExecutionClaim[]> {
     const token = randomUUID();
-    return this.dataSource.transaction(async (manager) => {
-      const claim = (count: number) =>
-        select<ClaimRow>(
-          manager,
-          `WITH due AS (
-             SELECT e.proposal_id
-               FROM proposal_executions e
-               JOIN proposals p ON p.id = e.proposal_id
-              WHERE e.state IN ('pending', 'in_flight', 'retry_wait')
-                AND e.next_attempt_at <= $1
-                AND p.status = 'APPROVED'
-                AND e.company_id <> ALL($6::text[])
-              ORDER BY e.next_attempt_at, e.proposal_id
-              LIMIT $2
-              FOR UPDATE OF e, p SKIP LOCKED
-           )
-           UPDATE proposal_executions e
-              SET state = 'in_flight', attempts = e.attempts + 1, next_attempt_at = $3,
-                  claim_token = $4, claimed_by = $5, updated_at = $1
-             FROM due
-            WHERE e.proposal_id = due.proposal_id
-           RETURNING e.proposal_id, e.company_id, e.attempts, e.booking_id, e.failure_reported`,
-          [now, count, leaseUntil, token, worker, excluding],
-        );
-      const rows = await claim(limit);
-      // A full batch: the queue holds due work enough, and the enqueue waits for a claim that runs
-      // short (limit 0: enqueue only).
-      if (rows.length < limit || limit === 0) {
-        await manager.query(
-          `INSERT INTO proposal_executions (proposal_id, company_id, state, attempts, next_attempt_at, created_at, updated_at)
-           SELECT p.id, p.company_id, 'pending', 0, p.execute_after, $1, $1
-             FROM proposals p
-            WHERE p.status = 'APPROVED' AND p.execute_after <= $1
-              AND NOT EXISTS (SELECT 1 FROM proposal_executions e WHERE e.proposal_id = p.id)
-           ON CONFLICT (proposal_id) DO NOTHING`,
-          [now],
-        );
-        // The rows claimed above are in flight now, their next attempt at the lease's end: not due.
-        if (limit > rows.length) rows.push(...(await claim(limit - rows.length)));
-      }
-      return rows.map((row) => ({
-        proposalId: row.proposal_id,
-        companyId: row.company_id,
-        attempt: toNumber(row.attempts),
-        bookingId: row.booking_id,
-        failureReported: row.failure_reported,
-        token,
-        leaseUntil,
-      }));
-    });
+    const rows = await select<ClaimRow>(
+      this.dataSource.manager,
+      `WITH due AS (
+         SELECT e.proposal_id
+           FROM proposal_executions e
+           JOIN proposals p ON p.id = e.proposal_id
+          WHERE e.state IN ('pending', 'in_flight', 'retry_wait')
+            AND e.next_attempt_at <= $1
+            AND p.status = 'APPROVED'
+            AND e.company_id <> ALL($6::text[])
+          ORDER BY e.next_attempt_at, e.proposal_id
+          LIMIT $2
+          FOR UPDATE OF e, p SKIP LOCKED
+       )
+       UPDATE proposal_executions e
+          SET state = 'in_flight', attempts = e.attempts + 1, next_attempt_at = $3,
+              claim_token = $4, claimed_by = $5, updated_at = $1
+         FROM due
+        WHERE e.proposal_id = due.proposal_id
+       RETURNING e.proposal_id, e.company_id, e.attempts, e.booking_id, e.failure_reported`,
+      [now, limit, leaseUntil, token, worker, excluding],
+    );
+    return rows.map((row) => ({
+      proposalId: row.proposal_id,
+      companyId: row.company_id,
+      attempt: toNumber(row.attempts),
+      bookingId: row.booking_id,
+      failureReported: row.failure_reported,
+      token,
+      leaseUntil,
+    }));
   }
 
   async renew(claims: readonly ExecutionClaim[], leaseUntil: Date): Promise<number> {

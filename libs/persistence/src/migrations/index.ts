@@ -36,6 +36,7 @@ import { ProposalReimbursement1764320000001 } from './1764320000001-proposal-rei
 import { PatternLearntLinks1764330000001 } from './1764330000001-pattern-learnt-links';
 import { SupplierInvoiceNumberNormalised1764330000002 } from './1764330000002-supplier-invoice-number-normalised';
 import { DuplicatePurchaseIndex1764380000001 } from './1764380000001-duplicate-purchase-index';
+import { EnqueueOnApproval1764390000001 } from './1764390000001-enqueue-on-approval';
 import { ProviderKindsFromRegistry1764260000001 } from './1764260000001-provider-kinds-from-registry';
 import { ProposalBookkeeping1764270000001 } from './1764270000001-proposal-bookkeeping';
 import { EmployeeDefaultDepartment1764271000001 } from './1764271000001-employee-default-department';
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   PatternLearntLinks1764330000001,
   SupplierInvoiceNumberNormalised1764330000002,
   DuplicatePurchaseIndex1764380000001,
+  EnqueueOnApproval1764390000001,
 ];

@@ -23,6 +23,8 @@ interface Row {
  * `proposal_executions` (due oldest first, then by proposal id; a claim lapses with its lease; only
  * the token holder settles). A claim runs without awaiting between reading and marking the rows, so
  * concurrent claims never hand out one proposal twice — what FOR UPDATE SKIP LOCKED gives the SQL.
+ * An approved proposal's row is added at the first claim after its approval (in the database a
+ * trigger adds it in the approving statement); through the port the two cannot be told apart.
  */
 export class InMemoryExecutions extends ExecutionLedger implements Snapshottable {
   rows = new Map<string, Row>();
