@@ -654,45 +654,45 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
       expect(log.calls.filter((c) => c.path === '/balanceSheet').map((c) => c.status)).toEqual([429, 200]);
     });
 
-    it('pauses when X-Rate-Limit-Remaining reaches 0 instead of running into 429', async () => {
+    /**
+     * A sandbox of its own whose Tripletex window allows `limit` requests per `windowSeconds`, and a
+     * provider on real time (the sandbox's sessions run on it) without retries, pointed at it.
+     */
+    async function withWindow(
+      limit: number,
+      windowSeconds: number,
+      run: (tx: TripletexProvider, limitedConn: TripletexConnection, limited: Sandbox) => Promise<void>,
+    ): Promise<void> {
       const limited = createSandbox({
         seed: 11,
         ledgerEndDate: TODAY,
         companies: 1,
-        tripletex: { rateLimit: { limit: 3, windowSeconds: 1 } },
+        tripletex: { rateLimit: { limit, windowSeconds } },
       });
       const server = await limited.start(0, '127.0.0.1');
       try {
-        const limitedConn: TripletexConnection = { ...conn, baseUrl: server.tripletexApi };
-        // The sandbox's sessions run on real time here.
         const tx = new TripletexProvider(
           { consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, resilience: { ...FAST, retries: 0 } },
           { now: () => new Date() },
         );
+        await run(tx, { ...conn, baseUrl: server.tripletexApi }, limited);
+      } finally {
+        await server.close();
+      }
+    }
+
+    it('pauses when X-Rate-Limit-Remaining reaches 0 instead of running into 429', async () => {
+      await withWindow(3, 1, async (tx, limitedConn, limited) => {
         for (let i = 0; i < 4; i++) {
           await tx.balances(limitedConn, TODAY);
         }
         expect(limited.control.calls({ status: 429 })).toHaveLength(0);
         expect(limited.control.calls().length).toBe(5);
-      } finally {
-        await server.close();
-      }
+      });
     });
 
     it('does not wait for a spent window longer than the call accepts: fails at once, windowClosed, nothing sent', async () => {
-      const limited = createSandbox({
-        seed: 11,
-        ledgerEndDate: TODAY,
-        companies: 1,
-        tripletex: { rateLimit: { limit: 3, windowSeconds: 30 } },
-      });
-      const server = await limited.start(0, '127.0.0.1');
-      try {
-        const limitedConn: TripletexConnection = { ...conn, baseUrl: server.tripletexApi };
-        const tx = new TripletexProvider(
-          { consumerToken: SANDBOX_TRIPLETEX_CONSUMER_TOKEN, resilience: { ...FAST, retries: 0 } },
-          { now: () => new Date() },
-        );
+      await withWindow(3, 30, async (tx, limitedConn, limited) => {
         // The session and two reads spend the window of three.
         await tx.balances(limitedConn, TODAY);
         await tx.balances(limitedConn, TODAY);
@@ -704,9 +704,7 @@ describe('TripletexProvider against the Tripletex sandbox', () => {
         expect(error).toMatchObject({ reason: 'rate_limited', transient: true, windowClosed: true });
         expect((error as ProviderError).retryAfterSeconds).toBeGreaterThan(20);
         expect(limited.control.calls()).toHaveLength(3);
-      } finally {
-        await server.close();
-      }
+      });
     });
 
     it('opens the circuit after repeated failures and fails fast with provider_unavailable', async () => {
