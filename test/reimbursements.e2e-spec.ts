@@ -9,6 +9,7 @@ import {
   type HostedSandbox,
   type JobsApp,
 } from './support/jobs-app';
+import { ManualClock } from './support/manual-clock';
 import { isolatedTestDatabase, type IsolatedTestDatabase } from './support/test-database';
 import { signInWithLink } from './support/console-sign-in';
 
@@ -28,11 +29,20 @@ describe('reimbursements (e2e, PostgreSQL, both providers)', () => {
   let database: IsolatedTestDatabase;
 
   beforeAll(async () => {
-    hosted = await hostSandbox({ seed: 29, companies: 2, entriesPerCompany: 10, invoicesPerCompany: 2 });
+    // The sandbox runs on the service's clock: a Tripletex session ends at Oslo midnight of the date
+    // the adapter asks for, so a sandbox on real time would end it before it began once the real
+    // date has passed TODAY.
+    const clock = new ManualClock(new Date(`${TODAY}T10:00:00.000Z`));
+    hosted = await hostSandbox({
+      seed: 29,
+      companies: 2,
+      entriesPerCompany: 10,
+      invoicesPerCompany: 2,
+      now: () => clock.now(),
+    });
     database = await isolatedTestDatabase('reimb');
-    t = await startJobsApp({ hosted, databaseUrl: database.url, env: { PROVIDER_RETRIES: '0' } });
+    t = await startJobsApp({ hosted, clock, databaseUrl: database.url, env: { PROVIDER_RETRIES: '0' } });
     executor = t.app.get(ProposalExecutor);
-    t.clock.set(new Date(`${TODAY}T10:00:00.000Z`));
   });
 
   afterAll(async () => {
