@@ -36,7 +36,7 @@ export class TypeOrmExecutionQueue extends ExecutionQueue {
     const rows = await select<ClaimRow>(
       this.dataSource.manager,
       `WITH due AS (
-         SELECT e.proposal_id
+         SELECT e.proposal_id, e.next_attempt_at AS due_at
            FROM proposal_executions e
            JOIN proposals p ON p.id = e.proposal_id
           WHERE e.state IN ('pending', 'in_flight', 'retry_wait')
@@ -46,13 +46,17 @@ export class TypeOrmExecutionQueue extends ExecutionQueue {
           ORDER BY e.next_attempt_at, e.proposal_id
           LIMIT $2
           FOR UPDATE OF e, p SKIP LOCKED
+       ), claimed AS (
+         UPDATE proposal_executions e
+            SET state = 'in_flight', attempts = e.attempts + 1, next_attempt_at = $3,
+                claim_token = $4, claimed_by = $5, updated_at = $1
+           FROM due
+          WHERE e.proposal_id = due.proposal_id
+         RETURNING e.proposal_id, e.company_id, e.attempts, e.booking_id, e.failure_reported, due.due_at
        )
-       UPDATE proposal_executions e
-          SET state = 'in_flight', attempts = e.attempts + 1, next_attempt_at = $3,
-              claim_token = $4, claimed_by = $5, updated_at = $1
-         FROM due
-        WHERE e.proposal_id = due.proposal_id
-       RETURNING e.proposal_id, e.company_id, e.attempts, e.booking_id, e.failure_reported`,
+       -- RETURNING keeps no order: the claims in the order they came due.
+       SELECT proposal_id, company_id, attempts, booking_id, failure_reported
+         FROM claimed ORDER BY due_at, proposal_id`,
       [now, limit, leaseUntil, token, worker, excluding],
     );
     return rows.map((row) => ({
