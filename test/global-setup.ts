@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { Database } from '../libs/persistence/src/database/database';
 import { EmbeddedPostgres } from '../libs/persistence/src/database/embedded-postgres';
+import { testEventChainKeys } from '../libs/persistence/src/testing/test-keyring';
 import { assertTestDatabase } from './support/test-database';
 
 declare global {
@@ -27,6 +28,21 @@ async function onServer(url: string, ...statements: string[]): Promise<void> {
 async function migrate(url: string): Promise<void> {
   const db = await Database.open({ url, dataDir: '/nonexistent', role: 'client', poolSize: 2, runMigrations: true });
   await db.close();
+}
+
+/**
+ * Gives the shared test database its event chain key under the test keyring before any suite runs.
+ * Whichever suite sealed first used to create it: when that was an app with a keyring of its own
+ * (the order of suites varies from run to run), every suite sealing under the test keyring after it
+ * failed to unwrap the key.
+ */
+async function keyTheChain(url: string): Promise<void> {
+  const db = await Database.open({ url, dataDir: '/nonexistent', role: 'client', poolSize: 1, runMigrations: false });
+  try {
+    await testEventChainKeys(db.dataSource.manager).current();
+  } finally {
+    await db.close();
+  }
 }
 
 /**
@@ -68,6 +84,7 @@ export default async function globalSetup(): Promise<void> {
     // Two databases, each migrated under its own lock: at once (no test starts before both are).
     await Promise.all([migrate(templateUrl.toString()), migrate(url)]);
   }
+  await keyTheChain(url);
   process.env.DATABASE_URL = url;
   process.env.TEST_TEMPLATE_DATABASE = template;
 }
